@@ -1,0 +1,201 @@
+#include "io/expression.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <vector>
+
+#include "io/command.hpp"
+
+namespace wmd::io {
+namespace {
+
+// Recursive-descent parser; precedence from low to high: || && (== != < <= > >=) (+ -) (* / %) unary ^.
+class Parser {
+ public:
+  Parser(const std::string& text, const NameResolver& resolve, const SourcePos& pos)
+      : s_(text), resolve_(resolve), pos_(pos) {}
+
+  double parse() {
+    const double v = logic_or();
+    skip();
+    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_) + "'");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const {
+    fail_input(pos_, "cannot evaluate expression '" + s_ + "': " + why);
+  }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool eat(const char* op) {
+    skip();
+    const size_t n = std::char_traits<char>::length(op);
+    if (s_.compare(i_, n, op) == 0) {
+      i_ += n;
+      return true;
+    }
+    return false;
+  }
+  double logic_or() {
+    double v = logic_and();
+    while (eat("||")) {
+      const double r = logic_and();
+      v = (v != 0.0 || r != 0.0) ? 1.0 : 0.0;
+    }
+    return v;
+  }
+  double logic_and() {
+    double v = compare();
+    while (eat("&&")) {
+      const double r = compare();
+      v = (v != 0.0 && r != 0.0) ? 1.0 : 0.0;
+    }
+    return v;
+  }
+  double compare() {
+    double v = sum();
+    for (;;) {
+      if (eat("==")) v = (v == sum()) ? 1.0 : 0.0;
+      else if (eat("!=")) v = (v != sum()) ? 1.0 : 0.0;
+      else if (eat("<=")) v = (v <= sum()) ? 1.0 : 0.0;
+      else if (eat(">=")) v = (v >= sum()) ? 1.0 : 0.0;
+      else if (eat("<")) v = (v < sum()) ? 1.0 : 0.0;
+      else if (eat(">")) v = (v > sum()) ? 1.0 : 0.0;
+      else return v;
+    }
+  }
+  double sum() {
+    double v = product();
+    for (;;) {
+      if (eat("+")) v += product();
+      else if (eat("-")) v -= product();
+      else return v;
+    }
+  }
+  double product() {
+    double v = unary();
+    for (;;) {
+      if (eat("*")) v *= unary();
+      else if (eat("/")) {
+        const double d = unary();
+        if (d == 0.0) fail("division by zero");
+        v /= d;
+      } else if (eat("%")) {
+        const double d = unary();
+        if (d == 0.0) fail("modulo by zero");
+        v = std::fmod(v, d);
+      } else return v;
+    }
+  }
+  double unary() {
+    if (eat("-")) return -unary();
+    if (eat("!")) return unary() == 0.0 ? 1.0 : 0.0;
+    if (eat("+")) return unary();
+    return power();
+  }
+  double power() {
+    const double base = primary();
+    if (eat("^")) return std::pow(base, unary());
+    return base;
+  }
+  double primary() {
+    skip();
+    if (i_ >= s_.size()) fail("it ends early");
+    if (eat("(")) {
+      const double v = logic_or();
+      if (!eat(")")) fail("missing ')'");
+      return v;
+    }
+    const char c = s_[i_];
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number();
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name();
+    fail(std::string("unexpected '") + c + "'");
+  }
+  double number() {
+    const size_t start = i_;
+    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.')) ++i_;
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      size_t j = i_ + 1;
+      if (j < s_.size() && (s_[j] == '+' || s_[j] == '-')) ++j;
+      if (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j]))) {
+        i_ = j;
+        while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
+      }
+    }
+    double v;
+    if (!parse_double(s_.substr(start, i_ - start), v)) fail("bad number '" + s_.substr(start, i_ - start) + "'");
+    return v;
+  }
+  double name() {
+    const size_t start = i_;
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' ||
+                              s_[i_] == '[' || s_[i_] == ']')) {
+      ++i_;
+    }
+    const std::string word = s_.substr(start, i_ - start);
+    skip();
+    if (i_ < s_.size() && s_[i_] == '(') {
+      ++i_;
+      std::vector<double> args;
+      if (!eat(")")) {
+        do args.push_back(logic_or());
+        while (eat(","));
+        if (!eat(")")) fail("missing ')' after the arguments of " + word);
+      }
+      return call(word, args);
+    }
+    if (word == "PI") return M_PI;
+    double v;
+    if (resolve_ && resolve_(word, v)) return v;
+    fail("unknown name '" + word + "'");
+  }
+  double call(const std::string& f, const std::vector<double>& a) {
+    auto need = [&](size_t n) {
+      if (a.size() != n) fail(f + "() takes " + std::to_string(n) + " argument(s)");
+    };
+    if (f == "min" || f == "max" || f == "atan2") need(2);
+    else need(1);
+    const double x = a[0];
+    if (f == "sqrt") {
+      if (x < 0) fail("sqrt of a negative number");
+      return std::sqrt(x);
+    }
+    if (f == "exp") return std::exp(x);
+    if (f == "ln" || f == "log") {
+      if (x <= 0) fail(f + " of a non-positive number");
+      return f == "ln" ? std::log(x) : std::log10(x);
+    }
+    if (f == "abs") return std::fabs(x);
+    if (f == "sin") return std::sin(x);
+    if (f == "cos") return std::cos(x);
+    if (f == "tan") return std::tan(x);
+    if (f == "asin") return std::asin(x);
+    if (f == "acos") return std::acos(x);
+    if (f == "atan") return std::atan(x);
+    if (f == "atan2") return std::atan2(x, a[1]);
+    if (f == "floor") return std::floor(x);
+    if (f == "ceil") return std::ceil(x);
+    if (f == "round") return std::round(x);
+    if (f == "min") return std::min(x, a[1]);
+    if (f == "max") return std::max(x, a[1]);
+    fail("unknown function '" + f + "'");
+  }
+
+  const std::string& s_;
+  const NameResolver& resolve_;
+  const SourcePos& pos_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos) {
+  Parser p(text, resolve, pos);
+  const double v = p.parse();
+  if (!std::isfinite(v)) fail_input(pos, "expression '" + text + "' is not finite");
+  return v;
+}
+
+}  // namespace wmd::io

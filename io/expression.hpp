@@ -1,0 +1,17 @@
+// Arithmetic of LAMMPS equal-style variables: numbers, + - * / % ^, comparisons, logic, math functions,
+// v_NAME references and thermo keywords supplied by the caller.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "base/error.hpp"
+
+namespace wmd::io {
+
+/// Resolves a bare word (thermo keyword) or v_NAME reference; returns false if unknown.
+using NameResolver = std::function<bool(const std::string& name, double& value)>;
+
+/// Evaluates `text`; unknown names or malformed text are InputErrors at `pos`.
+double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos);
+
+}  // namespace wmd::io

@@ -1,0 +1,42 @@
+// The native outputs of a run: log.txt (a copy of the screen), thermo.csv and report.json.
+#pragma once
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace wmd::io {
+
+/// Prints lines to stdout and, once opened, to log.txt.
+class Log {
+ public:
+  /// Opens the log file; false if it cannot be written.
+  bool open(const std::string& path);
+  /// Writes one line (a newline is added).
+  void line(const std::string& text);
+  /// Writes to the log file only.
+  void file_only(const std::string& text);
+
+ private:
+  std::ofstream file_;
+};
+
+/// thermo.csv: one header row, one row per thermo output.
+class ThermoCsv {
+ public:
+  bool open(const std::string& path);
+  /// Starts a new block of columns (a header row is written when the columns change).
+  void columns(const std::vector<std::string>& names);
+  void row(const std::vector<double>& values);
+  bool is_open() const { return out_.is_open(); }
+
+ private:
+  std::ofstream out_;
+  std::vector<std::string> names_;
+};
+
+/// Writes JSON to `path` through a temporary file and a rename, so readers never see half a file.
+bool write_json_atomically(const std::string& path, const nlohmann::json& j);
+
+}  // namespace wmd::io

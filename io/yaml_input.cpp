@@ -1,0 +1,307 @@
+#include "io/yaml_input.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace wmd::io {
+namespace {
+
+class Translator {
+ public:
+  Translator(std::string path, YamlInput& out) : path_(std::move(path)), out_(out) {}
+
+  SourcePos pos(const YAML::Node& n) const { return SourcePos{path_, n.Mark().line >= 0 ? n.Mark().line + 1 : 0}; }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const { fail_input(pos(n), msg); }
+
+  void only_keys(const YAML::Node& map, const std::string& where, const std::set<std::string>& allowed) const {
+    if (!map.IsMap()) fail(map, where + " must be a mapping of keys");
+    for (const auto& kv : map) {
+      const std::string k = kv.first.as<std::string>();
+      if (!allowed.count(k)) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(kv.first, "unknown key '" + (where.empty() ? k : where + "." + k) + "' (expected one of: " + list + ")");
+      }
+    }
+  }
+  std::string scalar(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) fail(n, what + " must be a single value");
+    return n.as<std::string>();
+  }
+  double number(const YAML::Node& n, const std::string& what) const {
+    double v;
+    if (!n.IsScalar() || !parse_double(n.as<std::string>(), v)) fail(n, what + " must be a number");
+    return v;
+  }
+  long long integer(const YAML::Node& n, const std::string& what, long long lo, long long hi) const {
+    long long v;
+    if (!n.IsScalar() || !parse_integer(n.as<std::string>(), v)) fail(n, what + " must be an integer");
+    if (v < lo || v > hi) {
+      fail(n, what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + std::to_string(v));
+    }
+    return v;
+  }
+  bool boolean(const YAML::Node& n, const std::string& what) const {
+    const std::string v = scalar(n, what);
+    if (v == "true" || v == "yes") return true;
+    if (v == "false" || v == "no") return false;
+    fail(n, what + " must be true or false, got '" + v + "'");
+  }
+  std::vector<std::string> list(const YAML::Node& n, const std::string& what) const {
+    std::vector<std::string> v;
+    if (n.IsScalar()) {
+      std::istringstream in(n.as<std::string>());
+      for (std::string w; in >> w;) v.push_back(w);
+    } else if (n.IsSequence()) {
+      for (const auto& e : n) v.push_back(scalar(e, what + " entries"));
+    } else {
+      fail(n, what + " must be a list");
+    }
+    return v;
+  }
+  void emit(const YAML::Node& at, std::string name, std::vector<std::string> args) {
+    std::string text = name;
+    for (const auto& a : args) text += " " + a;
+    out_.commands.push_back(Command{std::move(name), std::move(args), pos(at), text});
+  }
+  static std::string str(double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+  }
+
+  void translate(const YAML::Node& root) {
+    if (!root.IsMap()) fail_input(SourcePos{path_, 1}, "the input must be a YAML mapping of keys");
+    only_keys(root, "", {"backend", "deterministic", "mesh", "cluster", "system", "potential", "velocity",
+                         "neighbor", "timestep", "run", "stages", "output"});
+    settings(root);
+    emit(root, "units", {"metal"});
+    emit(root, "atom_style", {"atomic"});
+    if (!root["system"]) fail_input(SourcePos{path_, 1}, "missing key 'system' (the atoms: lattice or read_data)");
+    if (!root["potential"]) fail_input(SourcePos{path_, 1}, "missing key 'potential'");
+    system(root["system"], root["potential"]);
+    potential(root["potential"]);
+    if (root["velocity"]) velocity(root["velocity"]);
+    if (root["neighbor"]) neighbor(root["neighbor"]);
+    if (root["timestep"]) emit(root["timestep"], "timestep", {str(number(root["timestep"], "timestep"))});
+    emit(root, "fix", {"integrate", "all", "nve"});
+    if (root["output"]) output(root["output"]);
+    if (root["run"] && root["stages"]) fail(root["stages"], "give either 'run' or 'stages', not both");
+    if (root["run"]) {
+      emit(root["run"], "run", {std::to_string(integer(root["run"], "run (steps)", 0, 2000000000LL))});
+    } else if (root["stages"]) {
+      const YAML::Node& st = root["stages"];
+      if (!st.IsSequence()) fail(st, "stages must be a list");
+      for (const auto& s : st) stage(s);
+    } else {
+      fail_input(SourcePos{path_, 1}, "missing key 'run' (number of steps) or 'stages'");
+    }
+  }
+
+  void settings(const YAML::Node& root) {
+    RunSettings& s = out_.settings;
+    auto set = [&](const YAML::Node& n, const std::string& key) {
+      apply_setting(s, key, key == "output.trajectory.fields" ? join(list(n, key)) : scalar(n, key), pos(n));
+    };
+    if (root["backend"]) set(root["backend"], "backend");
+    if (root["deterministic"]) set(root["deterministic"], "deterministic");
+    if (const auto m = root["mesh"]) {
+      only_keys(m, "mesh", {"precision", "wafer"});
+      if (m["precision"]) set(m["precision"], "mesh.precision");
+      if (m["wafer"]) set(m["wafer"], "mesh.wafer");
+    }
+    if (const auto c = root["cluster"]) {
+      only_keys(c, "cluster", {"precision"});
+      if (c["precision"]) set(c["precision"], "cluster.precision");
+    }
+    if (const auto o = root["output"]) {
+      only_keys(o, "output", {"dir", "thermo_every", "thermo", "thermo_format", "dump", "trajectory",
+                              "checkpoint_every"});
+      if (o["dir"]) set(o["dir"], "output.dir");
+      if (o["checkpoint_every"]) set(o["checkpoint_every"], "output.checkpoint_every");
+      if (const auto t = o["trajectory"]) {
+        only_keys(t, "output.trajectory", {"every", "fields"});
+        if (t["every"]) set(t["every"], "output.trajectory.every");
+        if (t["fields"]) set(t["fields"], "output.trajectory.fields");
+      }
+    }
+  }
+  static std::string join(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& w : v) s += (s.empty() ? "" : ",") + w;
+    return s;
+  }
+
+  void system(const YAML::Node& s, const YAML::Node& pot) {
+    only_keys(s, "system", {"boundary", "lattice", "cells", "types", "read_data", "masses"});
+    std::vector<std::string> boundary = {"p", "p", "p"};
+    if (s["boundary"]) {
+      boundary = list(s["boundary"], "system.boundary");
+      if (boundary.size() != 3) fail(s["boundary"], "system.boundary needs three entries (x y z), e.g. [p, p, p]");
+    }
+    emit(s, "boundary", boundary);
+    if (s["read_data"]) {
+      if (s["lattice"] || s["cells"]) fail(s["read_data"], "give either system.read_data or system.lattice/cells");
+      emit(s["read_data"], "read_data", {scalar(s["read_data"], "system.read_data")});
+    } else {
+      const auto lat = s["lattice"];
+      if (!lat) fail(s, "system needs 'lattice' and 'cells', or 'read_data'");
+      only_keys(lat, "system.lattice", {"style", "constant"});
+      if (!lat["style"] || !lat["constant"]) fail(lat, "system.lattice needs 'style' (fcc|bcc|sc) and 'constant' (Å)");
+      emit(lat, "lattice", {scalar(lat["style"], "system.lattice.style"),
+                            str(number(lat["constant"], "system.lattice.constant"))});
+      const auto cells = s["cells"];
+      if (!cells) fail(s, "system needs 'cells: [nx, ny, nz]' (unit cells along x, y, z)");
+      const auto c = list(cells, "system.cells");
+      if (c.size() != 3) fail(cells, "system.cells needs three entries [nx, ny, nz]");
+      std::vector<std::string> block = {"box", "block"};
+      for (int d = 0; d < 3; ++d) {
+        long long n;
+        if (!parse_integer(c[d], n) || n < 1 || n > 100000) fail(cells, "system.cells entries must be integers >= 1");
+        block.push_back("0");
+        block.push_back(c[d]);
+      }
+      emit(cells, "region", block);
+      int ntypes = 1;
+      if (s["types"]) ntypes = static_cast<int>(integer(s["types"], "system.types", 1, 1000));
+      else if (pot["elements"]) ntypes = static_cast<int>(list(pot["elements"], "potential.elements").size());
+      else if (pot["files"]) ntypes = static_cast<int>(list(pot["files"], "potential.files").size());
+      emit(cells, "create_box", {std::to_string(ntypes), "box"});
+      emit(cells, "create_atoms", {"1", "box"});
+    }
+    if (const auto m = s["masses"]) {
+      if (!m.IsMap()) fail(m, "system.masses must map type numbers to masses, e.g. {1: 63.55}");
+      for (const auto& kv : m) {
+        emit(kv.second, "mass", {scalar(kv.first, "a type"), str(number(kv.second, "a mass"))});
+      }
+    }
+  }
+
+  void potential(const YAML::Node& p) {
+    only_keys(p, "potential", {"style", "file", "files", "elements"});
+    if (!p["style"]) fail(p, "potential needs 'style' (eam, eam/alloy or eam/fs)");
+    const std::string style = scalar(p["style"], "potential.style");
+    emit(p["style"], "pair_style", {style});
+    if (style == "eam") {
+      if (!p["files"]) fail(p, "potential style eam needs 'files': one funcfl file per atom type");
+      const auto files = list(p["files"], "potential.files");
+      for (size_t t = 0; t < files.size(); ++t) {
+        emit(p["files"], "pair_coeff", {std::to_string(t + 1), std::to_string(t + 1), files[t]});
+      }
+    } else {
+      if (!p["file"] || !p["elements"]) fail(p, "potential style " + style + " needs 'file' and 'elements'");
+      std::vector<std::string> args = {"*", "*", scalar(p["file"], "potential.file")};
+      for (const auto& e : list(p["elements"], "potential.elements")) args.push_back(e);
+      emit(p["file"], "pair_coeff", args);
+    }
+  }
+
+  void velocity(const YAML::Node& v) {
+    only_keys(v, "velocity", {"temperature", "seed", "loop", "distribution", "momentum", "rotation", "group"});
+    if (!v["temperature"] || !v["seed"]) fail(v, "velocity needs 'temperature' (K) and 'seed'");
+    const std::string group = v["group"] ? scalar(v["group"], "velocity.group") : "all";
+    std::vector<std::string> a = {group, "create", str(number(v["temperature"], "velocity.temperature")),
+                                  std::to_string(integer(v["seed"], "velocity.seed", 1, 2147483646))};
+    if (v["distribution"]) a.insert(a.end(), {"dist", scalar(v["distribution"], "velocity.distribution")});
+    if (v["loop"]) a.insert(a.end(), {"loop", scalar(v["loop"], "velocity.loop")});
+    if (v["momentum"]) a.insert(a.end(), {"mom", boolean(v["momentum"], "velocity.momentum") ? "yes" : "no"});
+    if (v["rotation"]) a.insert(a.end(), {"rot", boolean(v["rotation"], "velocity.rotation") ? "yes" : "no"});
+    emit(v, "velocity", a);
+  }
+
+  void neighbor(const YAML::Node& n) {
+    only_keys(n, "neighbor", {"skin", "every", "delay", "check"});
+    if (n["skin"]) emit(n["skin"], "neighbor", {str(number(n["skin"], "neighbor.skin")), "bin"});
+    std::vector<std::string> a;
+    if (n["every"]) a.insert(a.end(), {"every", std::to_string(integer(n["every"], "neighbor.every", 1, 1000000))});
+    if (n["delay"]) a.insert(a.end(), {"delay", std::to_string(integer(n["delay"], "neighbor.delay", 0, 1000000))});
+    if (n["check"]) a.insert(a.end(), {"check", boolean(n["check"], "neighbor.check") ? "yes" : "no"});
+    if (!a.empty()) emit(n, "neigh_modify", a);
+  }
+
+  void output(const YAML::Node& o) {
+    if (o["thermo"]) {
+      std::vector<std::string> a = {"custom"};
+      for (const auto& k : list(o["thermo"], "output.thermo")) a.push_back(k);
+      emit(o["thermo"], "thermo_style", a);
+    }
+    if (const auto f = o["thermo_format"]) {
+      only_keys(f, "output.thermo_format", {"int", "float", "line"});
+      for (const char* k : {"int", "float", "line"}) {
+        if (f[k]) emit(f[k], "thermo_modify", {"format", k, scalar(f[k], std::string("output.thermo_format.") + k)});
+      }
+    }
+    if (o["thermo_every"]) {
+      emit(o["thermo_every"], "thermo",
+           {std::to_string(integer(o["thermo_every"], "output.thermo_every", 0, 2000000000LL))});
+    }
+    if (const auto d = o["dump"]) {
+      only_keys(d, "output.dump", {"file", "every", "columns", "sort"});
+      if (!d["file"] || !d["every"] || !d["columns"]) fail(d, "output.dump needs 'file', 'every' and 'columns'");
+      std::vector<std::string> a = {"dump", "all", "custom",
+                                    std::to_string(integer(d["every"], "output.dump.every", 1, 2000000000LL)),
+                                    scalar(d["file"], "output.dump.file")};
+      for (const auto& c : list(d["columns"], "output.dump.columns")) a.push_back(c);
+      emit(d, "dump", a);
+      if (d["sort"]) emit(d["sort"], "dump_modify", {"dump", "sort", scalar(d["sort"], "output.dump.sort")});
+    }
+  }
+
+  void stage(const YAML::Node& s) {
+    only_keys(s, "stages[]", {"run", "timestep", "thermo_every"});
+    if (s["timestep"]) emit(s["timestep"], "timestep", {str(number(s["timestep"], "stages[].timestep"))});
+    if (s["thermo_every"]) {
+      emit(s["thermo_every"], "thermo",
+           {std::to_string(integer(s["thermo_every"], "stages[].thermo_every", 0, 2000000000LL))});
+    }
+    if (!s["run"]) fail(s, "each stage needs 'run' (number of steps)");
+    emit(s["run"], "run", {std::to_string(integer(s["run"], "stages[].run", 0, 2000000000LL))});
+  }
+
+ private:
+  std::string path_;
+  YamlInput& out_;
+};
+
+// Sets root[a][b][c] = value for "a.b.c", creating maps on the way.
+void set_path(YAML::Node root, const std::string& key, const std::string& value) {
+  std::vector<std::string> parts;
+  std::istringstream in(key);
+  for (std::string p; std::getline(in, p, '.');) parts.push_back(p);
+  if (parts.empty()) fail_input(SourcePos{"--set", 0}, "empty key in --set");
+  YAML::Node node = root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (node[parts[i]] && !node[parts[i]].IsMap()) {
+      fail_input(SourcePos{"--set", 0}, "--set " + key + ": '" + parts[i] + "' is not a mapping");
+    }
+    node = node[parts[i]];
+  }
+  node[parts.back()] = YAML::Load(value);
+}
+
+}  // namespace
+
+YamlInput read_yaml_input(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets) {
+  YamlInput out;
+  std::ifstream in(path);
+  if (!in) fail_input(SourcePos{path, 0}, "cannot open input file '" + path + "'");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  out.text = buf.str();
+  YAML::Node root;
+  try {
+    root = YAML::Load(out.text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(path, e.mark.line + 1, "invalid YAML: " + e.msg);
+  }
+  if (!root.IsMap()) fail_input(SourcePos{path, 1}, "the input must be a YAML mapping of keys");
+  for (const auto& [k, v] : sets) set_path(root, k, v);
+  Translator(path, out).translate(root);
+  return out;
+}
+
+}  // namespace wmd::io

@@ -1,0 +1,50 @@
+// What the run loop asks of an execution backend (cluster, mesh): neighbour upkeep and forces.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "md/neighbor_settings.hpp"
+#include "md/state.hpp"
+#include "potentials/eam_tables.hpp"
+
+namespace wmd::md {
+
+/// Energies and virial of the last force computation (summed over the whole system).
+struct ForceResult {
+  double energy = 0.0;          // EAM energy: embedding + pair, eV
+  double virial[6] = {0, 0, 0, 0, 0, 0};  // Σ r_a f_b over pairs: xx yy zz xy xz yz, eV
+  std::vector<double> eatom;    // per-atom energy (owned atoms, state order), filled when asked
+};
+
+/// Counters LAMMPS prints at the end of a run.
+struct NeighborStats {
+  int64_t builds = 0;
+  int64_t dangerous = 0;
+  int64_t pairs = 0;   // half-list entries at the last build
+  int64_t ghosts = 0;  // ghost images at the last build
+};
+
+/// Seconds spent per phase, for the LAMMPS timing breakdown.
+struct PhaseTimes {
+  double pair = 0.0, neigh = 0.0, comm = 0.0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  /// "cluster" or "mesh".
+  virtual std::string name() const = 0;
+  /// Starts a run: wraps atoms, builds neighbour data from scratch and computes forces into s.atoms.f*.
+  virtual void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) = 0;
+  /// After the drift of one step: rebuilds neighbours when due, then computes forces.
+  virtual void compute(State& s, bool eatom) = 0;
+  /// Result of the last compute.
+  virtual const ForceResult& result() const = 0;
+  /// Neighbour counters since the last setup.
+  virtual NeighborStats neighbor_stats() const = 0;
+  /// Phase times since the last setup.
+  virtual PhaseTimes phase_times() const = 0;
+};
+
+}  // namespace wmd::md

@@ -1,0 +1,51 @@
+// Orthogonal simulation box with per-direction boundary styles (LAMMPS p, f, s, m).
+#pragma once
+#include <cmath>
+
+namespace wmd::md {
+
+/// LAMMPS boundary style of one box face.
+enum class Face : char { periodic = 'p', fixed = 'f', shrink = 's', shrink_min = 'm' };
+
+struct Box {
+  double lo[3] = {0.0, 0.0, 0.0};
+  double hi[3] = {0.0, 0.0, 0.0};
+  Face face[3][2] = {{Face::periodic, Face::periodic}, {Face::periodic, Face::periodic},
+                     {Face::periodic, Face::periodic}};
+  double min_lo[3] = {0.0, 0.0, 0.0};  // initial bounds, the floor of 'm' faces
+  double min_hi[3] = {0.0, 0.0, 0.0};
+  bool defined = false;
+
+  /// Edge length in direction d.
+  double prd(int d) const { return hi[d] - lo[d]; }
+  /// True when direction d is periodic.
+  bool periodic(int d) const { return face[d][0] == Face::periodic; }
+  /// Box volume in Å³.
+  double volume() const { return prd(0) * prd(1) * prd(2); }
+};
+
+/// Wraps coordinate x into [lo, hi) of a periodic direction, updating the image count (LAMMPS remap).
+inline void wrap_periodic(double& x, int& image, double lo, double hi) {
+  const double len = hi - lo;
+  if (x < lo) {
+    x += len;
+    --image;
+    if (x < lo) {  // far outside: keep the arithmetic exact for the common case above
+      const double k = std::ceil((lo - x) / len);
+      x += k * len;
+      image -= static_cast<int>(k);
+    }
+  }
+  if (x >= hi) {
+    x -= len;
+    ++image;
+    if (x >= hi) {
+      const double k = std::floor((x - lo) / len);
+      x -= k * len;
+      image += static_cast<int>(k);
+    }
+    if (x < lo) x = lo;  // round-off guard
+  }
+}
+
+}  // namespace wmd::md

@@ -1,0 +1,31 @@
+// Crystal lattices and create_atoms, with coordinates bit-identical to LAMMPS's.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "md/region.hpp"
+#include "md/state.hpp"
+
+namespace wmd::md {
+
+struct Lattice {
+  std::string style = "none";
+  double scale = 1.0;                         // lattice constant, Å (metal units)
+  std::vector<std::array<double, 3>> basis;   // fractional basis positions
+  double origin[3] = {0.0, 0.0, 0.0};
+  double spacing[3] = {1.0, 1.0, 1.0};        // xlattice, ylattice, zlattice, Å
+
+  /// True unless style is none.
+  bool defined() const { return style != "none"; }
+};
+
+/// Builds an sc, bcc or fcc lattice with constant `a`; returns false for an unknown style.
+bool make_lattice(const std::string& style, double a, Lattice& out);
+
+/// Adds lattice atoms inside the box (and region, if given) with LAMMPS's create_atoms rules; basis_type[m]
+/// gives the type of basis atom m. Returns the number created. Ids continue from the current maximum.
+int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int>& basis_type,
+                             const Region* region);
+
+}  // namespace wmd::md

@@ -1,0 +1,99 @@
+// The `wafermd` command line: run, fabric simulate, --help, --version.
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <iostream>
+
+#include "base/error.hpp"
+#if __has_include("fabric/simulate_command.hpp")
+#include "fabric/simulate_command.hpp"
+#define WAFERMD_FABRIC_CLI 1
+#endif
+#include "md/program.hpp"
+
+namespace {
+
+// Parses "KEY=VALUE" for --set.
+std::pair<std::string, std::string> split_set(const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw wmd::InputError("--set", 0, "expected KEY=VALUE, got '" + kv + "'");
+  }
+  return {kv.substr(0, eq), kv.substr(eq + 1)};
+}
+
+int dispatch(int argc, char** argv) {
+  CLI::App app{"wafermd: EAM molecular dynamics for a wafer-scale mesh and for clusters"};
+  app.set_version_flag("--version", std::string("wafermd ") + WAFERMD_VERSION);
+  app.require_subcommand(1);
+
+  wmd::md::RunOptions run;
+  std::vector<std::string> sets, vars;
+  auto* run_cmd = app.add_subcommand("run", "Run an input (native YAML *.yaml or a LAMMPS input script)");
+  run_cmd->add_option("INPUT", run.input, "Input file")->required();
+  run_cmd->add_option("--backend", run.backend, "Backend: cluster (default) or mesh");
+  run_cmd->add_option("--set", sets, "Override an input key: KEY=VALUE (YAML path)")->take_all()->expected(1);
+  run_cmd->add_option("--var", vars, "Define a LAMMPS index variable: --var NAME VALUE")->expected(2)->take_all();
+  run_cmd->add_option("--output", run.output_dir, "Output directory (default out/<input name>/)");
+
+#ifdef WAFERMD_FABRIC_CLI
+  wmd::fabric::SimulateOptions fab;
+  std::string mesh;
+  auto* fabric_cmd = app.add_subcommand("fabric", "Wafer fabric tools");
+  fabric_cmd->require_subcommand(1);
+  auto* sim_cmd = fabric_cmd->add_subcommand("simulate", "Run a fabric schedule on the cycle-level simulator");
+  sim_cmd->add_option("--schedule", fab.schedule, "Schedule name")->required();
+  sim_cmd->add_option("--b", fab.b, "Window radius b")->required();
+  sim_cmd->add_option("--mesh", mesh, "Mesh size WxH")->required();
+  sim_cmd->add_flag("--wrap", fab.wrap, "Periodic wrap-around (folded torus)");
+  sim_cmd->add_option("--wafer", fab.wafer, "Hardware: wse2, wse3 or a YAML file");
+  sim_cmd->add_flag("--json", fab.json, "Print JSON");
+
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? wmd::exit_ok : wmd::exit_bad_input;
+  }
+  try {
+    if (run_cmd->parsed()) {
+      for (const auto& s : sets) run.sets.push_back(split_set(s));
+      for (size_t i = 0; i + 1 < vars.size(); i += 2) run.vars.emplace_back(vars[i], vars[i + 1]);
+      return wmd::md::run_program(run);
+    }
+#ifdef WAFERMD_FABRIC_CLI
+    if (sim_cmd->parsed()) {
+      wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);
+      return wmd::fabric::run_simulate_command(fab, std::cout);
+    }
+#endif
+  } catch (const wmd::InputError& e) {
+    std::cerr << "error: " << e.what() << std::endl;
+    return wmd::exit_bad_input;
+  } catch (const wmd::RunError& e) {
+    std::cerr << "error: " << e.what() << std::endl;
+    return wmd::exit_run_failed;
+  }
+  return wmd::exit_bad_input;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  int status;
+  if (ranks > 1) {
+    std::cerr << "error: this build runs on one MPI rank; the multi-rank cluster decomposition is not built yet"
+              << std::endl;
+    status = wmd::exit_bad_input;
+  } else {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    status = dispatch(argc, argv);
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,15 @@
+// `neighbor` and `neigh_modify` settings (LAMMPS semantics).
+#pragma once
+#include "base/units.hpp"
+
+namespace wmd::md {
+
+struct NeighborSettings {
+  double skin = units::default_skin;  // Å
+  int every = 1;                      // consider a rebuild every this many steps
+  int delay = 0;                      // ... but not before this many steps since the last one
+  bool check = true;                  // rebuild only if some atom moved more than skin/2
+  bool once = false;                  // build only at the start of a run
+};
+
+}  // namespace wmd::md

@@ -1,0 +1,156 @@
+#include "md/program.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "base/error.hpp"
+#include "io/lammps_script.hpp"
+#include "io/output_files.hpp"
+#include "io/yaml_input.hpp"
+#include "md/resources.hpp"
+#include "md/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+bool is_yaml(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+// The input as settings plus a way to replay its commands into a simulation (twice: dry run, real run).
+struct LoadedInput {
+  io::RunSettings settings;
+  std::vector<io::Command> yaml_commands;
+  bool yaml = false;
+};
+
+LoadedInput load(const RunOptions& opt) {
+  LoadedInput in;
+  in.yaml = is_yaml(opt.input);
+  if (in.yaml) {
+    io::YamlInput y = io::read_yaml_input(opt.input, opt.sets);
+    in.settings = y.settings;
+    in.yaml_commands = std::move(y.commands);
+  } else {
+    for (const auto& [k, v] : opt.sets) {
+      if (!io::apply_setting(in.settings, k, v, SourcePos{"--set", 0})) {
+        std::string keys;
+        for (const auto& s : io::setting_keys()) keys += (keys.empty() ? "" : ", ") + s;
+        fail_input(SourcePos{"--set", 0}, "key '" + k + "' does not apply to a LAMMPS input (keys: " + keys + ")");
+      }
+    }
+  }
+  if (!opt.backend.empty()) io::apply_setting(in.settings, "backend", opt.backend, SourcePos{"--backend", 0});
+  if (!opt.output_dir.empty()) in.settings.output_dir = opt.output_dir;
+  if (in.settings.output_dir.empty()) {
+    in.settings.output_dir = "out/" + std::filesystem::path(opt.input).stem().string();
+  }
+  return in;
+}
+
+void replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
+  if (in.yaml) {
+    for (const auto& c : in.yaml_commands) sim.execute(c);
+    return;
+  }
+  io::Variables vars;
+  for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
+  vars.set_thermo_resolver([&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
+  sim.set_variables(&vars);
+  io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
+  io::Command cmd;
+  while (script.next(cmd)) sim.execute(cmd);
+  sim.set_variables(nullptr);
+}
+
+double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
+  const size_t n = t.sample_time.size();
+  if (n < 2 || natoms <= 0) return 0.0;
+  double mt = 0, me = 0;
+  for (size_t i = 0; i < n; ++i) mt += t.sample_time[i], me += t.sample_etotal[i] / natoms;
+  mt /= n, me /= n;
+  double sxx = 0, sxy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double dt = t.sample_time[i] - mt;
+    sxx += dt * dt;
+    sxy += dt * (t.sample_etotal[i] / natoms - me);
+  }
+  return sxx > 0 ? sxy / sxx : 0.0;
+}
+
+void write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
+                  const Simulation& sim, double wall) {
+  const RunTotals& t = sim.totals();
+  const double natoms = static_cast<double>(sim.state().atoms.size());
+  nlohmann::json j;
+  j["version"] = WAFERMD_VERSION;
+  j["input"] = opt.input;
+  j["backend"] = settings.backend;
+  j["ranks"] = 1;
+  j["atoms"] = sim.state().atoms.size();
+  j["steps"] = t.steps;
+  j["simulated_time_ps"] = t.simulated_ps;
+  j["wall_seconds"] = t.loop_seconds;
+  j["total_wall_seconds"] = wall;
+  j["steps_per_second"] = t.loop_seconds > 0 ? t.steps / t.loop_seconds : 0.0;
+  j["atom_steps_per_second"] = t.loop_seconds > 0 ? natoms * t.steps / t.loop_seconds : 0.0;
+  j["peak_rss_mb"] = peak_rss_mb();
+  j["precision"] = settings.backend == "mesh" ? settings.mesh_precision : settings.cluster_precision;
+  j["energy"] = {{"initial_ev", t.initial_energy},
+                 {"final_ev", t.final_energy},
+                 {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
+  const NeighborStats& ns = sim.last_neighbor_stats();
+  j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
+  if (!io::write_json_atomically(dir + "/report.json", j)) throw RunError("cannot write " + dir + "/report.json");
+}
+
+}  // namespace
+
+int run_program(const RunOptions& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  io::Log log;
+  try {
+    const LoadedInput in = load(opt);
+    {
+      // Dry run: every command is checked (files read, types and ranges validated) before anything is written.
+      io::Log quiet;
+      Simulation dry(quiet, in.settings, true, nullptr);
+      replay(in, opt, dry);
+    }
+    const std::string dir = in.settings.output_dir;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !log.open(dir + "/log.txt")) {
+      fail_input(SourcePos{dir, 0}, "cannot create or write the output directory" + (ec ? ": " + ec.message() : ""));
+    }
+    io::ThermoCsv csv;
+    if (!csv.open(dir + "/thermo.csv")) fail_input(SourcePos{dir, 0}, "cannot write thermo.csv");
+    log.line(fmt::format("wafermd {} (LAMMPS-compatible EAM)", WAFERMD_VERSION));
+    log.line("Input: " + opt.input + "   backend: " + in.settings.backend + "   output: " + dir + "/");
+    Simulation sim(log, in.settings, false, &csv);
+    try {
+      replay(in, opt, sim);
+    } catch (const RunError&) {
+      write_report(dir, opt, in.settings, sim, 0.0);
+      throw;
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    write_report(dir, opt, in.settings, sim, wall);
+    const int secs = static_cast<int>(wall);
+    log.line(fmt::format("Total wall time: {}:{:02d}:{:02d}", secs / 3600, (secs / 60) % 60, secs % 60));
+    return exit_ok;
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << std::endl;
+    return exit_bad_input;
+  } catch (const RunError& e) {
+    log.file_only(std::string("error: ") + e.what());
+    std::cerr << "error: run failed: " << e.what() << std::endl;
+    return exit_run_failed;
+  }
+}
+
+}  // namespace wmd::md

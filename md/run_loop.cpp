@@ -1,0 +1,217 @@
+// `run N`: velocity-Verlet (LAMMPS fix nve order) with thermo, dumps and LAMMPS's end-of-run summary.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/units.hpp"
+#include "md/resources.hpp"
+#include "md/simulation.hpp"
+
+namespace wmd::md {
+
+void Simulation::cmd_run(const io::Command& c) {
+  require_box(c);
+  io::ArgCursor a(c);
+  int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
+  while (!a.done()) {
+    const std::string key = a.choice("a run keyword", {"upto", "pre", "post"});
+    if (key == "upto") {
+      if (n < s_.step) a.fail("run upto " + std::to_string(n) + " is before the current step " + std::to_string(s_.step));
+      n -= s_.step;
+    } else {
+      a.yes_no(key);
+    }
+  }
+  if (!eam_ || !eam_->complete()) a.fail("run needs a complete pair_style and pair_coeff set for every atom type");
+  for (int t = 1; t <= s_.ntypes; ++t) {
+    if (s_.mass[t] <= 0.0) a.fail("atom type " + std::to_string(t) + " has no mass");
+  }
+  if (s_.atoms.size() == 0) a.fail("run needs atoms (create_atoms or read_data)");
+  if (dry_run_) return;
+  run_steps(n);
+}
+
+bool Simulation::eatom_needed(int64_t step) const {
+  for (const auto& d : dumps_) {
+    if (step % d.every != 0) continue;
+    for (const auto& col : d.columns) {
+      if (col.rfind("c_", 0) != 0) continue;
+      for (const auto& cp : computes_) {
+        if ("c_" + cp.id == col && cp.style == "pe/atom") return true;
+      }
+    }
+  }
+  return false;
+}
+
+void Simulation::integrate_initial() {
+  Atoms& at = s_.atoms;
+  const double dtf = 0.5 * s_.dt * units::ftm2v;
+  const double dtv = s_.dt;
+  for (const Fix& f : fixes_) {
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (!(at.mask[i] & f.group)) continue;
+      const double dtfm = dtf / s_.mass[at.type[i]];
+      at.vx[i] += dtfm * at.fx[i];
+      at.vy[i] += dtfm * at.fy[i];
+      at.vz[i] += dtfm * at.fz[i];
+      at.x[i] += dtv * at.vx[i];
+      at.y[i] += dtv * at.vy[i];
+      at.z[i] += dtv * at.vz[i];
+    }
+  }
+}
+
+void Simulation::integrate_final() {
+  Atoms& at = s_.atoms;
+  const double dtf = 0.5 * s_.dt * units::ftm2v;
+  for (const Fix& f : fixes_) {
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (!(at.mask[i] & f.group)) continue;
+      const double dtfm = dtf / s_.mass[at.type[i]];
+      at.vx[i] += dtfm * at.fx[i];
+      at.vy[i] += dtfm * at.fy[i];
+      at.vz[i] += dtfm * at.fz[i];
+    }
+  }
+}
+
+void Simulation::check_finite() const {
+  const Atoms& at = s_.atoms;
+  for (size_t i = 0; i < at.size(); ++i) {
+    if (!std::isfinite(at.fx[i] + at.fy[i] + at.fz[i] + at.vx[i] + at.vy[i] + at.vz[i])) {
+      throw RunError("atom " + std::to_string(at.id[i]) + " has a non-finite force or velocity at step " +
+                     std::to_string(s_.step));
+    }
+  }
+}
+
+std::vector<std::string> Simulation::thermo_keywords() const {
+  if (thermo_custom_) return thermo_custom_keys_;
+  return {"step", "temp", "epair", "emol", "etotal", "press"};
+}
+
+void Simulation::thermo_output(bool header) {
+  const auto keys = thermo_keywords();
+  ThermoContext ctx{&s_, &backend_->result(),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - run_clock_).count(),
+                    run_start_step_, thermo_norm_};
+  std::vector<double> values;
+  std::vector<std::string> headers;
+  std::vector<bool> ints;
+  for (const auto& k : keys) {
+    double v = 0.0;
+    if (k.rfind("v_", 0) == 0) {
+      if (!vars_) throw RunError("thermo keyword " + k + " needs variables");
+      v = vars_->value(k.substr(2), SourcePos{"thermo_style", 0});
+      headers.push_back(k);
+      ints.push_back(false);
+    } else {
+      thermo_value(k, ctx, v);
+      headers.push_back(thermo_custom_ ? thermo_header(k) : (k == "epair" ? "E_pair" : k == "emol" ? "E_mol" : thermo_header(k)));
+      ints.push_back(thermo_is_integer(k));
+    }
+    values.push_back(v);
+  }
+  if (header) {
+    thermo_format_.set_columns(headers, ints);
+    log_.line(thermo_format_.header());
+    if (csv_) csv_->columns(keys);
+  }
+  log_.line(thermo_format_.row(values));
+  if (csv_) csv_->row(values);
+  double etotal = 0.0;
+  ThermoContext raw = ctx;
+  raw.normalise = false;
+  thermo_value("etotal", raw, etotal);
+  totals_.sample_time.push_back(s_.time);
+  totals_.sample_etotal.push_back(etotal);
+  if (!totals_.have_initial) {
+    totals_.have_initial = true;
+    totals_.initial_energy = etotal;
+  }
+  totals_.final_energy = etotal;
+}
+
+void Simulation::run_steps(int64_t nsteps) {
+  log_.line("Setting up Verlet run ...");
+  log_.line("  Unit style    : metal");
+  log_.line("  Current step  : " + std::to_string(s_.step));
+  log_.line(fmt::format("  Time step     : {}", s_.dt));
+  run_start_step_ = s_.step;
+  const int64_t end = s_.step + nsteps;
+  backend_->setup(s_, tables(), neighbor_, eatom_needed(s_.step));
+  forces_current_ = true;
+  const PhaseTimes setup_times = backend_->phase_times();
+  check_finite();
+  const double mem = current_rss_mb();
+  log_.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes", mem, mem, mem));
+  run_clock_ = std::chrono::steady_clock::now();
+  thermo_output(true);
+  write_dumps(false);
+  double modify = 0.0, output = 0.0;
+  const auto loop_start = std::chrono::steady_clock::now();
+  while (s_.step < end) {
+    ++s_.step;
+    s_.time += s_.dt;
+    auto t0 = std::chrono::steady_clock::now();
+    integrate_initial();
+    modify += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    backend_->compute(s_, eatom_needed(s_.step));
+    t0 = std::chrono::steady_clock::now();
+    integrate_final();
+    check_finite();
+    modify += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t0 = std::chrono::steady_clock::now();
+    if ((thermo_every_ > 0 && s_.step % thermo_every_ == 0) || s_.step == end) thermo_output(false);
+    write_dumps(false);
+    output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  totals_.steps += nsteps;
+  totals_.loop_seconds += seconds;
+  totals_.simulated_ps += nsteps * s_.dt;
+  last_stats_ = backend_->neighbor_stats();
+  // LAMMPS's summary
+  PhaseTimes pt = backend_->phase_times();
+  pt.pair -= setup_times.pair, pt.neigh -= setup_times.neigh, pt.comm -= setup_times.comm;
+  const double natoms = static_cast<double>(s_.atoms.size());
+  log_.line(fmt::format("Loop time of {:.6g} on 1 procs for {} steps with {} atoms\n", seconds, nsteps,
+                        s_.atoms.size()));
+  const double tps = seconds > 0 ? nsteps / seconds : 0.0;
+  const double ns_day = tps * s_.dt * 86400.0 / 1000.0;
+  log_.line(fmt::format("Performance: {:.3f} ns/day, {:.3f} hours/ns, {:.3f} timesteps/s", ns_day,
+                        ns_day > 0 ? 24.0 / ns_day : 0.0, tps));
+  log_.line("100.0% CPU use with 1 MPI tasks x 1 OpenMP threads\n");
+  log_.line("MPI task timing breakdown:");
+  log_.line("Section |  min time  |  avg time  |  max time  |%varavg| %total");
+  log_.line("---------------------------------------------------------------");
+  const double other = std::max(0.0, seconds - pt.pair - pt.neigh - pt.comm - output - modify);
+  auto row = [&](const char* name, double t) {
+    log_.line(fmt::format("{:<8}| {:<10.5g} | {:<10.5g} | {:<10.5g} | {:5.1f} | {:5.2f}", name, t, t, t, 0.0,
+                          seconds > 0 ? 100.0 * t / seconds : 0.0));
+  };
+  row("Pair", pt.pair);
+  row("Neigh", pt.neigh);
+  row("Comm", pt.comm);
+  row("Output", output);
+  row("Modify", modify);
+  log_.line(fmt::format("Other   |            | {:<10.5g} |            |       | {:5.2f}\n", other,
+                        seconds > 0 ? 100.0 * other / seconds : 0.0));
+  auto stat = [&](const char* name, double v) {
+    log_.line(fmt::format("{}:{:>15} ave {:>11.6g} max {:>11.6g} min", name, fmt::format("{:#.6g}", v), v, v));
+    log_.line("Histogram: 1 0 0 0 0 0 0 0 0 0");
+  };
+  stat("Nlocal", natoms);
+  stat("Nghost", static_cast<double>(last_stats_.ghosts));
+  stat("Neighs", static_cast<double>(last_stats_.pairs));
+  log_.line("");
+  log_.line(fmt::format("Total # of neighbors = {}", last_stats_.pairs));
+  log_.line(fmt::format("Ave neighs/atom = {:.6f}", natoms > 0 ? last_stats_.pairs / natoms : 0.0));
+  log_.line(fmt::format("Neighbor list builds = {}", last_stats_.builds - 1));
+  log_.line(fmt::format("Dangerous builds = {}", last_stats_.dangerous));
+  log_.line("");
+}
+
+}  // namespace wmd::md

@@ -1,0 +1,111 @@
+#include "md/simulation.hpp"
+
+#include <functional>
+#include <unordered_map>
+
+#include "md/cluster/cluster_backend.hpp"
+
+namespace wmd::md {
+
+Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_run, io::ThermoCsv* csv)
+    : log_(log), settings_(settings), dry_run_(dry_run), csv_(csv) {
+  s_.group_names = {"all"};
+  if (settings_.backend != "cluster") {
+    fail_input(SourcePos{"<settings>", 0},
+               "backend '" + settings_.backend + "' is not available in this build (available: cluster)");
+  }
+  backend_ = std::make_unique<ClusterBackend>();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::execute(const io::Command& c) {
+  using Handler = void (Simulation::*)(const io::Command&);
+  static const std::unordered_map<std::string, Handler> handlers = {
+      {"units", &Simulation::cmd_units},
+      {"atom_style", &Simulation::cmd_atom_style},
+      {"boundary", &Simulation::cmd_boundary},
+      {"lattice", &Simulation::cmd_lattice},
+      {"region", &Simulation::cmd_region},
+      {"create_box", &Simulation::cmd_create_box},
+      {"create_atoms", &Simulation::cmd_create_atoms},
+      {"read_data", &Simulation::cmd_read_data},
+      {"write_data", &Simulation::cmd_write_data},
+      {"mass", &Simulation::cmd_mass},
+      {"group", &Simulation::cmd_group},
+      {"velocity", &Simulation::cmd_velocity},
+      {"displace_atoms", &Simulation::cmd_displace_atoms},
+      {"pair_style", &Simulation::cmd_pair_style},
+      {"pair_coeff", &Simulation::cmd_pair_coeff},
+      {"neighbor", &Simulation::cmd_neighbor},
+      {"neigh_modify", &Simulation::cmd_neigh_modify},
+      {"timestep", nullptr},
+      {"reset_timestep", nullptr},
+      {"fix", &Simulation::cmd_fix},
+      {"unfix", &Simulation::cmd_unfix},
+      {"compute", &Simulation::cmd_compute},
+      {"thermo", &Simulation::cmd_thermo},
+      {"thermo_style", &Simulation::cmd_thermo_style},
+      {"thermo_modify", &Simulation::cmd_thermo_modify},
+      {"dump", &Simulation::cmd_dump},
+      {"dump_modify", &Simulation::cmd_dump_modify},
+      {"undump", &Simulation::cmd_undump},
+      {"run", &Simulation::cmd_run},
+      {"print", nullptr},
+      {"echo", nullptr},
+  };
+  auto it = handlers.find(c.name);
+  if (it == handlers.end()) {
+    fail_input(c.pos, "unknown or unsupported command '" + c.name + "' (see docs/input.md for the supported subset)");
+  }
+  if (c.name == "timestep") {
+    io::ArgCursor a(c);
+    const double dt = a.positive("the timestep (ps)");
+    a.finish();
+    s_.dt = dt;
+  } else if (c.name == "reset_timestep") {
+    io::ArgCursor a(c);
+    s_.step = a.integer("the step number", 0, 4000000000000000000LL);
+    if (a.peek() == "time") {
+      a.word("time");
+      s_.time = a.non_negative("the time (ps)");
+    }
+    a.finish();
+  } else if (c.name == "print") {
+    std::string text;
+    for (const auto& w : c.args) text += (text.empty() ? "" : " ") + w;
+    if (!dry_run_) log_.line(text);
+  } else if (c.name == "echo") {
+    io::ArgCursor a(c);
+    a.choice("an echo style", {"none", "screen", "log", "both"});
+    a.finish();
+  } else {
+    (this->*(it->second))(c);
+  }
+}
+
+void Simulation::require_box(const io::Command& c) const {
+  if (!s_.box.defined) fail_input(c.pos, "'" + c.name + "' needs a simulation box (create_box or read_data first)");
+}
+
+void Simulation::require_no_box(const io::Command& c) const {
+  if (s_.box.defined) fail_input(c.pos, "'" + c.name + "' must come before the box is created");
+}
+
+uint32_t Simulation::group_of(const io::ArgCursor& a, const std::string& name) const {
+  const uint32_t bit = s_.group_bit(name);
+  if (!bit) a.fail("unknown group '" + name + "'");
+  return bit;
+}
+
+const potentials::EamTables& Simulation::tables() {
+  if (!tables_) tables_ = eam_->build();
+  return *tables_;
+}
+
+bool Simulation::keyword_value(const std::string& name, double& value) {
+  ThermoContext ctx{&s_, forces_current_ ? &backend_->result() : nullptr, 0.0, run_start_step_, thermo_norm_};
+  return thermo_value(name, ctx, value);
+}
+
+}  // namespace wmd::md

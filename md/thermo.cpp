@@ -1,0 +1,108 @@
+#include "md/thermo.hpp"
+
+#include <map>
+
+#include "base/units.hpp"
+#include "md/velocity.hpp"
+
+namespace wmd::md {
+namespace {
+
+const std::map<std::string, std::string>& headers() {
+  static const std::map<std::string, std::string> h = {
+      {"step", "Step"},     {"elapsed", "Elapsed"}, {"dt", "Dt"},         {"time", "Time"},
+      {"cpu", "CPU"},       {"atoms", "Atoms"},     {"temp", "Temp"},     {"press", "Press"},
+      {"pe", "PotEng"},     {"ke", "KinEng"},       {"etotal", "TotEng"}, {"evdwl", "E_vdwl"},
+      {"ecoul", "E_coul"},  {"epair", "E_pair"},    {"ebond", "E_bond"},  {"eangle", "E_angle"},
+      {"edihed", "E_dihed"}, {"eimp", "E_impro"},   {"emol", "E_mol"},    {"elong", "E_long"},
+      {"vol", "Volume"},    {"density", "Density"}, {"lx", "Lx"},         {"ly", "Ly"},
+      {"lz", "Lz"},         {"xlo", "Xlo"},         {"xhi", "Xhi"},       {"ylo", "Ylo"},
+      {"yhi", "Yhi"},       {"zlo", "Zlo"},         {"zhi", "Zhi"},       {"pxx", "Pxx"},
+      {"pyy", "Pyy"},       {"pzz", "Pzz"},         {"pxy", "Pxy"},       {"pxz", "Pxz"},
+      {"pyz", "Pyz"}};
+  return h;
+}
+
+// Kinetic tensor Σ m v_a v_b · mvv2e (xx yy zz xy xz yz), as compute temp's vector.
+void kinetic_tensor(const State& s, double t[6]) {
+  const Atoms& a = s.atoms;
+  for (int k = 0; k < 6; ++k) t[k] = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double m = s.mass[a.type[i]];
+    t[0] += m * a.vx[i] * a.vx[i];
+    t[1] += m * a.vy[i] * a.vy[i];
+    t[2] += m * a.vz[i] * a.vz[i];
+    t[3] += m * a.vx[i] * a.vy[i];
+    t[4] += m * a.vx[i] * a.vz[i];
+    t[5] += m * a.vy[i] * a.vz[i];
+  }
+  for (int k = 0; k < 6; ++k) t[k] *= units::mvv2e;
+}
+
+}  // namespace
+
+std::string thermo_header(const std::string& keyword) {
+  auto it = headers().find(keyword);
+  return it == headers().end() ? std::string() : it->second;
+}
+
+bool thermo_is_integer(const std::string& k) { return k == "step" || k == "atoms" || k == "elapsed"; }
+
+bool thermo_is_extensive(const std::string& k) {
+  return k == "pe" || k == "ke" || k == "etotal" || k == "evdwl" || k == "ecoul" || k == "epair" ||
+         k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" || k == "elong";
+}
+
+bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
+  const State& s = *c.state;
+  const double n = static_cast<double>(s.atoms.size());
+  const double vol = s.box.volume();
+  auto temp = [&](double* dof) { return group_temperature(s, 1u, dof); };
+  auto ke = [&]() {
+    double dof;
+    const double t = temp(&dof);
+    return t * 0.5 * dof * units::boltz;
+  };
+  const double epair = c.force ? c.force->energy : 0.0;
+  if (k == "step") v = static_cast<double>(s.step);
+  else if (k == "elapsed") v = static_cast<double>(s.step - c.run_start_step);
+  else if (k == "dt") v = s.dt;
+  else if (k == "time") v = s.time;
+  else if (k == "cpu") v = c.cpu_seconds;
+  else if (k == "atoms") v = n;
+  else if (k == "temp") v = temp(nullptr);
+  else if (k == "ke") v = ke();
+  else if (k == "pe" || k == "evdwl" || k == "epair") v = epair;
+  else if (k == "etotal") v = ke() + epair;
+  else if (k == "ecoul" || k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" ||
+           k == "elong") v = 0.0;
+  else if (k == "vol") v = vol;
+  else if (k == "density") {
+    double m = 0.0;
+    for (int t : s.atoms.type) m += s.mass[t];
+    v = m / vol / 0.602214076;  // amu/Å³ → g/cm³ (LAMMPS metal: mv2d = 1/0.602214129)
+  } else if (k == "lx" || k == "ly" || k == "lz") v = s.box.prd(k[1] - 'x');
+  else if (k == "xlo" || k == "ylo" || k == "zlo") v = s.box.lo[k[0] - 'x'];
+  else if (k == "xhi" || k == "yhi" || k == "zhi") v = s.box.hi[k[0] - 'x'];
+  else if (k == "press") {
+    double dof;
+    const double t = temp(&dof);
+    const double* w = c.force ? c.force->virial : nullptr;
+    const double wsum = w ? w[0] + w[1] + w[2] : 0.0;
+    v = (dof * units::boltz * t + wsum) / 3.0 * (1.0 / vol) * units::nktv2p;
+  } else if (k == "pxx" || k == "pyy" || k == "pzz" || k == "pxy" || k == "pxz" || k == "pyz") {
+    static const std::map<std::string, int> idx = {{"pxx", 0}, {"pyy", 1}, {"pzz", 2},
+                                                   {"pxy", 3}, {"pxz", 4}, {"pyz", 5}};
+    const int i = idx.at(k);
+    double kt[6];
+    kinetic_tensor(s, kt);
+    const double w = c.force ? c.force->virial[i] : 0.0;
+    v = (kt[i] + w) * (1.0 / vol) * units::nktv2p;
+  } else {
+    return false;
+  }
+  if (c.normalise && thermo_is_extensive(k) && n > 0) v /= n;
+  return true;
+}
+
+}  // namespace wmd::md

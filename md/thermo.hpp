@@ -1,0 +1,30 @@
+// Thermo keywords (LAMMPS names and headers) and their values from the state and the last force result.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "md/backend.hpp"
+#include "md/state.hpp"
+
+namespace wmd::md {
+
+/// Header word LAMMPS prints for a custom thermo keyword (e.g. pe → PotEng); empty if unknown.
+std::string thermo_header(const std::string& keyword);
+/// True for keywords whose value is an integer (step, atoms, elapsed).
+bool thermo_is_integer(const std::string& keyword);
+/// True for extensive keywords (divided by N under thermo_modify norm yes).
+bool thermo_is_extensive(const std::string& keyword);
+
+/// Everything thermo keywords are computed from at one step.
+struct ThermoContext {
+  const State* state = nullptr;
+  const ForceResult* force = nullptr;
+  double cpu_seconds = 0.0;   // wall time since the run started
+  int64_t run_start_step = 0;
+  bool normalise = false;
+};
+
+/// Value of a built-in keyword; returns false for unknown keywords.
+bool thermo_value(const std::string& keyword, const ThermoContext& ctx, double& value);
+
+}  // namespace wmd::md

@@ -1,0 +1,67 @@
+#include "potentials/text_reader.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace wmd::potentials {
+
+TextReader::TextReader(const std::string& path, const SourcePos& from) : path_(path) {
+  std::ifstream in(path);
+  if (!in) fail_input(from, "cannot open potential file '" + path + "'");
+  std::string text;
+  while (std::getline(in, text)) lines_.push_back(text);
+}
+
+std::vector<std::string> TextReader::next_line_tokens(const std::string& what) {
+  if (line_ >= static_cast<int>(lines_.size())) {
+    throw InputError(path_, line_ + 1, "file ends early: expected " + what);
+  }
+  std::istringstream words(lines_[line_++]);
+  std::vector<std::string> tokens;
+  std::string token;
+  while (words >> token) tokens.push_back(token);
+  return tokens;
+}
+
+std::vector<double> TextReader::next_values(int n, const std::string& what) {
+  std::vector<double> values;
+  values.reserve(n);
+  while (static_cast<int>(values.size()) < n) {
+    const auto tokens = next_line_tokens(std::to_string(n) + " values of " + what + " (got " +
+                                         std::to_string(values.size()) + ")");
+    for (const auto& t : tokens) {
+      if (static_cast<int>(values.size()) == n) break;
+      values.push_back(to_double(t, "a number in " + what));
+    }
+  }
+  return values;
+}
+
+double TextReader::to_double(const std::string& token, const std::string& what) const {
+  const char* begin = token.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(begin, &end);
+  if (end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
+    fail("expected " + what + ", got '" + token + "'");
+  }
+  return v;
+}
+
+int TextReader::to_int(const std::string& token, const std::string& what) const {
+  const char* begin = token.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(begin, &end, 10);
+  if (end == begin || *end != '\0' || errno == ERANGE || v < -2147483647L || v > 2147483647L) {
+    fail("expected " + what + " (an integer), got '" + token + "'");
+  }
+  return static_cast<int>(v);
+}
+
+void TextReader::fail(const std::string& message) const { throw InputError(path_, line_, message); }
+
+}  // namespace wmd::potentials
