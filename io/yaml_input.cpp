@@ -267,20 +267,30 @@ class Translator {
   YamlInput& out_;
 };
 
-// Sets root[a][b][c] = value for "a.b.c", creating maps on the way.
+// Sets node[parts[k]][parts[k+1]]... = value, creating maps on the way. Recursion keeps yaml-cpp's
+// reference semantics straight (assigning one Node to another copies contents instead of rebinding).
+void set_path(YAML::Node node, const std::vector<std::string>& parts, size_t k, const std::string& key,
+              const std::string& value) {
+  if (k + 1 == parts.size()) {
+    node[parts[k]] = YAML::Load(value);
+    return;
+  }
+  YAML::Node child = node[parts[k]];
+  if (!child.IsDefined() || child.IsNull()) {
+    node[parts[k]] = YAML::Node(YAML::NodeType::Map);
+    child = node[parts[k]];
+  } else if (!child.IsMap()) {
+    fail_input(SourcePos{"--set", 0}, "--set " + key + ": '" + parts[k] + "' is not a mapping");
+  }
+  set_path(child, parts, k + 1, key, value);
+}
+
 void set_path(YAML::Node root, const std::string& key, const std::string& value) {
   std::vector<std::string> parts;
   std::istringstream in(key);
   for (std::string p; std::getline(in, p, '.');) parts.push_back(p);
   if (parts.empty()) fail_input(SourcePos{"--set", 0}, "empty key in --set");
-  YAML::Node node = root;
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    if (node[parts[i]] && !node[parts[i]].IsMap()) {
-      fail_input(SourcePos{"--set", 0}, "--set " + key + ": '" + parts[i] + "' is not a mapping");
-    }
-    node = node[parts[i]];
-  }
-  node[parts.back()] = YAML::Load(value);
+  set_path(root, parts, 0, key, value);
 }
 
 }  // namespace

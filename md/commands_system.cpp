@@ -260,24 +260,35 @@ void Simulation::cmd_group(const io::Command& c) {
     return;
   }
   if (a.done()) a.fail("group " + style + " needs at least one value");
-  std::vector<std::pair<int64_t, int64_t>> ranges;
+  struct Range {
+    long long lo, hi, stride;
+  };
+  std::vector<Range> ranges;
   while (!a.done()) {
     const std::string w = a.word("a value");
-    const auto colon = w.find(':');
-    long long lo, hi;
-    if (colon == std::string::npos) {
-      if (!io::parse_integer(w, lo)) a.fail("group " + style + " expected an integer or range a:b, got '" + w + "'");
-      hi = lo;
-    } else if (!io::parse_integer(w.substr(0, colon), lo) || !io::parse_integer(w.substr(colon + 1), hi) || hi < lo) {
-      a.fail("group " + style + " expected a range a:b, got '" + w + "'");
+    std::vector<std::string> parts;
+    size_t from = 0;
+    for (size_t colon; (colon = w.find(':', from)) != std::string::npos; from = colon + 1) {
+      parts.push_back(w.substr(from, colon - from));
     }
-    if (style == "type" && (lo < 1 || hi > s_.ntypes)) a.fail("atom type '" + w + "' is outside 1.." + std::to_string(s_.ntypes));
-    ranges.emplace_back(lo, hi);
+    parts.push_back(w.substr(from));
+    Range r{0, 0, 1};
+    const bool ok = parts.size() <= 3 && io::parse_integer(parts[0], r.lo) &&
+                    (parts.size() < 2 || io::parse_integer(parts[1], r.hi)) &&
+                    (parts.size() < 3 || io::parse_integer(parts[2], r.stride));
+    if (parts.size() == 1) r.hi = r.lo;
+    if (!ok || r.hi < r.lo || r.stride < 1) {
+      a.fail("group " + style + " expected an integer or a range a:b[:stride], got '" + w + "'");
+    }
+    if (style == "type" && (r.lo < 1 || r.hi > s_.ntypes)) {
+      a.fail("atom type '" + w + "' is outside 1.." + std::to_string(s_.ntypes));
+    }
+    ranges.push_back(r);
   }
   for (size_t i = 0; i < at.size(); ++i) {
     const int64_t v = style == "type" ? at.type[i] : at.id[i];
-    for (const auto& [lo, hi] : ranges) {
-      if (v >= lo && v <= hi) at.mask[i] |= bit;
+    for (const Range& r : ranges) {
+      if (v >= r.lo && v <= r.hi && (v - r.lo) % r.stride == 0) at.mask[i] |= bit;
     }
   }
 }
@@ -352,6 +363,28 @@ void Simulation::cmd_velocity(const io::Command& c) {
       }
     }
   }
+}
+
+void Simulation::cmd_set(const io::Command& c) {
+  require_box(c);
+  io::ArgCursor a(c);
+  const std::string style = a.choice("a set style", {"group", "type", "atom"});
+  const std::string which = a.word("a group, type or atom id");
+  a.choice("a set keyword", {"type"});
+  const int new_type = static_cast<int>(a.integer("an atom type", 1, s_.ntypes));
+  a.finish();
+  Atoms& at = s_.atoms;
+  uint32_t bit = 0;
+  long long value = 0;
+  if (style == "group") bit = group_of(a, which);
+  else if (!io::parse_integer(which, value)) a.fail("set " + style + " expected an integer, got '" + which + "'");
+  for (size_t i = 0; i < at.size(); ++i) {
+    const bool hit = style == "group" ? (at.mask[i] & bit) != 0
+                     : style == "type" ? at.type[i] == value
+                                       : at.id[i] == value;
+    if (hit) at.type[i] = new_type;
+  }
+  forces_current_ = false;
 }
 
 void Simulation::cmd_displace_atoms(const io::Command& c) {

@@ -35,6 +35,7 @@ void Simulation::execute(const io::Command& c) {
       {"group", &Simulation::cmd_group},
       {"velocity", &Simulation::cmd_velocity},
       {"displace_atoms", &Simulation::cmd_displace_atoms},
+      {"set", &Simulation::cmd_set},
       {"pair_style", &Simulation::cmd_pair_style},
       {"pair_coeff", &Simulation::cmd_pair_coeff},
       {"neighbor", &Simulation::cmd_neighbor},

@@ -90,6 +90,7 @@ class Simulation {
   void cmd_group(const io::Command& c);
   void cmd_velocity(const io::Command& c);
   void cmd_displace_atoms(const io::Command& c);
+  void cmd_set(const io::Command& c);
   // commands_force.cpp
   void cmd_pair_style(const io::Command& c);
   void cmd_pair_coeff(const io::Command& c);

@@ -1,0 +1,102 @@
+// LAMMPS script reading: comments, continuations, quotes, variables, expressions, include; errors name the line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/lammps_script.hpp"
+
+namespace {
+
+using namespace wmd::io;
+
+std::string write(const std::string& name, const std::string& text) {
+  const std::string dir = std::string(WAFERMD_BINARY_DIR) + "/test_scratch/io";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::vector<Command> read_all(const std::string& path, Variables& vars) {
+  LammpsScript s(path, vars, wmd::SourcePos{});
+  std::vector<Command> out;
+  Command c;
+  while (s.next(c)) out.push_back(c);
+  return out;
+}
+
+TEST(LammpsScript, SubstitutesVariablesLikeTheBenchInput) {
+  Variables v;
+  const auto cmds = read_all(write("bench.in",
+                                   "variable x index 2\nvariable xx equal 20*$x\n"
+                                   "region box block 0 ${xx} 0 $(v_xx/4) 0 1 # comment\n"),
+                             v);
+  ASSERT_EQ(cmds.size(), 1u);
+  EXPECT_EQ(cmds[0].name, "region");
+  EXPECT_EQ(cmds[0].args[3], "40");
+  EXPECT_EQ(cmds[0].args[5], "10");
+  EXPECT_EQ(cmds[0].pos.line, 3);
+}
+
+TEST(LammpsScript, CommandLineVarOverridesIndexVariable) {
+  Variables v;
+  v.define_from_command_line("x", "3");
+  const auto cmds = read_all(write("var.in", "variable x index 1\nprint $x\n"), v);
+  EXPECT_EQ(cmds[0].args[0], "3");
+}
+
+TEST(LammpsScript, ContinuationQuotesAndInclude) {
+  const std::string inc = write("inc.in", "timestep 0.002\n");
+  Variables v;
+  const auto cmds = read_all(write("main.in", "print \"a # b\" &\n  c\ninclude " + inc + "\nrun 5\n"), v);
+  ASSERT_EQ(cmds.size(), 3u);
+  EXPECT_EQ(cmds[0].args[0], "a # b");
+  EXPECT_EQ(cmds[0].args[1], "c");
+  EXPECT_EQ(cmds[1].name, "timestep");
+  EXPECT_EQ(cmds[1].pos.file, inc);
+  EXPECT_EQ(cmds[2].pos.line, 4);
+}
+
+TEST(LammpsScript, ExpressionsFollowPrecedence) {
+  Variables v;
+  const wmd::SourcePos p;
+  EXPECT_DOUBLE_EQ(v.evaluate("2+3*4^2", p), 50.0);
+  EXPECT_DOUBLE_EQ(v.evaluate("-(1+2)*sqrt(16)", p), -12.0);
+  EXPECT_DOUBLE_EQ(v.evaluate("3>2 && 1<0 || 5==5", p), 1.0);
+  EXPECT_DOUBLE_EQ(v.evaluate("min(2,7)+max(2,7)", p), 9.0);
+}
+
+TEST(LammpsScript, UndefinedVariableIsAnErrorAtItsLine) {
+  Variables v;
+  try {
+    read_all(write("undef.in", "units metal\n\nprint ${nope}\n"), v);
+    FAIL();
+  } catch (const wmd::InputError& e) {
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos);
+  }
+}
+
+TEST(LammpsScript, MalformedExpressionIsAnError) {
+  Variables v;
+  EXPECT_THROW(v.evaluate("2*(3+", wmd::SourcePos{}), wmd::InputError);
+  EXPECT_THROW(v.evaluate("1/0", wmd::SourcePos{}), wmd::InputError);
+  EXPECT_THROW(v.evaluate("foo+1", wmd::SourcePos{}), wmd::InputError);
+}
+
+TEST(ArgCursor, ChecksTypesAndRanges) {
+  Command c{"thermo", {"abc"}, {"f", 4}, ""};
+  ArgCursor a(c);
+  try {
+    a.integer("the interval", 0, 10);
+    FAIL();
+  } catch (const wmd::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "f:4: 'thermo' expected the interval (an integer), got 'abc'");
+  }
+  Command d{"timestep", {"-1"}, {"f", 5}, ""};
+  ArgCursor b(d);
+  EXPECT_THROW(b.positive("dt"), wmd::InputError);
+}
+
+}  // namespace

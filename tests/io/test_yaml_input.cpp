@@ -1,0 +1,81 @@
+// Native YAML: translation into commands, --set overrides, and errors that name the YAML line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/yaml_input.hpp"
+
+namespace {
+
+using namespace wmd::io;
+
+std::string write(const std::string& name, const std::string& text) {
+  const std::string dir = std::string(WAFERMD_BINARY_DIR) + "/test_scratch/io";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kGood =
+    "system:\n"
+    "  lattice: {style: fcc, constant: 3.615}\n"
+    "  cells: [3, 3, 3]\n"
+    "potential:\n"
+    "  style: eam\n"
+    "  files: [/usr/share/lammps/potentials/Cu_u3.eam]\n"
+    "velocity: {temperature: 300, seed: 42, loop: geom}\n"
+    "timestep: 0.002\n"
+    "run: 10\n";
+
+TEST(YamlInput, TranslatesToLammpsCommandsInOrder) {
+  const auto in = read_yaml_input(write("good.yaml", kGood), {});
+  std::vector<std::string> names;
+  for (const auto& c : in.commands) names.push_back(c.name);
+  const std::vector<std::string> want = {"units",      "atom_style", "boundary", "lattice",  "region",
+                                         "create_box", "create_atoms", "pair_style", "pair_coeff",
+                                         "velocity",   "timestep",   "fix",      "run"};
+  EXPECT_EQ(names, want);
+  EXPECT_EQ(in.settings.backend, "cluster");
+}
+
+TEST(YamlInput, SetOverridesKeysAndSettings) {
+  const auto in = read_yaml_input(write("set.yaml", kGood), {{"run", "25"}, {"mesh.precision", "fp64"}});
+  EXPECT_EQ(in.commands.back().args[0], "25");
+  EXPECT_EQ(in.settings.mesh_precision, "fp64");
+}
+
+void expect_error(const std::string& text, int line, const std::string& needle) {
+  const std::string path = write("bad.yaml", text);
+  try {
+    read_yaml_input(path, {});
+    FAIL() << "no error for:\n" << text;
+  } catch (const wmd::InputError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(YamlInput, UnknownKeyNamesItsLine) {
+  expect_error(std::string(kGood) + "thermostat: 300\n", 10, "unknown key 'thermostat'");
+}
+
+TEST(YamlInput, WrongTypeNamesItsLine) {
+  std::string t = kGood;
+  t.replace(t.find("run: 10"), 7, "run: ten");
+  expect_error(t, 9, "run (steps) must be an integer");
+}
+
+TEST(YamlInput, OutOfRangeValue) {
+  std::string t = kGood;
+  t.replace(t.find("seed: 42"), 8, "seed: 0");
+  expect_error(t, 7, "velocity.seed must be in");
+}
+
+TEST(YamlInput, BadSettingValue) { expect_error(std::string(kGood) + "backend: gpu\n", 10, "backend must be one of"); }
+
+TEST(YamlInput, InvalidYamlSyntax) { expect_error("system: [1, 2\n", 2, "invalid YAML"); }
+
+}  // namespace

@@ -1,0 +1,74 @@
+// The binned half list with images equals a brute-force enumeration over all image shifts — also in boxes
+// smaller than twice the cutoff, where an atom meets several images of one neighbour (and of itself).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "md/ghost_images.hpp"
+#include "md/half_neighbor_list.hpp"
+
+namespace {
+
+using wmd::md::Box;
+using Key = std::tuple<int, int, int, int, int>;  // (min atom, max atom, image shift of the pair) canonical
+
+// Canonical key of the pair (i, j + s·L): ordered so (i, j, s) and (j, i, −s) coincide.
+Key canonical(int i, int j, int sx, int sy, int sz) {
+  if (i > j || (i == j && std::make_tuple(sz, sy, sx) < std::make_tuple(0, 0, 0))) {
+    return Key{j, i, -sx, -sy, -sz};
+  }
+  return Key{i, j, sx, sy, sz};
+}
+
+void check_box(double L, int n, double cut, unsigned seed, bool periodic_z) {
+  Box box;
+  for (int d = 0; d < 3; ++d) box.lo[d] = 0.0, box.hi[d] = L;
+  if (!periodic_z) box.face[2][0] = box.face[2][1] = wmd::md::Face::fixed;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, L);
+  std::vector<double> x(n), y(n), z(n);
+  std::vector<int> type(n, 1);
+  for (int i = 0; i < n; ++i) x[i] = u(rng), y[i] = u(rng), z[i] = u(rng);
+
+  wmd::md::GhostImages g;
+  wmd::md::build_ghost_images(box, x.data(), y.data(), z.data(), type.data(), n, cut, g);
+  wmd::md::HalfNeighborList list;
+  wmd::md::build_half_list(g, cut, list);
+  std::multiset<Key> got;
+  for (int i = 0; i < n; ++i) {
+    for (int64_t k = list.offset[i]; k < list.offset[i + 1]; ++k) {
+      const int j = list.nbr[k];
+      int s[3] = {0, 0, 0};
+      if (j >= g.nlocal) s[0] = g.shift_of(j)[0], s[1] = g.shift_of(j)[1], s[2] = g.shift_of(j)[2];
+      got.insert(canonical(i, g.rec[j].owner, s[0], s[1], s[2]));
+    }
+  }
+  std::set<Key> want;
+  const int m = static_cast<int>(std::ceil(cut / L)) + 1;
+  const int mz = periodic_z ? m : 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      for (int sx = -m; sx <= m; ++sx) {
+        for (int sy = -m; sy <= m; ++sy) {
+          for (int sz = -mz; sz <= mz; ++sz) {
+            if (i == j && sx == 0 && sy == 0 && sz == 0) continue;
+            const double dx = x[i] - (x[j] + sx * L), dy = y[i] - (y[j] + sy * L), dz = z[i] - (z[j] + sz * L);
+            if (dx * dx + dy * dy + dz * dz < cut * cut) want.insert(canonical(i, j, sx, sy, sz));
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(got.size(), want.size()) << "each pair exactly once";
+  EXPECT_EQ(std::set<Key>(got.begin(), got.end()), want);
+}
+
+TEST(HalfNeighborList, MatchesBruteForceInALargeBox) { check_box(20.0, 300, 5.0, 1, true); }
+TEST(HalfNeighborList, MatchesBruteForceInABoxSmallerThanTwiceTheCutoff) { check_box(7.0, 20, 6.0, 2, true); }
+TEST(HalfNeighborList, MatchesBruteForceInABoxSmallerThanTheCutoff) { check_box(4.0, 6, 6.5, 3, true); }
+TEST(HalfNeighborList, MatchesBruteForceWithANonPeriodicDirection) { check_box(9.0, 80, 5.0, 4, false); }
+
+}  // namespace

@@ -1,0 +1,154 @@
+// The wafermd program end to end: bad input exits 2 with "error: FILE:LINE: ..." and writes nothing; failed runs
+// exit 3 naming the atom and the step; a good run writes the output directory.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string err, out;
+};
+
+// Runs `wafermd ARGS` in `dir`; captures stdout and stderr.
+Result run_wafermd(const std::string& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir + "' && '" + WAFERMD_EXE + "' " + args + " >stdout.txt 2>stderr.txt";
+  const int rc = std::system(cmd.c_str());
+  auto slurp = [&](const char* f) {
+    std::ifstream in(dir + "/" + f);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  return Result{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp("stderr.txt"), slurp("stdout.txt")};
+}
+
+const std::string kPot = "/usr/share/lammps/potentials/";
+const std::string kHead =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " + kPot + "Cu_u3.eam\n";
+
+struct BadCase {
+  const char* name;
+  std::string input;   // file name
+  std::string text;    // its content
+  int line;            // expected line in the message
+  const char* needle;  // expected words
+};
+
+// Keeps ctest's listing readable.
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadInput, ExitsTwoWithFileAndLineAndWritesNothing) {
+  const BadCase& c = GetParam();
+  const std::string dir = wmd::test::scratch_dir(std::string("bad_") + c.name);
+  std::ofstream(dir + "/" + c.input) << c.text;
+  const Result r = run_wafermd(dir, "run " + c.input + " --output out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  const std::string want = "error: " + c.input + ":" + std::to_string(c.line) + ": ";
+  EXPECT_EQ(r.err.rfind(want, 0), 0u) << "stderr: " << r.err;
+  EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/out")) << "nothing may be written for bad input";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Program, BadInput,
+    ::testing::Values(
+        BadCase{"unknown_command", "in.a", kHead + "fix 1 all nve\nkspace_style pppm 1e-4\nrun 1\n", 11, "kspace_style"},
+        BadCase{"wrong_type", "in.a", kHead + "timestep fast\nrun 1\n", 10, "(a number)"},
+        BadCase{"out_of_range", "in.a", kHead + "thermo -5\nrun 1\n", 10, "in [0,"},
+        BadCase{"late_error", "in.a", kHead + "fix 1 all nve\nrun 10\nvelocity all create -3 5\n", 12,
+                "temperature (K) >= 0"},
+        BadCase{"unknown_group", "in.a", kHead + "velocity hot create 300 5\n", 10, "unknown group 'hot'"},
+        BadCase{"undefined_variable", "in.a", kHead + "run ${steps}\n", 10, "undefined variable 'steps'"},
+        BadCase{"unknown_yaml_key", "in.yaml",
+                "system: {lattice: {style: fcc, constant: 3.615}, cells: [3, 3, 3]}\n"
+                "potential: {style: eam, files: [" + kPot + "Cu_u3.eam]}\nrun: 5\nthermostat: nose\n",
+                4, "unknown key 'thermostat'"},
+        BadCase{"yaml_wrong_type", "in.yaml",
+                "system: {lattice: {style: fcc, constant: big}, cells: [3, 3, 3]}\n"
+                "potential: {style: eam, files: [" + kPot + "Cu_u3.eam]}\nrun: 5\n",
+                1, "must be a number"},
+        BadCase{"missing_potential", "in.a",
+                "units metal\nlattice fcc 3.6\nregion b block 0 2 0 2 0 2\ncreate_box 1 b\npair_style eam\n"
+                "pair_coeff 1 1 /nonexistent/Cu.eam\n",
+                6, "cannot open potential file"}),
+    [](const ::testing::TestParamInfo<BadCase>& i) { return std::string(i.param.name); });
+
+TEST(Program, MalformedPotentialNamesThePotentialFileAndLine) {
+  const std::string dir = wmd::test::scratch_dir("bad_potential");
+  std::ofstream(dir + "/bad.eam") << "comment\n29 63.55 3.615 FCC\n10 0.1 10 0.1 4.0\n1 2 3 x 5\n";
+  std::ofstream(dir + "/in.a") << "units metal\nlattice fcc 3.6\nregion b block 0 2 0 2 0 2\ncreate_box 1 b\n"
+                                  "pair_style eam\npair_coeff 1 1 bad.eam\n";
+  const Result r = run_wafermd(dir, "run in.a --output out");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("error: bad.eam:4: expected a number in F(rho), got 'x'", 0), 0u) << r.err;
+}
+
+TEST(Program, UnwritableOutputDirectoryExitsTwoBeforeTheRun) {
+  const std::string dir = wmd::test::scratch_dir("unwritable");
+  std::ofstream(dir + "/in.a") << kHead << "fix 1 all nve\nrun 5\n";
+  std::ofstream(dir + "/blocker") << "a file where a directory should be";
+  const Result r = run_wafermd(dir, "run in.a --output blocker/out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("output directory"), std::string::npos) << r.err;
+}
+
+TEST(Program, LostAtomExitsThreeNamingAtomAndStep) {
+  const std::string dir = wmd::test::scratch_dir("lost");
+  std::ofstream(dir + "/in.a") << "units metal\natom_style atomic\nboundary p p f\nlattice fcc 3.615\n"
+                                  "region box block 0 3 0 3 0 3\ncreate_box 1 box\ncreate_atoms 1 box\n"
+                                  "pair_style eam\npair_coeff 1 1 " + kPot + "Cu_u3.eam\n"
+                                  "group one id 1\nvelocity one set 0 0 -1000 units box\n"
+                                  "neighbor 0.5 bin\nfix 1 all nve\nrun 100\n";
+  const Result r = run_wafermd(dir, "run in.a --output out");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("lost atom 1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at step"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(dir + "/out/report.json"));
+}
+
+TEST(Program, OverlappingAtomsExitThreeWithANonFiniteValue) {
+  const std::string dir = wmd::test::scratch_dir("nonfinite");
+  std::ofstream(dir + "/in.a") << kHead << "group one id 1\ndisplace_atoms one move 0.5 0.5 0 units lattice\n"
+                                          "fix 1 all nve\nrun 5\n";
+  const Result r = run_wafermd(dir, "run in.a --output out");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("non-finite"), std::string::npos) << r.err;
+}
+
+TEST(Program, GoodRunWritesTheOutputDirectory) {
+  const std::string dir = wmd::test::scratch_dir("good");
+  std::ofstream(dir + "/in.a") << kHead << "velocity all create 300 5 loop geom\nfix 1 all nve\nthermo 5\n"
+                                          "variable n index 3\nrun $n\nrun 2\n";
+  const Result r = run_wafermd(dir, "run in.a --var n 10");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"thermo.csv", "report.json", "log.txt"}) EXPECT_TRUE(fs::exists(dir + "/out/in/" + f)) << f;
+  std::ifstream rep(dir + "/out/in/report.json");
+  std::stringstream s;
+  s << rep.rdbuf();
+  EXPECT_NE(s.str().find("\"steps\": 12"), std::string::npos) << s.str();
+  EXPECT_NE(r.out.find("Loop time of"), std::string::npos);
+}
+
+TEST(Program, HelpAndVersion) {
+  const std::string dir = wmd::test::scratch_dir("help");
+  EXPECT_EQ(run_wafermd(dir, "--help").status, 0);
+  const Result v = run_wafermd(dir, "--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_NE(v.out.find("wafermd"), std::string::npos);
+  EXPECT_EQ(run_wafermd(dir, "run").status, 2);
+}
+
+}  // namespace
