@@ -1,0 +1,179 @@
+// Reads hardware descriptions from YAML (built-in presets or a user file).
+#include "fabric/hardware.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "base/error.hpp"
+#include "fabric/presets_text.hpp"
+
+namespace wmd::fabric {
+namespace {
+
+const char* const kPresetNames[] = {"wse2", "wse3"};
+
+[[noreturn]] void fail_at(const std::string& file, const YAML::Node& node, const std::string& msg) {
+  throw InputError(file, node.Mark().line + 1, msg);
+}
+
+template <typename T>
+T read_scalar(const std::string& file, const YAML::Node& node, const std::string& key) {
+  if (!node.IsScalar()) fail_at(file, node, "'" + key + "' must be a number");
+  try {
+    // yaml-cpp reads "0.85e9" as a double but not as an integer: go through double for integral fields.
+    double v = node.as<double>();
+    if constexpr (std::is_integral_v<T>) {
+      if (v != static_cast<double>(static_cast<long long>(v)))
+        fail_at(file, node, "'" + key + "' must be a whole number, got " + node.Scalar());
+      return static_cast<T>(v);
+    } else {
+      return static_cast<T>(v);
+    }
+  } catch (const YAML::Exception&) {
+    fail_at(file, node, "'" + key + "' must be a number, got '" + node.Scalar() + "'");
+  }
+}
+
+template <typename T>
+void read_positive(const std::string& file, const YAML::Node& node, const std::string& key, T& out,
+                   bool allow_zero = false) {
+  T v = read_scalar<T>(file, node, key);
+  if (v < 0 || (!allow_zero && v == 0))
+    fail_at(file, node, "'" + key + "' must be " + (allow_zero ? "non-negative" : "positive"));
+  out = v;
+}
+
+void apply_compute(const std::string& file, const YAML::Node& node, ComputeCycles& c) {
+  if (!node.IsMap()) fail_at(file, node, "'compute_cycles' must be a map of operation class to cycles");
+  const std::map<std::string, double*> fields = {
+      {"fadd", &c.fadd}, {"fmul", &c.fmul},   {"fma", &c.fma},          {"fminmax", &c.fminmax},
+      {"fdiv", &c.fdiv}, {"fsqrt", &c.fsqrt}, {"mem_word", &c.mem_word}};
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    auto it = fields.find(key);
+    if (it == fields.end())
+      fail_at(file, kv.first,
+              "unknown operation class 'compute_cycles." + key +
+                  "' (known: fadd, fmul, fma, fminmax, fdiv, fsqrt, mem_word)");
+    read_positive(file, kv.second, "compute_cycles." + key, *it->second);
+  }
+}
+
+void apply(const std::string& file, const YAML::Node& root, HardwareSpec& h) {
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    if (key == "base") {
+      continue;  // handled by the caller
+    } else if (key == "name") {
+      h.name = v.as<std::string>();
+    } else if (key == "description") {
+      h.description = v.as<std::string>();
+    } else if (key == "clock_hz") {
+      read_positive(file, v, key, h.clock_hz);
+    } else if (key == "pe_count") {
+      read_positive(file, v, key, h.pe_count);
+    } else if (key == "grid") {
+      if (!v.IsMap() || !v["width"] || !v["height"])
+        fail_at(file, v, "'grid' must be a map with 'width' and 'height'");
+      read_positive(file, v["width"], "grid.width", h.grid_width);
+      read_positive(file, v["height"], "grid.height", h.grid_height);
+    } else if (key == "sram_bytes_per_pe") {
+      read_positive(file, v, key, h.sram_bytes_per_pe);
+    } else if (key == "colors") {
+      read_positive(file, v, key, h.colors);
+      if (h.colors > 255) fail_at(file, v, "'colors' must be at most 255");
+    } else if (key == "link_wavelets_per_cycle") {
+      read_positive(file, v, key, h.link_wavelets_per_cycle);
+    } else if (key == "hop_latency_cycles") {
+      read_positive(file, v, key, h.hop_latency_cycles);
+    } else if (key == "ramp_wavelets_per_cycle") {
+      read_positive(file, v, key, h.ramp_wavelets_per_cycle);
+    } else if (key == "ramp_latency_cycles") {
+      read_positive(file, v, key, h.ramp_latency_cycles);
+    } else if (key == "router_buffer_wavelets") {
+      read_positive(file, v, key, h.router_buffer_wavelets);
+    } else if (key == "phase_sync_cycles") {
+      read_positive(file, v, key, h.phase_sync_cycles, /*allow_zero=*/true);
+    } else if (key == "power_per_pe_watts") {
+      read_positive(file, v, key, h.power_per_pe_watts, /*allow_zero=*/true);
+    } else if (key == "compute_cycles") {
+      apply_compute(file, v, h.compute);
+    } else {
+      fail_at(file, kv.first, "unknown hardware key '" + key + "'");
+    }
+  }
+}
+
+void require_complete(const std::string& file, const HardwareSpec& h) {
+  auto missing = [&](const char* key) {
+    throw InputError(file, 1, std::string("hardware description lacks '") + key + "' (or give 'base: wse2')");
+  };
+  if (h.name.empty()) missing("name");
+  if (h.clock_hz <= 0) missing("clock_hz");
+  if (h.pe_count <= 0) missing("pe_count");
+  if (h.grid_width <= 0) missing("grid");
+  if (h.sram_bytes_per_pe <= 0) missing("sram_bytes_per_pe");
+  if (h.colors <= 0) missing("colors");
+  if (h.router_buffer_wavelets < 2)
+    throw InputError(file, 1, "'router_buffer_wavelets' must be at least 2 (one in flight, one arriving)");
+}
+
+}  // namespace
+
+const char* const* preset_names(int* count) {
+  *count = 2;
+  return kPresetNames;
+}
+
+const std::string& preset_yaml(const std::string& name) {
+  static const std::string wse2 = generated::wse2_yaml;
+  static const std::string wse3 = generated::wse3_yaml;
+  if (name == "wse2") return wse2;
+  if (name == "wse3") return wse3;
+  throw InputError("<command line>", 0, "unknown wafer preset '" + name + "' (known: wse2, wse3)");
+}
+
+HardwareSpec parse_hardware_yaml(const std::string& text, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(file, e.mark.line + 1, "YAML syntax error: " + e.msg);
+  }
+  if (!root.IsMap()) throw InputError(file, 1, "a hardware description must be a YAML map");
+  HardwareSpec h;
+  try {
+    if (const YAML::Node base = root["base"]) {
+      const std::string b = base.as<std::string>();
+      if (b != "wse2" && b != "wse3")
+        fail_at(file, base, "unknown base preset '" + b + "' (known: wse2, wse3)");
+      h = parse_hardware_yaml(preset_yaml(b), "<preset " + b + ">");
+    }
+    apply(file, root, h);
+  } catch (const YAML::Exception& e) {
+    throw InputError(file, e.mark.line + 1, "bad hardware description: " + e.msg);
+  }
+  require_complete(file, h);
+  return h;
+}
+
+HardwareSpec preset(const std::string& name) {
+  return parse_hardware_yaml(preset_yaml(name), "<preset " + name + ">");
+}
+
+HardwareSpec load_hardware(const std::string& name_or_file) {
+  if (name_or_file == "wse2" || name_or_file == "wse3") return preset(name_or_file);
+  std::ifstream in(name_or_file);
+  if (!in)
+    throw InputError("<command line>", 0,
+                     "--wafer '" + name_or_file + "' is neither a preset (wse2, wse3) nor a readable file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_hardware_yaml(ss.str(), name_or_file);
+}
+
+}  // namespace wmd::fabric

@@ -1,0 +1,53 @@
+// Hardware description of a wafer: clock, PE grid, SRAM, colors, link/ramp bandwidth and latency, compute
+// costs.
+#pragma once
+#include <string>
+
+namespace wmd::fabric {
+
+/// Core cycles per operation class (fp32 unless named otherwise). All estimates: see docs/fabric.md.
+struct ComputeCycles {
+  double fadd = 1;      // add/subtract
+  double fmul = 1;      // multiply
+  double fma = 1;       // fused multiply-add
+  double fminmax = 1;   // compare/select (min, max)
+  double fdiv = 8;      // divide
+  double fsqrt = 8;     // square root
+  double mem_word = 1;  // one SRAM load or store of a 32-bit word
+};
+
+/// One wafer's fabric and PE resources. Presets `wse2` and `wse3`; any field can be overridden from YAML.
+struct HardwareSpec {
+  std::string name;
+  std::string description;
+  double clock_hz = 0;              // core and fabric clock
+  long long pe_count = 0;           // nominal PEs on the wafer
+  int grid_width = 0;               // PE columns used to cost a full wafer
+  int grid_height = 0;              // PE rows used to cost a full wafer
+  long long sram_bytes_per_pe = 0;  // local memory of one PE
+  int colors = 0;                   // routable colors (virtual channels) per router
+  int link_wavelets_per_cycle = 1;  // 32-bit wavelets per cycle per link direction
+  int hop_latency_cycles = 1;       // cycles from leaving one router to being forwardable at the next
+  int ramp_wavelets_per_cycle = 1;  // wavelets per cycle core→router and router→core, each
+  int ramp_latency_cycles = 1;      // cycles to cross the ramp in either direction
+  int router_buffer_wavelets = 4;   // input-queue depth per router port
+  int phase_sync_cycles = 0;        // gap between two phases of a schedule (statically timed phases: 0)
+  double power_per_pe_watts = 0;    // average power of one PE
+  ComputeCycles compute;
+
+  /// Seconds per cycle.
+  double seconds_per_cycle() const { return 1.0 / clock_hz; }
+};
+
+/// Names of the built-in presets ("wse2", "wse3").
+const char* const* preset_names(int* count);
+/// The built-in preset `name`; throws wmd::InputError for an unknown name.
+HardwareSpec preset(const std::string& name);
+/// Parses a hardware description from YAML `text`; `file` names it in error messages (InputError with line).
+HardwareSpec parse_hardware_yaml(const std::string& text, const std::string& file);
+/// A preset name ("wse2", "wse3") or the path of a YAML file; throws wmd::InputError on any problem.
+HardwareSpec load_hardware(const std::string& name_or_file);
+/// The YAML text of the built-in preset `name` (embedded in the library at build time).
+const std::string& preset_yaml(const std::string& name);
+
+}  // namespace wmd::fabric
