@@ -34,9 +34,9 @@ Schedule build_reduction(const ScheduleSpec& spec) {
   Schedule s;
   s.name = spec.op == ReduceOp::Sum ? "reduce_sum" : spec.op == ReduceOp::Min ? "reduce_min" : "reduce_max";
   s.spec = spec;
-  s.map = MeshMap(g, false);  // a global reduction does not care about periodicity
+  s.map = MeshMap(g, spec.wrap);  // where logical PEs sit; the reduction itself runs on physical neighbours
   s.routes = RouteTable(g, 32);
-  const LinkColors lc(s.map, s.routes);
+  const LinkColors lc(MeshMap(g, false), s.routes);
   s.slots_per_pe = ReduceSlots * P;
   const int cx = reduction_root_x(g), cy = reduction_root_y(g), root = g.id(cx, cy);
 

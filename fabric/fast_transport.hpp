@@ -1,0 +1,59 @@
+// Fast transport: delivers what a schedule delivers, computed from its geometry instead of moving wavelets,
+// and charges the schedule's modeled cycles. Scales to a full wafer: no per-pair containers, coverage is
+// arithmetic. PE ids here are LOGICAL (row-major over logical coordinates); with wrap, MeshMap gives the
+// physical PE.
+#pragma once
+#include <cstdint>
+
+#include "fabric/cost_model.hpp"
+#include "fabric/hardware.hpp"
+#include "fabric/schedule.hpp"
+#include "fabric/torus.hpp"
+
+namespace wmd::fabric {
+
+class FastTransport {
+ public:
+  /// Prepares delivery for `spec` on wafer `hw`; the cost is modeled once here.
+  FastTransport(const ScheduleSpec& spec, const HardwareSpec& hw);
+
+  /// The schedule this transport stands for.
+  const ScheduleSpec& spec() const { return spec_; }
+  /// Logical ↔ physical PE map (identity without wrap, folded torus with it).
+  const MeshMap& map() const { return map_; }
+  /// Modeled cycles of one run of the full schedule.
+  long long schedule_cycles() const { return cost_.cycles; }
+  /// Cycles charged so far (one full schedule per delivery call, whatever subset was asked for).
+  long long charged_cycles() const { return charged_; }
+
+  /// Words per PE of deliver_all's output: (2b+1)²·words (window), 4·words (swap), words (reduction).
+  int slots_per_pe() const { return slots_per_pe_; }
+  /// Logical PE at offset (dx, dy) from logical PE `dst` (wrapped when periodic), or -1 off a non-periodic
+  /// edge.
+  int offset_pe(int dst, int dx, int dy) const;
+  /// True when the schedule brings `src`'s payload to `dst` (window: Chebyshev distance <= b; swap: the four
+  /// logical neighbours). A PE never covers itself.
+  bool covers(int src, int dst) const;
+
+  /// Window or swap: writes every PE's received payloads into `out` (PE × slots_per_pe() words), in the
+  /// simulator's receive-slot layout (window_slot / SwapFrom). Slots with no source are 0; the window's
+  /// centre slot holds the PE's own payload. `payload` is PE × words. Charges one schedule.
+  void deliver_all(const std::uint32_t* payload, std::uint32_t* out);
+  /// Window or swap: for each logical destination d, the sources sources[offsets[d]..offsets[d+1]) (logical
+  /// ids); writes their payloads to out[k·words...] for request k. Throws wmd::RunError naming the first
+  /// request the schedule does not cover. Charges one schedule.
+  void deliver_requested(const std::int32_t* offsets, const std::int32_t* sources,
+                         const std::uint32_t* payload, std::uint32_t* out);
+  /// Reduction: op over all PEs of each word of `values` (PE × words, logical ids), folded in the schedule's
+  /// order so the bits equal the simulator's; writes `words` results to `result`. Charges one schedule.
+  void reduce(const std::uint32_t* values, std::uint32_t* result);
+
+ private:
+  ScheduleSpec spec_;
+  MeshMap map_;
+  ScheduleCost cost_;
+  int slots_per_pe_ = 0;
+  long long charged_ = 0;
+};
+
+}  // namespace wmd::fabric
