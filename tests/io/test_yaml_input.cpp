@@ -47,7 +47,9 @@ TEST(YamlInput, SetOverridesKeysAndSettings) {
 }
 
 void expect_error(const std::string& text, int line, const std::string& needle) {
-  const std::string path = write("bad.yaml", text);
+  // One file per test: ctest runs tests in parallel processes.
+  const std::string path =
+      write(std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".yaml", text);
   try {
     read_yaml_input(path, {});
     FAIL() << "no error for:\n" << text;
