@@ -4,13 +4,14 @@
 
 namespace wmd::units {
 
-inline constexpr double boltz = 8.617343e-5;          // Boltzmann constant, eV/K (LAMMPS metal)
-inline constexpr double mvv2e = 1.0364269e-4;         // amu·Å²/ps² → eV
-inline constexpr double ftm2v = 1.0 / 1.0364269e-4;   // (eV/Å)/amu → Å/ps²
-inline constexpr double nktv2p = 1.6021765e6;         // eV/Å³ → bar
-inline constexpr double default_dt = 0.001;           // ps (1 fs)
-inline constexpr double default_skin = 2.0;           // Å, LAMMPS metal default neighbour skin
-inline constexpr double funcfl_z2_factor = 27.2 * 0.529;  // Hartree·Bohr as LAMMPS writes it: r·φ = 14.3888·Zi·Zj
+inline constexpr double boltz = 8.617343e-5;         // Boltzmann constant, eV/K (LAMMPS metal)
+inline constexpr double mvv2e = 1.0364269e-4;        // amu·Å²/ps² → eV
+inline constexpr double ftm2v = 1.0 / 1.0364269e-4;  // (eV/Å)/amu → Å/ps²
+inline constexpr double nktv2p = 1.6021765e6;        // eV/Å³ → bar
+inline constexpr double default_dt = 0.001;          // ps (1 fs)
+inline constexpr double default_skin = 2.0;          // Å, LAMMPS metal default neighbour skin
+inline constexpr double funcfl_z2_factor =
+    27.2 * 0.529;  // Hartree·Bohr as LAMMPS writes it: r·φ = 14.3888·Zi·Zj
 inline constexpr double ps_per_fs = 1.0e-3;
 
 }  // namespace wmd::units

@@ -76,7 +76,9 @@ long long ArgCursor::integer(const std::string& what, long long lo, long long hi
   return v;
 }
 
-bool ArgCursor::yes_no(const std::string& what) { return choice(what, {"yes", "no"}) == "yes"; }
+bool ArgCursor::yes_no(const std::string& what) {
+  return choice(what, {"yes", "no"}) == "yes";
+}
 
 std::string ArgCursor::choice(const std::string& what, const std::vector<std::string>& choices) {
   const std::string t = word(what);
@@ -92,6 +94,8 @@ void ArgCursor::finish() const {
   if (!done()) fail("'" + cmd_.name + "' has an unexpected argument '" + cmd_.args[next_] + "'");
 }
 
-void ArgCursor::fail(const std::string& message) const { fail_input(cmd_.pos, message); }
+void ArgCursor::fail(const std::string& message) const {
+  fail_input(cmd_.pos, message);
+}
 
 }  // namespace wmd::io

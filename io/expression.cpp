@@ -57,27 +57,38 @@ class Parser {
   double compare() {
     double v = sum();
     for (;;) {
-      if (eat("==")) v = (v == sum()) ? 1.0 : 0.0;
-      else if (eat("!=")) v = (v != sum()) ? 1.0 : 0.0;
-      else if (eat("<=")) v = (v <= sum()) ? 1.0 : 0.0;
-      else if (eat(">=")) v = (v >= sum()) ? 1.0 : 0.0;
-      else if (eat("<")) v = (v < sum()) ? 1.0 : 0.0;
-      else if (eat(">")) v = (v > sum()) ? 1.0 : 0.0;
-      else return v;
+      if (eat("=="))
+        v = (v == sum()) ? 1.0 : 0.0;
+      else if (eat("!="))
+        v = (v != sum()) ? 1.0 : 0.0;
+      else if (eat("<="))
+        v = (v <= sum()) ? 1.0 : 0.0;
+      else if (eat(">="))
+        v = (v >= sum()) ? 1.0 : 0.0;
+      else if (eat("<"))
+        v = (v < sum()) ? 1.0 : 0.0;
+      else if (eat(">"))
+        v = (v > sum()) ? 1.0 : 0.0;
+      else
+        return v;
     }
   }
   double sum() {
     double v = product();
     for (;;) {
-      if (eat("+")) v += product();
-      else if (eat("-")) v -= product();
-      else return v;
+      if (eat("+"))
+        v += product();
+      else if (eat("-"))
+        v -= product();
+      else
+        return v;
     }
   }
   double product() {
     double v = unary();
     for (;;) {
-      if (eat("*")) v *= unary();
+      if (eat("*"))
+        v *= unary();
       else if (eat("/")) {
         const double d = unary();
         if (d == 0.0) fail("division by zero");
@@ -86,7 +97,8 @@ class Parser {
         const double d = unary();
         if (d == 0.0) fail("modulo by zero");
         v = std::fmod(v, d);
-      } else return v;
+      } else
+        return v;
     }
   }
   double unary() {
@@ -125,7 +137,8 @@ class Parser {
       }
     }
     double v;
-    if (!parse_double(s_.substr(start, i_ - start), v)) fail("bad number '" + s_.substr(start, i_ - start) + "'");
+    if (!parse_double(s_.substr(start, i_ - start), v))
+      fail("bad number '" + s_.substr(start, i_ - start) + "'");
     return v;
   }
   double name() {
@@ -155,8 +168,10 @@ class Parser {
     auto need = [&](size_t n) {
       if (a.size() != n) fail(f + "() takes " + std::to_string(n) + " argument(s)");
     };
-    if (f == "min" || f == "max" || f == "atan2") need(2);
-    else need(1);
+    if (f == "min" || f == "max" || f == "atan2")
+      need(2);
+    else
+      need(1);
     const double x = a[0];
     if (f == "sqrt") {
       if (x < 0) fail("sqrt of a negative number");

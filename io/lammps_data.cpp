@@ -28,7 +28,9 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   DataFile d;
-  auto fail = [&](size_t ln, const std::string& msg) { throw InputError(path, static_cast<int>(ln) + 1, msg); };
+  auto fail = [&](size_t ln, const std::string& msg) {
+    throw InputError(path, static_cast<int>(ln) + 1, msg);
+  };
   auto num = [&](size_t ln, const std::string& tok, const char* what) {
     double v;
     if (!parse_double(tok, v)) fail(ln, std::string("expected ") + what + " (a number), got '" + tok + "'");
@@ -36,7 +38,8 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
   };
   auto integer = [&](size_t ln, const std::string& tok, const char* what) {
     long long v;
-    if (!parse_integer(tok, v)) fail(ln, std::string("expected ") + what + " (an integer), got '" + tok + "'");
+    if (!parse_integer(tok, v))
+      fail(ln, std::string("expected ") + what + " (an integer), got '" + tok + "'");
     return v;
   };
   size_t ln = 1;  // line 1 is a title
@@ -59,8 +62,10 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
       box[dim] = true;
     } else if (w.size() >= 4 && w[3] == "xy") {
       fail(ln, "triclinic boxes (xy xz yz) are not supported; wafermd boxes are orthogonal");
-    } else if (w.size() >= 3 && (w[2] == "bonds" || w[2] == "angles" || w[1] == "bonds" || w[1] == "angles")) {
-      if (integer(ln, w[0], "a count") != 0) fail(ln, "molecular topology is not supported (atom_style atomic)");
+    } else if (w.size() >= 3 &&
+               (w[2] == "bonds" || w[2] == "angles" || w[1] == "bonds" || w[1] == "angles")) {
+      if (integer(ln, w[0], "a count") != 0)
+        fail(ln, "molecular topology is not supported (atom_style atomic)");
     } else if (std::isalpha(static_cast<unsigned char>(w[0][0]))) {
       break;
     } else {
@@ -69,7 +74,8 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
   }
   if (d.ntypes < 1) fail(ln > 0 ? ln - 1 : 0, "the header lacks 'N atom types'");
   for (int dim = 0; dim < 3; ++dim) {
-    if (!box[dim]) fail(ln > 0 ? ln - 1 : 0, std::string("the header lacks '") + "xyz"[dim] + "lo " + "xyz"[dim] + "hi'");
+    if (!box[dim])
+      fail(ln > 0 ? ln - 1 : 0, std::string("the header lacks '") + "xyz"[dim] + "lo " + "xyz"[dim] + "hi'");
   }
   d.mass.assign(d.ntypes + 1, 0.0);
   std::map<int64_t, size_t> index;
@@ -89,7 +95,8 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
         const auto m = words_of(lines[ln]);
         if (m.size() < 2) fail(ln, "expected 'type mass'");
         const long long t = integer(ln, m[0], "an atom type");
-        if (t < 1 || t > d.ntypes) fail(ln, "atom type " + m[0] + " is outside 1.." + std::to_string(d.ntypes));
+        if (t < 1 || t > d.ntypes)
+          fail(ln, "atom type " + m[0] + " is outside 1.." + std::to_string(d.ntypes));
         d.mass[t] = num(ln, m[1], "a mass");
         if (!(d.mass[t] > 0)) fail(ln, "mass must be positive");
       }
@@ -98,18 +105,21 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
         fail(head, "atom style '" + w[2] + "' is not supported (atomic only)");
       }
       for (int64_t k = 0; k < d.natoms; ++k, ++ln) {
-        if (ln >= lines.size()) fail(ln, "the Atoms section ends early: expected " + std::to_string(d.natoms));
+        if (ln >= lines.size())
+          fail(ln, "the Atoms section ends early: expected " + std::to_string(d.natoms));
         const auto a = words_of(lines[ln]);
         if (a.size() != 5 && a.size() != 8) fail(ln, "expected 'id type x y z [ix iy iz]'");
         const long long id = integer(ln, a[0], "an atom id");
         if (id < 1) fail(ln, "atom ids must be positive");
         if (index.count(id)) fail(ln, "atom id " + a[0] + " appears twice");
         const long long t = integer(ln, a[1], "an atom type");
-        if (t < 1 || t > d.ntypes) fail(ln, "atom type " + a[1] + " is outside 1.." + std::to_string(d.ntypes));
+        if (t < 1 || t > d.ntypes)
+          fail(ln, "atom type " + a[1] + " is outside 1.." + std::to_string(d.ntypes));
         index[id] = d.id.size();
         d.id.push_back(id);
         d.type.push_back(static_cast<int>(t));
-        d.x.push_back(num(ln, a[2], "x")), d.y.push_back(num(ln, a[3], "y")), d.z.push_back(num(ln, a[4], "z"));
+        d.x.push_back(num(ln, a[2], "x")), d.y.push_back(num(ln, a[3], "y")),
+            d.z.push_back(num(ln, a[4], "z"));
         const bool img = a.size() == 8;
         d.ix.push_back(img ? static_cast<int>(integer(ln, a[5], "ix")) : 0);
         d.iy.push_back(img ? static_cast<int>(integer(ln, a[6], "iy")) : 0);
@@ -149,12 +159,13 @@ bool write_lammps_data(const std::string& path, const DataFile& d) {
   for (int t = 1; t <= d.ntypes; ++t) out << fmt::format("{} {}\n", t, d.mass[t]);
   out << "\nAtoms # atomic\n\n";
   for (size_t i = 0; i < d.id.size(); ++i) {
-    out << fmt::format("{} {} {} {} {} {} {} {}\n", d.id[i], d.type[i], d.x[i], d.y[i], d.z[i], d.ix[i], d.iy[i],
-                       d.iz[i]);
+    out << fmt::format("{} {} {} {} {} {} {} {}\n", d.id[i], d.type[i], d.x[i], d.y[i], d.z[i], d.ix[i],
+                       d.iy[i], d.iz[i]);
   }
   if (d.has_velocities) {
     out << "\nVelocities\n\n";
-    for (size_t i = 0; i < d.id.size(); ++i) out << fmt::format("{} {} {} {}\n", d.id[i], d.vx[i], d.vy[i], d.vz[i]);
+    for (size_t i = 0; i < d.id.size(); ++i)
+      out << fmt::format("{} {} {} {}\n", d.id[i], d.vx[i], d.vy[i], d.vz[i]);
   }
   out.flush();
   return static_cast<bool>(out);

@@ -34,7 +34,7 @@ void ThermoCsv::columns(const std::vector<std::string>& names) {
 void ThermoCsv::row(const std::vector<double>& values) {
   char buf[64];
   for (size_t i = 0; i < values.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%.15g", values[i]);
+    std::snprintf(buf, sizeof buf, "%.17g", values[i]);
     out_ << (i ? "," : "") << buf;
   }
   out_ << '\n';

@@ -1,10 +1,9 @@
 // The native outputs of a run: log.txt (a copy of the screen), thermo.csv and report.json.
 #pragma once
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace wmd::io {
 

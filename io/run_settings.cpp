@@ -7,10 +7,17 @@
 namespace wmd::io {
 
 const std::vector<std::string>& setting_keys() {
-  static const std::vector<std::string> keys = {
-      "backend",          "deterministic",         "mesh.precision",     "cluster.precision", "mesh.wafer",
-      "neighbor.skin",    "output.thermo_every",   "output.dir",         "output.trajectory.every",
-      "output.trajectory.fields", "output.checkpoint_every"};
+  static const std::vector<std::string> keys = {"backend",
+                                                "deterministic",
+                                                "mesh.precision",
+                                                "cluster.precision",
+                                                "mesh.wafer",
+                                                "neighbor.skin",
+                                                "output.thermo_every",
+                                                "output.dir",
+                                                "output.trajectory.every",
+                                                "output.trajectory.fields",
+                                                "output.checkpoint_every"};
   return keys;
 }
 
@@ -50,7 +57,8 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
     s.mesh_wafer = value;
   } else if (key == "neighbor.skin") {
     double v;
-    if (!parse_double(value, v) || v < 0.0) fail_input(pos, "neighbor.skin must be a number >= 0 (Å), got '" + value + "'");
+    if (!parse_double(value, v) || v < 0.0)
+      fail_input(pos, "neighbor.skin must be a number >= 0 (Å), got '" + value + "'");
     s.neighbor_skin = v;
   } else if (key == "output.thermo_every") {
     s.thermo_every = count(key, value, pos);
@@ -63,7 +71,8 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
     s.trajectory_fields.clear();
     std::istringstream in(value);
     for (std::string w; std::getline(in, w, ',');) {
-      s.trajectory_fields.push_back(pick(key, w, {"position", "velocity", "force", "image", "species", "id"}, pos));
+      s.trajectory_fields.push_back(
+          pick(key, w, {"position", "velocity", "force", "image", "species", "id"}, pos));
     }
   } else if (key == "output.checkpoint_every") {
     s.checkpoint_every = count(key, value, pos);

@@ -10,15 +10,15 @@
 namespace wmd::io {
 
 struct RunSettings {
-  std::string backend = "cluster";        // cluster | mesh
+  std::string backend = "cluster";  // cluster | mesh
   bool deterministic = false;
-  std::string mesh_precision = "fp32";    // fp32 | fp64
-  std::string cluster_precision = "fp64"; // fp64 | fp32 | mixed
-  std::string mesh_wafer = "wse2";        // wse2 | wse3 | FILE.yaml
-  std::optional<double> neighbor_skin;    // overrides the input's neighbor skin
-  std::optional<int> thermo_every;        // overrides the input's thermo interval
-  std::string output_dir;                 // default out/<input name>/
-  int trajectory_every = 0;               // H5MD interval (0: none)
+  std::string mesh_precision = "fp32";     // fp32 | fp64
+  std::string cluster_precision = "fp64";  // fp64 | fp32 | mixed
+  std::string mesh_wafer = "wse2";         // wse2 | wse3 | FILE.yaml
+  std::optional<double> neighbor_skin;     // overrides the input's neighbor skin
+  std::optional<int> thermo_every;         // overrides the input's thermo interval
+  std::string output_dir;                  // default out/<input name>/
+  int trajectory_every = 0;                // H5MD interval (0: none)
   std::vector<std::string> trajectory_fields;
   int checkpoint_every = 0;
 };

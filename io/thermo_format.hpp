@@ -1,5 +1,5 @@
-// Thermo lines in the layout of Debian's LAMMPS (29 Sep 2021): "%8d"/"%12.8g" columns each followed by a space,
-// with thermo_modify format overrides.
+// Thermo lines in the layout of Debian's LAMMPS (29 Sep 2021): "%8d"/"%12.8g" columns each followed by a
+// space, with thermo_modify format overrides.
 #pragma once
 #include <string>
 #include <vector>

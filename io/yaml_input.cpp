@@ -13,17 +13,21 @@ class Translator {
  public:
   Translator(std::string path, YamlInput& out) : path_(std::move(path)), out_(out) {}
 
-  SourcePos pos(const YAML::Node& n) const { return SourcePos{path_, n.Mark().line >= 0 ? n.Mark().line + 1 : 0}; }
+  SourcePos pos(const YAML::Node& n) const {
+    return SourcePos{path_, n.Mark().line >= 0 ? n.Mark().line + 1 : 0};
+  }
   [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const { fail_input(pos(n), msg); }
 
-  void only_keys(const YAML::Node& map, const std::string& where, const std::set<std::string>& allowed) const {
+  void only_keys(const YAML::Node& map, const std::string& where,
+                 const std::set<std::string>& allowed) const {
     if (!map.IsMap()) fail(map, where + " must be a mapping of keys");
     for (const auto& kv : map) {
       const std::string k = kv.first.as<std::string>();
       if (!allowed.count(k)) {
         std::string list;
         for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        fail(kv.first, "unknown key '" + (where.empty() ? k : where + "." + k) + "' (expected one of: " + list + ")");
+        fail(kv.first,
+             "unknown key '" + (where.empty() ? k : where + "." + k) + "' (expected one of: " + list + ")");
       }
     }
   }
@@ -40,7 +44,8 @@ class Translator {
     long long v;
     if (!n.IsScalar() || !parse_integer(n.as<std::string>(), v)) fail(n, what + " must be an integer");
     if (v < lo || v > hi) {
-      fail(n, what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + std::to_string(v));
+      fail(n, what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+                  std::to_string(v));
     }
     return v;
   }
@@ -76,12 +81,14 @@ class Translator {
 
   void translate(const YAML::Node& root) {
     if (!root.IsMap()) fail_input(SourcePos{path_, 1}, "the input must be a YAML mapping of keys");
-    only_keys(root, "", {"backend", "deterministic", "mesh", "cluster", "system", "potential", "velocity",
-                         "neighbor", "timestep", "run", "stages", "output"});
+    only_keys(root, "",
+              {"backend", "deterministic", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
+               "timestep", "run", "stages", "output"});
     settings(root);
     emit(root, "units", {"metal"});
     emit(root, "atom_style", {"atomic"});
-    if (!root["system"]) fail_input(SourcePos{path_, 1}, "missing key 'system' (the atoms: lattice or read_data)");
+    if (!root["system"])
+      fail_input(SourcePos{path_, 1}, "missing key 'system' (the atoms: lattice or read_data)");
     if (!root["potential"]) fail_input(SourcePos{path_, 1}, "missing key 'potential'");
     system(root["system"], root["potential"]);
     potential(root["potential"]);
@@ -119,8 +126,8 @@ class Translator {
       if (c["precision"]) set(c["precision"], "cluster.precision");
     }
     if (const auto o = root["output"]) {
-      only_keys(o, "output", {"dir", "thermo_every", "thermo", "thermo_format", "dump", "trajectory",
-                              "checkpoint_every"});
+      only_keys(o, "output",
+                {"dir", "thermo_every", "thermo", "thermo_format", "dump", "trajectory", "checkpoint_every"});
       if (o["dir"]) set(o["dir"], "output.dir");
       if (o["checkpoint_every"]) set(o["checkpoint_every"], "output.checkpoint_every");
       if (const auto t = o["trajectory"]) {
@@ -141,19 +148,23 @@ class Translator {
     std::vector<std::string> boundary = {"p", "p", "p"};
     if (s["boundary"]) {
       boundary = list(s["boundary"], "system.boundary");
-      if (boundary.size() != 3) fail(s["boundary"], "system.boundary needs three entries (x y z), e.g. [p, p, p]");
+      if (boundary.size() != 3)
+        fail(s["boundary"], "system.boundary needs three entries (x y z), e.g. [p, p, p]");
     }
     emit(s, "boundary", boundary);
     if (s["read_data"]) {
-      if (s["lattice"] || s["cells"]) fail(s["read_data"], "give either system.read_data or system.lattice/cells");
+      if (s["lattice"] || s["cells"])
+        fail(s["read_data"], "give either system.read_data or system.lattice/cells");
       emit(s["read_data"], "read_data", {scalar(s["read_data"], "system.read_data")});
     } else {
       const auto lat = s["lattice"];
       if (!lat) fail(s, "system needs 'lattice' and 'cells', or 'read_data'");
       only_keys(lat, "system.lattice", {"style", "constant"});
-      if (!lat["style"] || !lat["constant"]) fail(lat, "system.lattice needs 'style' (fcc|bcc|sc) and 'constant' (Å)");
-      emit(lat, "lattice", {scalar(lat["style"], "system.lattice.style"),
-                            str(number(lat["constant"], "system.lattice.constant"))});
+      if (!lat["style"] || !lat["constant"])
+        fail(lat, "system.lattice needs 'style' (fcc|bcc|sc) and 'constant' (Å)");
+      emit(lat, "lattice",
+           {scalar(lat["style"], "system.lattice.style"),
+            str(number(lat["constant"], "system.lattice.constant"))});
       const auto cells = s["cells"];
       if (!cells) fail(s, "system needs 'cells: [nx, ny, nz]' (unit cells along x, y, z)");
       const auto c = list(cells, "system.cells");
@@ -161,15 +172,19 @@ class Translator {
       std::vector<std::string> block = {"box", "block"};
       for (int d = 0; d < 3; ++d) {
         long long n;
-        if (!parse_integer(c[d], n) || n < 1 || n > 100000) fail(cells, "system.cells entries must be integers >= 1");
+        if (!parse_integer(c[d], n) || n < 1 || n > 100000)
+          fail(cells, "system.cells entries must be integers >= 1");
         block.push_back("0");
         block.push_back(c[d]);
       }
       emit(cells, "region", block);
       int ntypes = 1;
-      if (s["types"]) ntypes = static_cast<int>(integer(s["types"], "system.types", 1, 1000));
-      else if (pot["elements"]) ntypes = static_cast<int>(list(pot["elements"], "potential.elements").size());
-      else if (pot["files"]) ntypes = static_cast<int>(list(pot["files"], "potential.files").size());
+      if (s["types"])
+        ntypes = static_cast<int>(integer(s["types"], "system.types", 1, 1000));
+      else if (pot["elements"])
+        ntypes = static_cast<int>(list(pot["elements"], "potential.elements").size());
+      else if (pot["files"])
+        ntypes = static_cast<int>(list(pot["files"], "potential.files").size());
       emit(cells, "create_box", {std::to_string(ntypes), "box"});
       emit(cells, "create_atoms", {"1", "box"});
     }
@@ -201,7 +216,8 @@ class Translator {
   }
 
   void velocity(const YAML::Node& v) {
-    only_keys(v, "velocity", {"temperature", "seed", "loop", "distribution", "momentum", "rotation", "group"});
+    only_keys(v, "velocity",
+              {"temperature", "seed", "loop", "distribution", "momentum", "rotation", "group"});
     if (!v["temperature"] || !v["seed"]) fail(v, "velocity needs 'temperature' (K) and 'seed'");
     const std::string group = v["group"] ? scalar(v["group"], "velocity.group") : "all";
     std::vector<std::string> a = {group, "create", str(number(v["temperature"], "velocity.temperature")),
@@ -217,8 +233,10 @@ class Translator {
     only_keys(n, "neighbor", {"skin", "every", "delay", "check"});
     if (n["skin"]) emit(n["skin"], "neighbor", {str(number(n["skin"], "neighbor.skin")), "bin"});
     std::vector<std::string> a;
-    if (n["every"]) a.insert(a.end(), {"every", std::to_string(integer(n["every"], "neighbor.every", 1, 1000000))});
-    if (n["delay"]) a.insert(a.end(), {"delay", std::to_string(integer(n["delay"], "neighbor.delay", 0, 1000000))});
+    if (n["every"])
+      a.insert(a.end(), {"every", std::to_string(integer(n["every"], "neighbor.every", 1, 1000000))});
+    if (n["delay"])
+      a.insert(a.end(), {"delay", std::to_string(integer(n["delay"], "neighbor.delay", 0, 1000000))});
     if (n["check"]) a.insert(a.end(), {"check", boolean(n["check"], "neighbor.check") ? "yes" : "no"});
     if (!a.empty()) emit(n, "neigh_modify", a);
   }
@@ -232,7 +250,8 @@ class Translator {
     if (const auto f = o["thermo_format"]) {
       only_keys(f, "output.thermo_format", {"int", "float", "line"});
       for (const char* k : {"int", "float", "line"}) {
-        if (f[k]) emit(f[k], "thermo_modify", {"format", k, scalar(f[k], std::string("output.thermo_format.") + k)});
+        if (f[k])
+          emit(f[k], "thermo_modify", {"format", k, scalar(f[k], std::string("output.thermo_format.") + k)});
       }
     }
     if (o["thermo_every"]) {
@@ -241,7 +260,8 @@ class Translator {
     }
     if (const auto d = o["dump"]) {
       only_keys(d, "output.dump", {"file", "every", "columns", "sort"});
-      if (!d["file"] || !d["every"] || !d["columns"]) fail(d, "output.dump needs 'file', 'every' and 'columns'");
+      if (!d["file"] || !d["every"] || !d["columns"])
+        fail(d, "output.dump needs 'file', 'every' and 'columns'");
       std::vector<std::string> a = {"dump", "all", "custom",
                                     std::to_string(integer(d["every"], "output.dump.every", 1, 2000000000LL)),
                                     scalar(d["file"], "output.dump.file")};
@@ -295,7 +315,8 @@ void set_path(YAML::Node root, const std::string& key, const std::string& value)
 
 }  // namespace
 
-YamlInput read_yaml_input(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets) {
+YamlInput read_yaml_input(const std::string& path,
+                          const std::vector<std::pair<std::string, std::string>>& sets) {
   YamlInput out;
   std::ifstream in(path);
   if (!in) fail_input(SourcePos{path, 0}, "cannot open input file '" + path + "'");

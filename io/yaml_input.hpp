@@ -16,6 +16,7 @@ struct YamlInput {
 };
 
 /// Reads `path`, applies `--set` overrides (YAML paths) and translates; errors name the YAML line.
-YamlInput read_yaml_input(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sets);
+YamlInput read_yaml_input(const std::string& path,
+                          const std::vector<std::pair<std::string, std::string>>& sets);
 
 }  // namespace wmd::io

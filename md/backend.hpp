@@ -12,9 +12,9 @@ namespace wmd::md {
 
 /// Energies and virial of the last force computation (summed over the whole system).
 struct ForceResult {
-  double energy = 0.0;          // EAM energy: embedding + pair, eV
+  double energy = 0.0;                    // EAM energy: embedding + pair, eV
   double virial[6] = {0, 0, 0, 0, 0, 0};  // Σ r_a f_b over pairs: xx yy zz xy xz yz, eV
-  std::vector<double> eatom;    // per-atom energy (owned atoms, state order), filled when asked
+  std::vector<double> eatom;              // per-atom energy (owned atoms, state order), filled when asked
 };
 
 /// Counters LAMMPS prints at the end of a run.
@@ -36,7 +36,8 @@ class Backend {
   /// "cluster" or "mesh".
   virtual std::string name() const = 0;
   /// Starts a run: wraps atoms, builds neighbour data from scratch and computes forces into s.atoms.f*.
-  virtual void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) = 0;
+  virtual void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
+                     bool eatom) = 0;
   /// After the drift of one step: rebuilds neighbours when due, then computes forces.
   virtual void compute(State& s, bool eatom) = 0;
   /// Result of the last compute.

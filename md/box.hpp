@@ -10,8 +10,8 @@ enum class Face : char { periodic = 'p', fixed = 'f', shrink = 's', shrink_min =
 struct Box {
   double lo[3] = {0.0, 0.0, 0.0};
   double hi[3] = {0.0, 0.0, 0.0};
-  Face face[3][2] = {{Face::periodic, Face::periodic}, {Face::periodic, Face::periodic},
-                     {Face::periodic, Face::periodic}};
+  Face face[3][2] = {
+      {Face::periodic, Face::periodic}, {Face::periodic, Face::periodic}, {Face::periodic, Face::periodic}};
   double min_lo[3] = {0.0, 0.0, 0.0};  // initial bounds, the floor of 'm' faces
   double min_hi[3] = {0.0, 0.0, 0.0};
   bool defined = false;

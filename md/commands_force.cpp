@@ -31,7 +31,8 @@ void Simulation::cmd_pair_coeff(const io::Command& c) {
     }
     eam_->add_funcfl(ilo, ihi, jlo, jhi, file, c.pos);
   } else {
-    if (ti != "*" || tj != "*") a.fail("pair_coeff for " + pair_style_ + " must be 'pair_coeff * * FILE elements...'");
+    if (ti != "*" || tj != "*")
+      a.fail("pair_coeff for " + pair_style_ + " must be 'pair_coeff * * FILE elements...'");
     std::vector<std::string> elements;
     while (!a.done()) elements.push_back(a.word("an element"));
     eam_->set_elements(file, elements, c.pos);
@@ -57,12 +58,18 @@ void Simulation::cmd_neigh_modify(const io::Command& c) {
   io::ArgCursor a(c);
   if (a.done()) a.fail("neigh_modify needs keywords (every, delay, check, once, one, page)");
   while (!a.done()) {
-    const std::string key = a.choice("a neigh_modify keyword", {"every", "delay", "check", "once", "one", "page"});
-    if (key == "every") neighbor_.every = static_cast<int>(a.integer("every", 1, 1000000000));
-    else if (key == "delay") neighbor_.delay = static_cast<int>(a.integer("delay", 0, 1000000000));
-    else if (key == "check") neighbor_.check = a.yes_no("check");
-    else if (key == "once") neighbor_.once = a.yes_no("once");
-    else a.integer(key, 1, 2000000000);  // list capacities: wafermd grows its lists as needed
+    const std::string key =
+        a.choice("a neigh_modify keyword", {"every", "delay", "check", "once", "one", "page"});
+    if (key == "every")
+      neighbor_.every = static_cast<int>(a.integer("every", 1, 1000000000));
+    else if (key == "delay")
+      neighbor_.delay = static_cast<int>(a.integer("delay", 0, 1000000000));
+    else if (key == "check")
+      neighbor_.check = a.yes_no("check");
+    else if (key == "once")
+      neighbor_.once = a.yes_no("once");
+    else
+      a.integer(key, 1, 2000000000);  // list capacities: wafermd grows its lists as needed
   }
 }
 

@@ -7,9 +7,9 @@ namespace wmd::md {
 namespace {
 
 const std::vector<std::string>& dump_columns() {
-  static const std::vector<std::string> cols = {"id", "type", "mass", "x",  "y",  "z",  "xs", "ys", "zs",
-                                                "xu", "yu",   "zu",   "ix", "iy", "iz", "vx", "vy", "vz",
-                                                "fx", "fy",   "fz"};
+  static const std::vector<std::string> cols = {"id", "type", "mass", "x",  "y",  "z",  "xs",
+                                                "ys", "zs",   "xu",   "yu", "zu", "ix", "iy",
+                                                "iz", "vx",   "vy",   "vz", "fx", "fy", "fz"};
   return cols;
 }
 
@@ -25,8 +25,10 @@ void Simulation::cmd_fix(const io::Command& c) {
   if (f.style != "nve") a.fail("fix style '" + f.style + "' is not supported (supported: nve)");
   a.finish();
   auto it = std::find_if(fixes_.begin(), fixes_.end(), [&](const Fix& x) { return x.id == f.id; });
-  if (it != fixes_.end()) *it = f;
-  else fixes_.push_back(f);
+  if (it != fixes_.end())
+    *it = f;
+  else
+    fixes_.push_back(f);
 }
 
 void Simulation::cmd_unfix(const io::Command& c) {
@@ -110,8 +112,10 @@ void Simulation::cmd_thermo_modify(const io::Command& c) {
         thermo_format_.set_float(fmt);
       } else {
         long long n;
-        if (!io::parse_integer(what, n) || n < 1 || n > 1000) a.fail("thermo_modify format expected line, int, float or a column number, got '" + what + "'");
-        if (!io::valid_float_format(fmt) && !io::valid_int_format(fmt)) a.fail("'" + fmt + "' is not a printf format");
+        if (!io::parse_integer(what, n) || n < 1 || n > 1000)
+          a.fail("thermo_modify format expected line, int, float or a column number, got '" + what + "'");
+        if (!io::valid_float_format(fmt) && !io::valid_int_format(fmt))
+          a.fail("'" + fmt + "' is not a printf format");
         thermo_format_.set_column(static_cast<int>(n), fmt);
       }
     }
@@ -162,9 +166,12 @@ void Simulation::cmd_dump_modify(const io::Command& c) {
     const std::string key = a.choice("a dump_modify keyword", {"sort", "format"});
     if (key == "sort") {
       const std::string v = a.word("off, id or a column number");
-      if (v == "off") it->sort_id = false;
-      else if (v == "id") it->sort_id = true, it->sort_desc = false;
-      else a.fail("dump_modify sort supports off and id, got '" + v + "'");
+      if (v == "off")
+        it->sort_id = false;
+      else if (v == "id")
+        it->sort_id = true, it->sort_desc = false;
+      else
+        a.fail("dump_modify sort supports off and id, got '" + v + "'");
     } else {
       const std::string what = a.word("line, int, float, none or a column number");
       if (what == "none") {

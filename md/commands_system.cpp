@@ -35,7 +35,8 @@ void Simulation::cmd_boundary(const io::Command& c) {
     if (w.empty() || w.size() > 2) a.fail("bad boundary '" + w + "'");
     const char lo = w[0], hi = w.size() == 2 ? w[1] : w[0];
     for (char ch : {lo, hi}) {
-      if (ch != 'p' && ch != 'f' && ch != 's' && ch != 'm') a.fail("bad boundary '" + w + "': use p, f, s or m");
+      if (ch != 'p' && ch != 'f' && ch != 's' && ch != 'm')
+        a.fail("bad boundary '" + w + "': use p, f, s or m");
     }
     if ((lo == 'p') != (hi == 'p')) a.fail("boundary '" + w + "': p must be on both faces");
     s_.box.face[d][0] = static_cast<Face>(lo);
@@ -66,8 +67,8 @@ void Simulation::cmd_lattice(const io::Command& c) {
   }
   lattice_ = l;
   if (!dry_run_ && style != "none") {
-    log_.line("Lattice spacing in x,y,z = " + std::to_string(l.spacing[0]) + " " + std::to_string(l.spacing[1]) +
-              " " + std::to_string(l.spacing[2]));
+    log_.line("Lattice spacing in x,y,z = " + std::to_string(l.spacing[0]) + " " +
+              std::to_string(l.spacing[1]) + " " + std::to_string(l.spacing[2]));
   }
 }
 
@@ -81,8 +82,10 @@ void Simulation::cmd_region(const io::Command& c) {
   bool lattice_units = true;
   while (!a.done()) {
     const std::string key = a.choice("a region keyword", {"units", "side"});
-    if (key == "units") lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
-    else r.inside = a.choice("side", {"in", "out"}) == "in";
+    if (key == "units")
+      lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
+    else
+      r.inside = a.choice("side", {"in", "out"}) == "in";
   }
   for (int k = 0; k < 6; ++k) {
     const int d = k / 2;
@@ -102,7 +105,8 @@ void Simulation::cmd_region(const io::Command& c) {
     (k % 2 == 0 ? r.lo : r.hi)[d] = v;
   }
   for (int d = 0; d < 3; ++d) {
-    if (!(r.hi[d] > r.lo[d])) a.fail(std::string("region ") + r.id + ": " + "xyz"[d] + "hi must exceed " + "xyz"[d] + "lo");
+    if (!(r.hi[d] > r.lo[d]))
+      a.fail(std::string("region ") + r.id + ": " + "xyz"[d] + "hi must exceed " + "xyz"[d] + "lo");
   }
   regions_[r.id] = r;
 }
@@ -126,8 +130,8 @@ void Simulation::cmd_create_box(const io::Command& c) {
   s_.mass.assign(ntypes + 1, 0.0);
   if (!dry_run_) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "Created orthogonal box = (%.7g %.7g %.7g) to (%.7g %.7g %.7g)", s_.box.lo[0],
-                  s_.box.lo[1], s_.box.lo[2], s_.box.hi[0], s_.box.hi[1], s_.box.hi[2]);
+    std::snprintf(buf, sizeof buf, "Created orthogonal box = (%.7g %.7g %.7g) to (%.7g %.7g %.7g)",
+                  s_.box.lo[0], s_.box.lo[1], s_.box.lo[2], s_.box.hi[0], s_.box.hi[1], s_.box.hi[2]);
     log_.line(buf);
   }
 }
@@ -148,7 +152,8 @@ void Simulation::cmd_create_atoms(const io::Command& c) {
   std::vector<int> basis_type(lattice_.basis.size(), type);
   while (!a.done()) {
     a.choice("a create_atoms keyword", {"basis"});
-    const int m = static_cast<int>(a.integer("a basis atom index", 1, static_cast<long long>(basis_type.size())));
+    const int m =
+        static_cast<int>(a.integer("a basis atom index", 1, static_cast<long long>(basis_type.size())));
     basis_type[m - 1] = static_cast<int>(a.integer("an atom type", 1, s_.ntypes));
   }
   const int64_t n = create_lattice_atoms(s_, lattice_, basis_type, region);
@@ -172,7 +177,8 @@ void Simulation::cmd_read_data(const io::Command& c) {
   for (size_t i = 0; i < d.id.size(); ++i) {
     s_.atoms.add(d.id[i], d.type[i], d.x[i], d.y[i], d.z[i]);
     s_.atoms.ix.back() = d.ix[i], s_.atoms.iy.back() = d.iy[i], s_.atoms.iz.back() = d.iz[i];
-    if (d.has_velocities) s_.atoms.vx.back() = d.vx[i], s_.atoms.vy.back() = d.vy[i], s_.atoms.vz.back() = d.vz[i];
+    if (d.has_velocities)
+      s_.atoms.vx.back() = d.vx[i], s_.atoms.vy.back() = d.vy[i], s_.atoms.vz.back() = d.vz[i];
   }
   s_.step = 0;
   forces_current_ = false;
@@ -244,8 +250,10 @@ void Simulation::cmd_group(const io::Command& c) {
     size_t k = 0;
     while (k < s_.group_names.size() && !s_.group_names[k].empty()) ++k;
     if (k >= 32) a.fail("too many groups (at most 32)");
-    if (k == s_.group_names.size()) s_.group_names.push_back(id);
-    else s_.group_names[k] = id;
+    if (k == s_.group_names.size())
+      s_.group_names.push_back(id);
+    else
+      s_.group_names[k] = id;
     bit = 1u << k;
   }
   Atoms& at = s_.atoms;
@@ -321,11 +329,16 @@ void Simulation::cmd_velocity(const io::Command& c) {
   bool lattice_units = true;
   while (!a.done()) {
     const std::string key = a.choice("a velocity keyword", {"dist", "sum", "mom", "rot", "loop", "units"});
-    if (key == "dist") opt.gaussian = a.choice("dist", {"uniform", "gaussian"}) == "gaussian";
-    else if (key == "sum") opt.sum = a.yes_no("sum");
-    else if (key == "mom") opt.zero_momentum = a.yes_no("mom");
-    else if (key == "rot") opt.zero_rotation = a.yes_no("rot");
-    else if (key == "units") lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
+    if (key == "dist")
+      opt.gaussian = a.choice("dist", {"uniform", "gaussian"}) == "gaussian";
+    else if (key == "sum")
+      opt.sum = a.yes_no("sum");
+    else if (key == "mom")
+      opt.zero_momentum = a.yes_no("mom");
+    else if (key == "rot")
+      opt.zero_rotation = a.yes_no("rot");
+    else if (key == "units")
+      lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
     else {
       const std::string l = a.choice("loop", {"all", "local", "geom"});
       opt.loop = l == "all" ? VelocityLoop::all : l == "local" ? VelocityLoop::local : VelocityLoop::geom;
@@ -334,7 +347,8 @@ void Simulation::cmd_velocity(const io::Command& c) {
   if (style != "zero" && style != "set") {
     for (size_t i = 0; i < s_.atoms.size(); ++i) {
       if (s_.mass[s_.atoms.type[i]] <= 0.0) {
-        a.fail("atom type " + std::to_string(s_.atoms.type[i]) + " has no mass (use mass or pair_coeff first)");
+        a.fail("atom type " + std::to_string(s_.atoms.type[i]) +
+               " has no mass (use mass or pair_coeff first)");
       }
     }
     if (group_count(s_, group) < 2) a.fail("velocity " + style + " needs at least two atoms in the group");
@@ -348,10 +362,13 @@ void Simulation::cmd_velocity(const io::Command& c) {
   } else if (style == "scale") {
     scale_group_temperature(s_, group, opt.temperature);
   } else if (style == "zero") {
-    if (zero_what == "linear") zero_group_momentum(s_, group);
-    else zero_group_rotation(s_, group);
+    if (zero_what == "linear")
+      zero_group_momentum(s_, group);
+    else
+      zero_group_rotation(s_, group);
   } else {
-    if (lattice_units && !lattice_.defined()) a.fail("velocity set with units lattice needs a lattice (or units box)");
+    if (lattice_units && !lattice_.defined())
+      a.fail("velocity set with units lattice needs a lattice (or units box)");
     Atoms& at = s_.atoms;
     std::vector<double>* v[3] = {&at.vx, &at.vy, &at.vz};
     for (size_t i = 0; i < at.size(); ++i) {
@@ -376,10 +393,12 @@ void Simulation::cmd_set(const io::Command& c) {
   Atoms& at = s_.atoms;
   uint32_t bit = 0;
   long long value = 0;
-  if (style == "group") bit = group_of(a, which);
-  else if (!io::parse_integer(which, value)) a.fail("set " + style + " expected an integer, got '" + which + "'");
+  if (style == "group")
+    bit = group_of(a, which);
+  else if (!io::parse_integer(which, value))
+    a.fail("set " + style + " expected an integer, got '" + which + "'");
   for (size_t i = 0; i < at.size(); ++i) {
-    const bool hit = style == "group" ? (at.mask[i] & bit) != 0
+    const bool hit = style == "group"  ? (at.mask[i] & bit) != 0
                      : style == "type" ? at.type[i] == value
                                        : at.id[i] == value;
     if (hit) at.type[i] = new_type;
@@ -401,7 +420,8 @@ void Simulation::cmd_displace_atoms(const io::Command& c) {
     a.choice("a displace_atoms keyword", {"units"});
     lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
   }
-  if (lattice_units && !lattice_.defined()) a.fail("displace_atoms with units lattice needs a lattice (or units box)");
+  if (lattice_units && !lattice_.defined())
+    a.fail("displace_atoms with units lattice needs a lattice (or units box)");
   for (int d = 0; d < 3; ++d) del[d] *= lattice_units ? lattice_.spacing[d] : 1.0;
   Atoms& at = s_.atoms;
   RandomPark rng(seed > 0 ? seed : 1);

@@ -20,7 +20,8 @@ double Simulation::per_atom_compute(const Compute& cp, size_t i) const {
   if (!(s_.atoms.mask[i] & cp.group)) return 0.0;
   if (cp.style == "ke/atom") {
     const Atoms& a = s_.atoms;
-    return 0.5 * units::mvv2e * s_.mass[a.type[i]] * (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]);
+    return 0.5 * units::mvv2e * s_.mass[a.type[i]] *
+           (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]);
   }
   const auto& e = backend_->result().eatom;
   return i < e.size() ? e[i] : 0.0;
@@ -38,7 +39,8 @@ void Simulation::write_dump_frame(Dump& d) {
   f.step = s_.step;
   for (int k = 0; k < 3; ++k) {
     f.lo[k] = s_.box.lo[k], f.hi[k] = s_.box.hi[k];
-    f.boundary[k] = std::string(1, static_cast<char>(s_.box.face[k][0])) + static_cast<char>(s_.box.face[k][1]);
+    f.boundary[k] =
+        std::string(1, static_cast<char>(s_.box.face[k][0])) + static_cast<char>(s_.box.face[k][1]);
   }
   f.columns = d.columns;
   const double L[3] = {s_.box.prd(0), s_.box.prd(1), s_.box.prd(2)};
@@ -54,28 +56,50 @@ void Simulation::write_dump_frame(Dump& d) {
     }
     for (size_t i : idx) {
       double x;
-      if (cp) x = per_atom_compute(*cp, i);
-      else if (col == "id") x = static_cast<double>(a.id[i]);
-      else if (col == "type") x = a.type[i];
-      else if (col == "mass") x = s_.mass[a.type[i]];
-      else if (col == "x") x = a.x[i];
-      else if (col == "y") x = a.y[i];
-      else if (col == "z") x = a.z[i];
-      else if (col == "xs") x = (a.x[i] - s_.box.lo[0]) / L[0];
-      else if (col == "ys") x = (a.y[i] - s_.box.lo[1]) / L[1];
-      else if (col == "zs") x = (a.z[i] - s_.box.lo[2]) / L[2];
-      else if (col == "xu") x = a.x[i] + a.ix[i] * L[0];
-      else if (col == "yu") x = a.y[i] + a.iy[i] * L[1];
-      else if (col == "zu") x = a.z[i] + a.iz[i] * L[2];
-      else if (col == "ix") x = a.ix[i];
-      else if (col == "iy") x = a.iy[i];
-      else if (col == "iz") x = a.iz[i];
-      else if (col == "vx") x = a.vx[i];
-      else if (col == "vy") x = a.vy[i];
-      else if (col == "vz") x = a.vz[i];
-      else if (col == "fx") x = a.fx[i];
-      else if (col == "fy") x = a.fy[i];
-      else x = a.fz[i];
+      if (cp)
+        x = per_atom_compute(*cp, i);
+      else if (col == "id")
+        x = static_cast<double>(a.id[i]);
+      else if (col == "type")
+        x = a.type[i];
+      else if (col == "mass")
+        x = s_.mass[a.type[i]];
+      else if (col == "x")
+        x = a.x[i];
+      else if (col == "y")
+        x = a.y[i];
+      else if (col == "z")
+        x = a.z[i];
+      else if (col == "xs")
+        x = (a.x[i] - s_.box.lo[0]) / L[0];
+      else if (col == "ys")
+        x = (a.y[i] - s_.box.lo[1]) / L[1];
+      else if (col == "zs")
+        x = (a.z[i] - s_.box.lo[2]) / L[2];
+      else if (col == "xu")
+        x = a.x[i] + a.ix[i] * L[0];
+      else if (col == "yu")
+        x = a.y[i] + a.iy[i] * L[1];
+      else if (col == "zu")
+        x = a.z[i] + a.iz[i] * L[2];
+      else if (col == "ix")
+        x = a.ix[i];
+      else if (col == "iy")
+        x = a.iy[i];
+      else if (col == "iz")
+        x = a.iz[i];
+      else if (col == "vx")
+        x = a.vx[i];
+      else if (col == "vy")
+        x = a.vy[i];
+      else if (col == "vz")
+        x = a.vz[i];
+      else if (col == "fx")
+        x = a.fx[i];
+      else if (col == "fy")
+        x = a.fy[i];
+      else
+        x = a.fz[i];
       v.push_back(x);
     }
     f.values.push_back(std::move(v));

@@ -33,7 +33,8 @@ void build_ghost_images(const Box& box, const double* x, const double* y, const 
   out.shift.assign(shift_all.begin() + 3 * static_cast<size_t>(nlocal), shift_all.end());
 }
 
-void update_ghost_positions(const Box& box, const double* x, const double* y, const double* z, GhostImages& g) {
+void update_ghost_positions(const Box& box, const double* x, const double* y, const double* z,
+                            GhostImages& g) {
   for (int i = 0; i < g.nlocal; ++i) {
     g.rec[i].x = x[i];
     g.rec[i].y = y[i];

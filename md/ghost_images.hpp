@@ -30,6 +30,7 @@ struct GhostImages {
 void build_ghost_images(const Box& box, const double* x, const double* y, const double* z, const int* type,
                         int nlocal, double cut, GhostImages& out);
 /// Refreshes all record positions from the owned positions (between rebuilds).
-void update_ghost_positions(const Box& box, const double* x, const double* y, const double* z, GhostImages& g);
+void update_ghost_positions(const Box& box, const double* x, const double* y, const double* z,
+                            GhostImages& g);
 
 }  // namespace wmd::md

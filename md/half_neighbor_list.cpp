@@ -39,7 +39,8 @@ void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
   }
   auto bin_of = [&](const PosRec& r, int c[3]) {
     const double p[3] = {r.x, r.y, r.z};
-    for (int d = 0; d < 3; ++d) c[d] = std::min(nb[d] - 1, std::max(0, static_cast<int>((p[d] - lo[d]) * inv[d])));
+    for (int d = 0; d < 3; ++d)
+      c[d] = std::min(nb[d] - 1, std::max(0, static_cast<int>((p[d] - lo[d]) * inv[d])));
   };
   const int nbins = nb[0] * nb[1] * nb[2];
   std::vector<int> start(nbins + 1, 0), order(nall), binid(nall);

@@ -11,10 +11,10 @@ namespace wmd::md {
 
 struct Lattice {
   std::string style = "none";
-  double scale = 1.0;                         // lattice constant, Å (metal units)
-  std::vector<std::array<double, 3>> basis;   // fractional basis positions
+  double scale = 1.0;                        // lattice constant, Å (metal units)
+  std::vector<std::array<double, 3>> basis;  // fractional basis positions
   double origin[3] = {0.0, 0.0, 0.0};
-  double spacing[3] = {1.0, 1.0, 1.0};        // xlattice, ylattice, zlattice, Å
+  double spacing[3] = {1.0, 1.0, 1.0};  // xlattice, ylattice, zlattice, Å
 
   /// True unless style is none.
   bool defined() const { return style != "none"; }

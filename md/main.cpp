@@ -1,8 +1,8 @@
 // The `wafermd` command line: run, fabric simulate, --help, --version.
-#include <CLI/CLI.hpp>
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
 
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
 #include <iostream>
 
 #include "base/error.hpp"
@@ -34,7 +34,9 @@ int dispatch(int argc, char** argv) {
   run_cmd->add_option("INPUT", run.input, "Input file")->required();
   run_cmd->add_option("--backend", run.backend, "Backend: cluster (default) or mesh");
   run_cmd->add_option("--set", sets, "Override an input key: KEY=VALUE (YAML path)")->take_all()->expected(1);
-  run_cmd->add_option("--var", vars, "Define a LAMMPS index variable: --var NAME VALUE")->expected(2)->take_all();
+  run_cmd->add_option("--var", vars, "Define a LAMMPS index variable: --var NAME VALUE")
+      ->expected(2)
+      ->take_all();
   run_cmd->add_option("--output", run.output_dir, "Output directory (default out/<input name>/)");
 
 #ifdef WAFERMD_FABRIC_CLI
@@ -42,7 +44,8 @@ int dispatch(int argc, char** argv) {
   std::string mesh;
   auto* fabric_cmd = app.add_subcommand("fabric", "Wafer fabric tools");
   fabric_cmd->require_subcommand(1);
-  auto* sim_cmd = fabric_cmd->add_subcommand("simulate", "Run a fabric schedule on the cycle-level simulator");
+  auto* sim_cmd =
+      fabric_cmd->add_subcommand("simulate", "Run a fabric schedule on the cycle-level simulator");
   sim_cmd->add_option("--schedule", fab.schedule, "Schedule name")->required();
   sim_cmd->add_option("--b", fab.b, "Window radius b")->required();
   sim_cmd->add_option("--mesh", mesh, "Mesh size WxH")->required();
@@ -87,8 +90,9 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   int status;
   if (ranks > 1) {
-    std::cerr << "error: this build runs on one MPI rank; the multi-rank cluster decomposition is not built yet"
-              << std::endl;
+    std::cerr
+        << "error: this build runs on one MPI rank; the multi-rank cluster decomposition is not built yet"
+        << std::endl;
     status = wmd::exit_bad_input;
   } else {
     Kokkos::ScopeGuard kokkos(argc, argv);

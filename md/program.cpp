@@ -40,7 +40,8 @@ LoadedInput load(const RunOptions& opt) {
       if (!io::apply_setting(in.settings, k, v, SourcePos{"--set", 0})) {
         std::string keys;
         for (const auto& s : io::setting_keys()) keys += (keys.empty() ? "" : ", ") + s;
-        fail_input(SourcePos{"--set", 0}, "key '" + k + "' does not apply to a LAMMPS input (keys: " + keys + ")");
+        fail_input(SourcePos{"--set", 0},
+                   "key '" + k + "' does not apply to a LAMMPS input (keys: " + keys + ")");
       }
     }
   }
@@ -105,7 +106,8 @@ void write_report(const std::string& dir, const RunOptions& opt, const io::RunSe
                  {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
-  if (!io::write_json_atomically(dir + "/report.json", j)) throw RunError("cannot write " + dir + "/report.json");
+  if (!io::write_json_atomically(dir + "/report.json", j))
+    throw RunError("cannot write " + dir + "/report.json");
 }
 
 }  // namespace
@@ -116,7 +118,8 @@ int run_program(const RunOptions& opt) {
   try {
     const LoadedInput in = load(opt);
     {
-      // Dry run: every command is checked (files read, types and ranges validated) before anything is written.
+      // Dry run: every command is checked (files read, types and ranges validated) before anything is
+      // written.
       io::Log quiet;
       Simulation dry(quiet, in.settings, true, nullptr);
       replay(in, opt, dry);
@@ -125,7 +128,8 @@ int run_program(const RunOptions& opt) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec || !log.open(dir + "/log.txt")) {
-      fail_input(SourcePos{dir, 0}, "cannot create or write the output directory" + (ec ? ": " + ec.message() : ""));
+      fail_input(SourcePos{dir, 0},
+                 "cannot create or write the output directory" + (ec ? ": " + ec.message() : ""));
     }
     io::ThermoCsv csv;
     if (!csv.open(dir + "/thermo.csv")) fail_input(SourcePos{dir, 0}, "cannot write thermo.csv");

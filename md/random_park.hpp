@@ -1,4 +1,5 @@
-// LAMMPS's Park–Miller minimal-standard generator (RanPark), reproduced so velocities match LAMMPS bit for bit.
+// LAMMPS's Park–Miller minimal-standard generator (RanPark), reproduced so velocities match LAMMPS bit for
+// bit.
 #pragma once
 #include <cmath>
 

@@ -17,13 +17,15 @@ void Simulation::cmd_run(const io::Command& c) {
   while (!a.done()) {
     const std::string key = a.choice("a run keyword", {"upto", "pre", "post"});
     if (key == "upto") {
-      if (n < s_.step) a.fail("run upto " + std::to_string(n) + " is before the current step " + std::to_string(s_.step));
+      if (n < s_.step)
+        a.fail("run upto " + std::to_string(n) + " is before the current step " + std::to_string(s_.step));
       n -= s_.step;
     } else {
       a.yes_no(key);
     }
   }
-  if (!eam_ || !eam_->complete()) a.fail("run needs a complete pair_style and pair_coeff set for every atom type");
+  if (!eam_ || !eam_->complete())
+    a.fail("run needs a complete pair_style and pair_coeff set for every atom type");
   for (int t = 1; t <= s_.ntypes; ++t) {
     if (s_.mass[t] <= 0.0) a.fail("atom type " + std::to_string(t) + " has no mass");
   }
@@ -109,7 +111,10 @@ void Simulation::thermo_output(bool header) {
       ints.push_back(false);
     } else {
       thermo_value(k, ctx, v);
-      headers.push_back(thermo_custom_ ? thermo_header(k) : (k == "epair" ? "E_pair" : k == "emol" ? "E_mol" : thermo_header(k)));
+      headers.push_back(thermo_custom_ ? thermo_header(k)
+                                       : (k == "epair"  ? "E_pair"
+                                          : k == "emol" ? "E_mol"
+                                                        : thermo_header(k)));
       ints.push_back(thermo_is_integer(k));
     }
     values.push_back(v);
@@ -146,7 +151,8 @@ void Simulation::run_steps(int64_t nsteps) {
   const PhaseTimes setup_times = backend_->phase_times();
   check_finite();
   const double mem = current_rss_mb();
-  log_.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes", mem, mem, mem));
+  log_.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes", mem,
+                        mem, mem));
   run_clock_ = std::chrono::steady_clock::now();
   thermo_output(true);
   write_dumps(false);
@@ -200,7 +206,8 @@ void Simulation::run_steps(int64_t nsteps) {
   log_.line(fmt::format("Other   |            | {:<10.5g} |            |       | {:5.2f}\n", other,
                         seconds > 0 ? 100.0 * other / seconds : 0.0));
   auto stat = [&](const char* name, double v) {
-    log_.line(fmt::format("{}:{:>15} ave {:>11.6g} max {:>11.6g} min", name, fmt::format("{:#.6g}", v), v, v));
+    log_.line(
+        fmt::format("{}:{:>15} ave {:>11.6g} max {:>11.6g} min", name, fmt::format("{:#.6g}", v), v, v));
     log_.line("Histogram: 1 0 0 0 0 0 0 0 0 0");
   };
   stat("Nlocal", natoms);

@@ -57,7 +57,8 @@ void Simulation::execute(const io::Command& c) {
   };
   auto it = handlers.find(c.name);
   if (it == handlers.end()) {
-    fail_input(c.pos, "unknown or unsupported command '" + c.name + "' (see docs/input.md for the supported subset)");
+    fail_input(c.pos, "unknown or unsupported command '" + c.name +
+                          "' (see docs/input.md for the supported subset)");
   }
   if (c.name == "timestep") {
     io::ArgCursor a(c);
@@ -86,7 +87,8 @@ void Simulation::execute(const io::Command& c) {
 }
 
 void Simulation::require_box(const io::Command& c) const {
-  if (!s_.box.defined) fail_input(c.pos, "'" + c.name + "' needs a simulation box (create_box or read_data first)");
+  if (!s_.box.defined)
+    fail_input(c.pos, "'" + c.name + "' needs a simulation box (create_box or read_data first)");
 }
 
 void Simulation::require_no_box(const io::Command& c) const {

@@ -14,11 +14,11 @@ struct State {
   Box box;
   Atoms atoms;
   int ntypes = 0;
-  std::vector<double> mass;               // [type], 0 where not yet set
-  std::vector<std::string> group_names;   // group bit k ↔ group_names[k]; bit 0 is "all"
+  std::vector<double> mass;              // [type], 0 where not yet set
+  std::vector<std::string> group_names;  // group bit k ↔ group_names[k]; bit 0 is "all"
   int64_t step = 0;
-  double time = 0.0;                      // accumulated simulated time, ps
-  double dt = units::default_dt;          // ps
+  double time = 0.0;              // accumulated simulated time, ps
+  double dt = units::default_dt;  // ps
 
   /// Bit mask of a group, or 0 if no such group.
   uint32_t group_bit(const std::string& name) const {

@@ -10,15 +10,15 @@ namespace {
 
 const std::map<std::string, std::string>& headers() {
   static const std::map<std::string, std::string> h = {
-      {"step", "Step"},     {"elapsed", "Elapsed"}, {"dt", "Dt"},         {"time", "Time"},
-      {"cpu", "CPU"},       {"atoms", "Atoms"},     {"temp", "Temp"},     {"press", "Press"},
-      {"pe", "PotEng"},     {"ke", "KinEng"},       {"etotal", "TotEng"}, {"evdwl", "E_vdwl"},
-      {"ecoul", "E_coul"},  {"epair", "E_pair"},    {"ebond", "E_bond"},  {"eangle", "E_angle"},
-      {"edihed", "E_dihed"}, {"eimp", "E_impro"},   {"emol", "E_mol"},    {"elong", "E_long"},
-      {"vol", "Volume"},    {"density", "Density"}, {"lx", "Lx"},         {"ly", "Ly"},
-      {"lz", "Lz"},         {"xlo", "Xlo"},         {"xhi", "Xhi"},       {"ylo", "Ylo"},
-      {"yhi", "Yhi"},       {"zlo", "Zlo"},         {"zhi", "Zhi"},       {"pxx", "Pxx"},
-      {"pyy", "Pyy"},       {"pzz", "Pzz"},         {"pxy", "Pxy"},       {"pxz", "Pxz"},
+      {"step", "Step"},      {"elapsed", "Elapsed"}, {"dt", "Dt"},         {"time", "Time"},
+      {"cpu", "CPU"},        {"atoms", "Atoms"},     {"temp", "Temp"},     {"press", "Press"},
+      {"pe", "PotEng"},      {"ke", "KinEng"},       {"etotal", "TotEng"}, {"evdwl", "E_vdwl"},
+      {"ecoul", "E_coul"},   {"epair", "E_pair"},    {"ebond", "E_bond"},  {"eangle", "E_angle"},
+      {"edihed", "E_dihed"}, {"eimp", "E_impro"},    {"emol", "E_mol"},    {"elong", "E_long"},
+      {"vol", "Volume"},     {"density", "Density"}, {"lx", "Lx"},         {"ly", "Ly"},
+      {"lz", "Lz"},          {"xlo", "Xlo"},         {"xhi", "Xhi"},       {"ylo", "Ylo"},
+      {"yhi", "Yhi"},        {"zlo", "Zlo"},         {"zhi", "Zhi"},       {"pxx", "Pxx"},
+      {"pyy", "Pyy"},        {"pzz", "Pzz"},         {"pxy", "Pxy"},       {"pxz", "Pxz"},
       {"pyz", "Pyz"}};
   return h;
 }
@@ -46,7 +46,9 @@ std::string thermo_header(const std::string& keyword) {
   return it == headers().end() ? std::string() : it->second;
 }
 
-bool thermo_is_integer(const std::string& k) { return k == "step" || k == "atoms" || k == "elapsed"; }
+bool thermo_is_integer(const std::string& k) {
+  return k == "step" || k == "atoms" || k == "elapsed";
+}
 
 bool thermo_is_extensive(const std::string& k) {
   return k == "pe" || k == "ke" || k == "etotal" || k == "evdwl" || k == "ecoul" || k == "epair" ||
@@ -64,26 +66,41 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     return t * 0.5 * dof * units::boltz;
   };
   const double epair = c.force ? c.force->energy : 0.0;
-  if (k == "step") v = static_cast<double>(s.step);
-  else if (k == "elapsed") v = static_cast<double>(s.step - c.run_start_step);
-  else if (k == "dt") v = s.dt;
-  else if (k == "time") v = s.time;
-  else if (k == "cpu") v = c.cpu_seconds;
-  else if (k == "atoms") v = n;
-  else if (k == "temp") v = temp(nullptr);
-  else if (k == "ke") v = ke();
-  else if (k == "pe" || k == "evdwl" || k == "epair") v = epair;
-  else if (k == "etotal") v = ke() + epair;
+  if (k == "step")
+    v = static_cast<double>(s.step);
+  else if (k == "elapsed")
+    v = static_cast<double>(s.step - c.run_start_step);
+  else if (k == "dt")
+    v = s.dt;
+  else if (k == "time")
+    v = s.time;
+  else if (k == "cpu")
+    v = c.cpu_seconds;
+  else if (k == "atoms")
+    v = n;
+  else if (k == "temp")
+    v = temp(nullptr);
+  else if (k == "ke")
+    v = ke();
+  else if (k == "pe" || k == "evdwl" || k == "epair")
+    v = epair;
+  else if (k == "etotal")
+    v = ke() + epair;
   else if (k == "ecoul" || k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" ||
-           k == "elong") v = 0.0;
-  else if (k == "vol") v = vol;
+           k == "elong")
+    v = 0.0;
+  else if (k == "vol")
+    v = vol;
   else if (k == "density") {
     double m = 0.0;
     for (int t : s.atoms.type) m += s.mass[t];
     v = m / vol / 0.602214076;  // amu/Å³ → g/cm³ (LAMMPS metal: mv2d = 1/0.602214129)
-  } else if (k == "lx" || k == "ly" || k == "lz") v = s.box.prd(k[1] - 'x');
-  else if (k == "xlo" || k == "ylo" || k == "zlo") v = s.box.lo[k[0] - 'x'];
-  else if (k == "xhi" || k == "yhi" || k == "zhi") v = s.box.hi[k[0] - 'x'];
+  } else if (k == "lx" || k == "ly" || k == "lz")
+    v = s.box.prd(k[1] - 'x');
+  else if (k == "xlo" || k == "ylo" || k == "zlo")
+    v = s.box.lo[k[0] - 'x'];
+  else if (k == "xhi" || k == "yhi" || k == "zhi")
+    v = s.box.hi[k[0] - 'x'];
   else if (k == "press") {
     double dof;
     const double t = temp(&dof);

@@ -19,7 +19,7 @@ bool thermo_is_extensive(const std::string& keyword);
 struct ThermoContext {
   const State* state = nullptr;
   const ForceResult* force = nullptr;
-  double cpu_seconds = 0.0;   // wall time since the run started
+  double cpu_seconds = 0.0;  // wall time since the run started
   int64_t run_start_step = 0;
   bool normalise = false;
 };

@@ -22,7 +22,8 @@ double group_temperature(const State& s, uint32_t group, double* dof_out) {
   const Atoms& a = s.atoms;
   double t = 0.0;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a.mask[i] & group) t += (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * s.mass[a.type[i]];
+    if (a.mask[i] & group)
+      t += (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * s.mass[a.type[i]];
   }
   const double dof = 3.0 * static_cast<double>(group_count(s, group)) - 3.0;
   if (dof_out) *dof_out = dof;

@@ -6,10 +6,14 @@
 namespace wmd::potentials {
 
 bool parse_eam_style(const std::string& name, EamStyle& style) {
-  if (name == "eam") style = EamStyle::funcfl;
-  else if (name == "eam/alloy") style = EamStyle::setfl;
-  else if (name == "eam/fs") style = EamStyle::finnis_sinclair;
-  else return false;
+  if (name == "eam")
+    style = EamStyle::funcfl;
+  else if (name == "eam/alloy")
+    style = EamStyle::setfl;
+  else if (name == "eam/fs")
+    style = EamStyle::finnis_sinclair;
+  else
+    return false;
   return true;
 }
 
@@ -111,7 +115,8 @@ double EamTables::pair(int i, int j, double r, double* deriv) const {
 
 EamBuilder::EamBuilder(EamStyle style, int ntypes) : style_(style), ntypes_(ntypes), map_(ntypes + 1, -1) {}
 
-void EamBuilder::add_funcfl(int ilo, int ihi, int jlo, int jhi, const std::string& path, const SourcePos& pos) {
+void EamBuilder::add_funcfl(int ilo, int ihi, int jlo, int jhi, const std::string& path,
+                            const SourcePos& pos) {
   int file = -1;
   for (size_t k = 0; k < funcfl_.size(); ++k) {
     if (funcfl_[k].path == path) file = static_cast<int>(k);
@@ -229,8 +234,7 @@ EamTables EamBuilder::build() const {
     for (int i = 1; i <= ntypes_; ++i) {
       t.type2frho[i] = map_[i];
       for (int j = 1; j <= ntypes_; ++j) {
-        t.type2rhor[i * nt1 + j] =
-            style_ == EamStyle::finnis_sinclair ? map_[i] * ne + map_[j] : map_[i];
+        t.type2rhor[i * nt1 + j] = style_ == EamStyle::finnis_sinclair ? map_[i] * ne + map_[j] : map_[i];
       }
       if (map_[i] >= 0) t.type_mass[i] = f.mass[map_[i]];
     }
@@ -252,7 +256,8 @@ EamTables EamBuilder::build() const {
   t.frho.assign(static_cast<size_t>(t.nfrho) * (t.nrho + 1) * 7, 0.0);
   t.rhor.assign(static_cast<size_t>(t.nrhor) * (t.nr + 1) * 7, 0.0);
   t.z2r.assign(static_cast<size_t>(t.nz2r) * (t.nr + 1) * 7, 0.0);
-  for (int a = 0; a < t.nfrho; ++a) build_spline(t.nrho, t.drho, frho[a].data(), &t.frho[a * (t.nrho + 1) * 7]);
+  for (int a = 0; a < t.nfrho; ++a)
+    build_spline(t.nrho, t.drho, frho[a].data(), &t.frho[a * (t.nrho + 1) * 7]);
   for (int a = 0; a < t.nrhor; ++a) build_spline(t.nr, t.dr, rhor[a].data(), &t.rhor[a * (t.nr + 1) * 7]);
   for (int a = 0; a < t.nz2r; ++a) build_spline(t.nr, t.dr, z2r[a].data(), &t.z2r[a * (t.nr + 1) * 7]);
   return t;

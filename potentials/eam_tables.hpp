@@ -35,7 +35,8 @@ struct EamTables {
   const double* rhor_knot(int a, int m) const { return &rhor[(static_cast<size_t>(a) * (nr + 1) + m) * 7]; }
   /// Coefficients of knot m of r·φ array a.
   const double* z2r_knot(int a, int m) const { return &z2r[(static_cast<size_t>(a) * (nr + 1) + m) * 7]; }
-  /// Array giving the density that an atom of type `from` adds at an atom of type `at` (LAMMPS type2rhor[from][at]).
+  /// Array giving the density that an atom of type `from` adds at an atom of type `at` (LAMMPS
+  /// type2rhor[from][at]).
   int rho_array(int from, int at) const { return type2rhor[from * (ntypes + 1) + at]; }
   /// Array of r·φ for the type pair.
   int z2r_array(int i, int j) const { return type2z2r[i * (ntypes + 1) + j]; }
@@ -44,7 +45,8 @@ struct EamTables {
   double embed(int type, double rho) const;
   /// F'(ρ) for `type`.
   double embed_deriv(int type, double rho) const;
-  /// Density contributed at an atom of type `at` by a neighbour of type `from` at distance r (and derivative).
+  /// Density contributed at an atom of type `at` by a neighbour of type `from` at distance r (and
+  /// derivative).
   double density(int from, int at, double r, double* deriv = nullptr) const;
   /// Pair energy φ(r) for the type pair (and dφ/dr).
   double pair(int i, int j, double r, double* deriv = nullptr) const;

@@ -62,6 +62,8 @@ int TextReader::to_int(const std::string& token, const std::string& what) const 
   return static_cast<int>(v);
 }
 
-void TextReader::fail(const std::string& message) const { throw InputError(path_, line_, message); }
+void TextReader::fail(const std::string& message) const {
+  throw InputError(path_, line_, message);
+}
 
 }  // namespace wmd::potentials

@@ -13,7 +13,8 @@ class TextReader {
   /// Opens `path`; a missing or unreadable file is an InputError at `from`.
   TextReader(const std::string& path, const SourcePos& from);
 
-  /// Returns the tokens of the next line (skipping nothing); throws at end of file naming `what` was expected.
+  /// Returns the tokens of the next line (skipping nothing); throws at end of file naming `what` was
+  /// expected.
   std::vector<std::string> next_line_tokens(const std::string& what);
   /// Reads n numbers starting on a new line, spanning lines; extra tokens on the last line are ignored.
   std::vector<double> next_values(int n, const std::string& what);

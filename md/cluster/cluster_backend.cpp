@@ -15,7 +15,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-const char* axis_name(int d) { return d == 0 ? "x" : d == 1 ? "y" : "z"; }
+const char* axis_name(int d) {
+  return d == 0 ? "x" : d == 1 ? "y" : "z";
+}
 
 // Applies periodic wrapping, fixed-face loss checks and shrink-wrapping, as LAMMPS does at reneighbouring.
 void enforce_boundaries(State& s) {
@@ -49,9 +51,10 @@ void enforce_boundaries(State& s) {
     }
     for (size_t i = 0; i < n; ++i) {
       if (pos[d][i] < b.lo[d] || pos[d][i] >= b.hi[d]) {
-        throw RunError("lost atom " + std::to_string(a.id[i]) + ": it left the box through the non-periodic " +
-                       axis_name(d) + " boundary at step " + std::to_string(s.step) + " (" + axis_name(d) + " = " +
-                       std::to_string(pos[d][i]) + ")");
+        throw RunError("lost atom " + std::to_string(a.id[i]) +
+                       ": it left the box through the non-periodic " + axis_name(d) + " boundary at step " +
+                       std::to_string(s.step) + " (" + axis_name(d) + " = " + std::to_string(pos[d][i]) +
+                       ")");
       }
     }
   }
@@ -59,7 +62,8 @@ void enforce_boundaries(State& s) {
 
 }  // namespace
 
-void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) {
+void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
+                           bool eatom) {
   tables_ = &tables;
   nb_ = nb;
   stats_ = NeighborStats{};
@@ -87,7 +91,8 @@ bool ClusterBackend::rebuild_due(const State& s) {
   const double trigger = 0.25 * nb_.skin * nb_.skin;
   const Atoms& a = s.atoms;
   for (size_t i = 0; i < a.size(); ++i) {
-    const double dx = a.x[i] - xhold_[3 * i], dy = a.y[i] - xhold_[3 * i + 1], dz = a.z[i] - xhold_[3 * i + 2];
+    const double dx = a.x[i] - xhold_[3 * i], dy = a.y[i] - xhold_[3 * i + 1],
+                 dz = a.z[i] - xhold_[3 * i + 2];
     if (dx * dx + dy * dy + dz * dz > trigger) {
       if (ago_ == std::max(nb_.every, nb_.delay)) ++stats_.dangerous;
       return true;

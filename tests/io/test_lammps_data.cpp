@@ -56,7 +56,8 @@ TEST(LammpsData, MalformedAtomLineNamesItsLine) {
 
 TEST(LammpsData, TriclinicIsRejected) {
   const std::string path = dir() + "/tri.data";
-  std::ofstream(path) << "title\n\n1 atoms\n1 atom types\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n0.1 0 0 xy xz yz\n";
+  std::ofstream(path)
+      << "title\n\n1 atoms\n1 atom types\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n0.1 0 0 xy xz yz\n";
   EXPECT_THROW(read_lammps_data(path, wmd::SourcePos{}), wmd::InputError);
 }
 

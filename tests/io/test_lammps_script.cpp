@@ -1,4 +1,5 @@
-// LAMMPS script reading: comments, continuations, quotes, variables, expressions, include; errors name the line.
+// LAMMPS script reading: comments, continuations, quotes, variables, expressions, include; errors name the
+// line.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -86,7 +87,10 @@ TEST(LammpsScript, MalformedExpressionIsAnError) {
 }
 
 TEST(ArgCursor, ChecksTypesAndRanges) {
-  Command c{"thermo", {"abc"}, {"f", 4}, ""};
+  Command c;
+  c.name = "thermo";
+  c.args = {"abc"};
+  c.pos = wmd::SourcePos{"f", 4};
   ArgCursor a(c);
   try {
     a.integer("the interval", 0, 10);
@@ -94,7 +98,10 @@ TEST(ArgCursor, ChecksTypesAndRanges) {
   } catch (const wmd::InputError& e) {
     EXPECT_EQ(std::string(e.what()), "f:4: 'thermo' expected the interval (an integer), got 'abc'");
   }
-  Command d{"timestep", {"-1"}, {"f", 5}, ""};
+  Command d;
+  d.name = "timestep";
+  d.args = {"-1"};
+  d.pos = wmd::SourcePos{"f", 5};
   ArgCursor b(d);
   EXPECT_THROW(b.positive("dt"), wmd::InputError);
 }

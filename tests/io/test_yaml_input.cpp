@@ -33,9 +33,9 @@ TEST(YamlInput, TranslatesToLammpsCommandsInOrder) {
   const auto in = read_yaml_input(write("good.yaml", kGood), {});
   std::vector<std::string> names;
   for (const auto& c : in.commands) names.push_back(c.name);
-  const std::vector<std::string> want = {"units",      "atom_style", "boundary", "lattice",  "region",
-                                         "create_box", "create_atoms", "pair_style", "pair_coeff",
-                                         "velocity",   "timestep",   "fix",      "run"};
+  const std::vector<std::string> want = {"units",      "atom_style",   "boundary",   "lattice",    "region",
+                                         "create_box", "create_atoms", "pair_style", "pair_coeff", "velocity",
+                                         "timestep",   "fix",          "run"};
   EXPECT_EQ(names, want);
   EXPECT_EQ(in.settings.backend, "cluster");
 }
@@ -76,8 +76,12 @@ TEST(YamlInput, OutOfRangeValue) {
   expect_error(t, 7, "velocity.seed must be in");
 }
 
-TEST(YamlInput, BadSettingValue) { expect_error(std::string(kGood) + "backend: gpu\n", 10, "backend must be one of"); }
+TEST(YamlInput, BadSettingValue) {
+  expect_error(std::string(kGood) + "backend: gpu\n", 10, "backend must be one of");
+}
 
-TEST(YamlInput, InvalidYamlSyntax) { expect_error("system: [1, 2\n", 2, "invalid YAML"); }
+TEST(YamlInput, InvalidYamlSyntax) {
+  expect_error("system: [1, 2\n", 2, "invalid YAML");
+}
 
 }  // namespace

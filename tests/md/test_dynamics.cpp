@@ -11,21 +11,25 @@ namespace {
 const char* kSetup =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
-    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\n"
+    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nneigh_modify every 1 delay 0 "
+    "check yes\n"
     "fix 1 all nve\nthermo 10\n";
 
 TEST(Dynamics, VelocityVerletIsTimeReversible) {
   const std::string dir = wmd::test::scratch_dir("reverse");
-  wmd::test::ScriptRun fwd(std::string(kSetup) + "velocity all create 900 4242 loop geom\ntimestep 0.002\n"
+  wmd::test::ScriptRun fwd(std::string(kSetup) +
+                               "velocity all create 900 4242 loop geom\ntimestep 0.002\n"
                                "write_data start.data\nrun 200\nwrite_data end.data\n",
                            dir);
   // Reverse the velocities of the end state and run the same number of steps.
   wmd::io::DataFile end = wmd::io::read_lammps_data(dir + "/end.data", {});
-  for (size_t i = 0; i < end.vx.size(); ++i) end.vx[i] = -end.vx[i], end.vy[i] = -end.vy[i], end.vz[i] = -end.vz[i];
+  for (size_t i = 0; i < end.vx.size(); ++i)
+    end.vx[i] = -end.vx[i], end.vy[i] = -end.vy[i], end.vz[i] = -end.vz[i];
   ASSERT_TRUE(wmd::io::write_lammps_data(dir + "/reversed.data", end));
   wmd::test::ScriptRun back(
       "units metal\natom_style atomic\nboundary p p p\nread_data reversed.data\npair_style eam\n"
-      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nfix 1 all nve\ntimestep 0.002\n"
+      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nfix 1 all nve\ntimestep "
+      "0.002\n"
       "run 200\nwrite_data back.data\n",
       dir);
   const auto start = wmd::io::read_lammps_data(dir + "/start.data", {});

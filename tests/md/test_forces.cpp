@@ -47,8 +47,10 @@ pot::EamTables make_tables(const Case& c) {
   const int ntypes = static_cast<int>(std::max<size_t>(1, c.elements.size()));
   pot::EamBuilder b(c.style, ntypes);
   const std::string path = std::string("/usr/share/lammps/potentials/") + c.file;
-  if (c.style == pot::EamStyle::funcfl) b.add_funcfl(1, 1, 1, 1, path, {});
-  else b.set_elements(path, c.elements, {});
+  if (c.style == pot::EamStyle::funcfl)
+    b.add_funcfl(1, 1, 1, 1, path, {});
+  else
+    b.set_elements(path, c.elements, {});
   return b.build();
 }
 
@@ -59,7 +61,9 @@ double energy(State s, const pot::EamTables& t) {
 }
 
 // Keeps ctest's listing readable.
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class FiniteDifference : public ::testing::TestWithParam<Case> {};
 
@@ -70,7 +74,8 @@ TEST_P(FiniteDifference, ForcesAreMinusTheEnergyGradient) {
   ClusterBackend b;
   b.setup(s, t, NeighborSettings{}, false);
   double fmax = 0.0;
-  for (size_t i = 0; i < s.atoms.size(); ++i) fmax = std::max({fmax, std::fabs(s.atoms.fx[i]), std::fabs(s.atoms.fy[i])});
+  for (size_t i = 0; i < s.atoms.size(); ++i)
+    fmax = std::max({fmax, std::fabs(s.atoms.fx[i]), std::fabs(s.atoms.fy[i])});
   const double h = 1e-5;
   for (size_t i : {size_t{0}, size_t{5}, s.atoms.size() - 1}) {
     for (int d = 0; d < 3; ++d) {
@@ -107,9 +112,10 @@ TEST_P(FiniteDifference, VirialIsMinusTheStrainDerivative) {
 
 INSTANTIATE_TEST_SUITE_P(
     Eam, FiniteDifference,
-    ::testing::Values(Case{"CuU3_small", pot::EamStyle::funcfl, "Cu_u3.eam", {}, "fcc", 3.615, 2},
-                      Case{"CuNi_alloy", pot::EamStyle::setfl, "CuNi.eam.alloy", {"Cu", "Ni"}, "fcc", 3.56, 3},
-                      Case{"AlFe_fs", pot::EamStyle::finnis_sinclair, "AlFe_mm.eam.fs", {"Fe", "Al"}, "bcc", 2.86, 3}),
+    ::testing::Values(
+        Case{"CuU3_small", pot::EamStyle::funcfl, "Cu_u3.eam", {}, "fcc", 3.615, 2},
+        Case{"CuNi_alloy", pot::EamStyle::setfl, "CuNi.eam.alloy", {"Cu", "Ni"}, "fcc", 3.56, 3},
+        Case{"AlFe_fs", pot::EamStyle::finnis_sinclair, "AlFe_mm.eam.fs", {"Fe", "Al"}, "bcc", 2.86, 3}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
 }  // namespace

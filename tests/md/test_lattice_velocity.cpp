@@ -42,7 +42,8 @@ class LatticeVelocity : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LatticeVelocity, BitIdenticalToLammps) {
   const std::string name = GetParam();
-  const auto ref = read_dump(std::string(WAFERMD_SOURCE_DIR) + "/tests/data/lattice_velocity/" + name + ".dump");
+  const auto ref =
+      read_dump(std::string(WAFERMD_SOURCE_DIR) + "/tests/data/lattice_velocity/" + name + ".dump");
   wmd::test::ScriptRun run(script_of(name), wmd::test::scratch_dir("lv_" + name));
   const auto& a = run.state().atoms;
   ASSERT_EQ(a.size(), ref.size());
@@ -58,7 +59,8 @@ TEST_P(LatticeVelocity, BitIdenticalToLammps) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Lammps, LatticeVelocity, ::testing::Values("fcc_geom", "bcc_all_gauss", "sc_geom_gauss"));
+INSTANTIATE_TEST_SUITE_P(Lammps, LatticeVelocity,
+                         ::testing::Values("fcc_geom", "bcc_all_gauss", "sc_geom_gauss"));
 
 TEST(Velocity, CreateHitsTheRequestedTemperatureWithZeroMomentum) {
   wmd::test::ScriptRun run(script_of("fcc_geom"), wmd::test::scratch_dir("lv_temp"));

@@ -55,7 +55,8 @@ void check_box(double L, int n, double cut, unsigned seed, bool periodic_z) {
         for (int sy = -m; sy <= m; ++sy) {
           for (int sz = -mz; sz <= mz; ++sz) {
             if (i == j && sx == 0 && sy == 0 && sz == 0) continue;
-            const double dx = x[i] - (x[j] + sx * L), dy = y[i] - (y[j] + sy * L), dz = z[i] - (z[j] + sz * L);
+            const double dx = x[i] - (x[j] + sx * L), dy = y[i] - (y[j] + sy * L),
+                         dz = z[i] - (z[j] + sz * L);
             if (dx * dx + dy * dy + dz * dz < cut * cut) want.insert(canonical(i, j, sx, sy, sz));
           }
         }
@@ -66,9 +67,17 @@ void check_box(double L, int n, double cut, unsigned seed, bool periodic_z) {
   EXPECT_EQ(std::set<Key>(got.begin(), got.end()), want);
 }
 
-TEST(HalfNeighborList, MatchesBruteForceInALargeBox) { check_box(20.0, 300, 5.0, 1, true); }
-TEST(HalfNeighborList, MatchesBruteForceInABoxSmallerThanTwiceTheCutoff) { check_box(7.0, 20, 6.0, 2, true); }
-TEST(HalfNeighborList, MatchesBruteForceInABoxSmallerThanTheCutoff) { check_box(4.0, 6, 6.5, 3, true); }
-TEST(HalfNeighborList, MatchesBruteForceWithANonPeriodicDirection) { check_box(9.0, 80, 5.0, 4, false); }
+TEST(HalfNeighborList, MatchesBruteForceInALargeBox) {
+  check_box(20.0, 300, 5.0, 1, true);
+}
+TEST(HalfNeighborList, MatchesBruteForceInABoxSmallerThanTwiceTheCutoff) {
+  check_box(7.0, 20, 6.0, 2, true);
+}
+TEST(HalfNeighborList, MatchesBruteForceInABoxSmallerThanTheCutoff) {
+  check_box(4.0, 6, 6.5, 3, true);
+}
+TEST(HalfNeighborList, MatchesBruteForceWithANonPeriodicDirection) {
+  check_box(9.0, 80, 5.0, 4, false);
+}
 
 }  // namespace

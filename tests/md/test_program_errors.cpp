@@ -1,5 +1,5 @@
-// The wafermd program end to end: bad input exits 2 with "error: FILE:LINE: ..." and writes nothing; failed runs
-// exit 3 naming the atom and the step; a good run writes the output directory.
+// The wafermd program end to end: bad input exits 2 with "error: FILE:LINE: ..." and writes nothing; failed
+// runs exit 3 naming the atom and the step; a good run writes the output directory.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -34,7 +34,8 @@ Result run_wafermd(const std::string& dir, const std::string& args) {
 const std::string kPot = "/usr/share/lammps/potentials/";
 const std::string kHead =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
-    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " + kPot + "Cu_u3.eam\n";
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +
+    kPot + "Cu_u3.eam\n";
 
 struct BadCase {
   const char* name;
@@ -45,7 +46,9 @@ struct BadCase {
 };
 
 // Keeps ctest's listing readable.
-void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const BadCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class BadInput : public ::testing::TestWithParam<BadCase> {};
 
@@ -65,7 +68,8 @@ TEST_P(BadInput, ExitsTwoWithFileAndLineAndWritesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Program, BadInput,
     ::testing::Values(
-        BadCase{"unknown_command", "in.a", kHead + "fix 1 all nve\nkspace_style pppm 1e-4\nrun 1\n", 11, "kspace_style"},
+        BadCase{"unknown_command", "in.a", kHead + "fix 1 all nve\nkspace_style pppm 1e-4\nrun 1\n", 11,
+                "kspace_style"},
         BadCase{"wrong_type", "in.a", kHead + "timestep fast\nrun 1\n", 10, "(a number)"},
         BadCase{"out_of_range", "in.a", kHead + "thermo -5\nrun 1\n", 10, "in [0,"},
         BadCase{"late_error", "in.a", kHead + "fix 1 all nve\nrun 10\nvelocity all create -3 5\n", 12,
@@ -74,11 +78,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"undefined_variable", "in.a", kHead + "run ${steps}\n", 10, "undefined variable 'steps'"},
         BadCase{"unknown_yaml_key", "in.yaml",
                 "system: {lattice: {style: fcc, constant: 3.615}, cells: [3, 3, 3]}\n"
-                "potential: {style: eam, files: [" + kPot + "Cu_u3.eam]}\nrun: 5\nthermostat: nose\n",
+                "potential: {style: eam, files: [" +
+                    kPot + "Cu_u3.eam]}\nrun: 5\nthermostat: nose\n",
                 4, "unknown key 'thermostat'"},
         BadCase{"yaml_wrong_type", "in.yaml",
                 "system: {lattice: {style: fcc, constant: big}, cells: [3, 3, 3]}\n"
-                "potential: {style: eam, files: [" + kPot + "Cu_u3.eam]}\nrun: 5\n",
+                "potential: {style: eam, files: [" +
+                    kPot + "Cu_u3.eam]}\nrun: 5\n",
                 1, "must be a number"},
         BadCase{"missing_potential", "in.a",
                 "units metal\nlattice fcc 3.6\nregion b block 0 2 0 2 0 2\ncreate_box 1 b\npair_style eam\n"
@@ -109,9 +115,11 @@ TEST(Program, LostAtomExitsThreeNamingAtomAndStep) {
   const std::string dir = wmd::test::scratch_dir("lost");
   std::ofstream(dir + "/in.a") << "units metal\natom_style atomic\nboundary p p f\nlattice fcc 3.615\n"
                                   "region box block 0 3 0 3 0 3\ncreate_box 1 box\ncreate_atoms 1 box\n"
-                                  "pair_style eam\npair_coeff 1 1 " + kPot + "Cu_u3.eam\n"
-                                  "group one id 1\nvelocity one set 0 0 -1000 units box\n"
-                                  "neighbor 0.5 bin\nfix 1 all nve\nrun 100\n";
+                                  "pair_style eam\npair_coeff 1 1 " +
+                                      kPot +
+                                      "Cu_u3.eam\n"
+                                      "group one id 1\nvelocity one set 0 0 -1000 units box\n"
+                                      "neighbor 0.5 bin\nfix 1 all nve\nrun 100\n";
   const Result r = run_wafermd(dir, "run in.a --output out");
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("lost atom 1"), std::string::npos) << r.err;
@@ -121,8 +129,9 @@ TEST(Program, LostAtomExitsThreeNamingAtomAndStep) {
 
 TEST(Program, OverlappingAtomsExitThreeWithANonFiniteValue) {
   const std::string dir = wmd::test::scratch_dir("nonfinite");
-  std::ofstream(dir + "/in.a") << kHead << "group one id 1\ndisplace_atoms one move 0.5 0.5 0 units lattice\n"
-                                          "fix 1 all nve\nrun 5\n";
+  std::ofstream(dir + "/in.a") << kHead
+                               << "group one id 1\ndisplace_atoms one move 0.5 0.5 0 units lattice\n"
+                                  "fix 1 all nve\nrun 5\n";
   const Result r = run_wafermd(dir, "run in.a --output out");
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("non-finite"), std::string::npos) << r.err;
@@ -130,11 +139,13 @@ TEST(Program, OverlappingAtomsExitThreeWithANonFiniteValue) {
 
 TEST(Program, GoodRunWritesTheOutputDirectory) {
   const std::string dir = wmd::test::scratch_dir("good");
-  std::ofstream(dir + "/in.a") << kHead << "velocity all create 300 5 loop geom\nfix 1 all nve\nthermo 5\n"
-                                          "variable n index 3\nrun $n\nrun 2\n";
+  std::ofstream(dir + "/in.a") << kHead
+                               << "velocity all create 300 5 loop geom\nfix 1 all nve\nthermo 5\n"
+                                  "variable n index 3\nrun $n\nrun 2\n";
   const Result r = run_wafermd(dir, "run in.a --var n 10");
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* f : {"thermo.csv", "report.json", "log.txt"}) EXPECT_TRUE(fs::exists(dir + "/out/in/" + f)) << f;
+  for (const char* f : {"thermo.csv", "report.json", "log.txt"})
+    EXPECT_TRUE(fs::exists(dir + "/out/in/" + f)) << f;
   std::ifstream rep(dir + "/out/in/report.json");
   std::stringstream s;
   s << rep.rdbuf();

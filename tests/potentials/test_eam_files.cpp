@@ -40,8 +40,10 @@ std::string funcfl_text(int n, double drho = 0.01, double dr = 0.01, const std::
 // Expects reading `path` to fail at `line` with a message containing `needle`.
 void expect_error(const std::string& path, bool setfl, int line, const std::string& needle) {
   try {
-    if (setfl) pot::read_setfl(path, false, SourcePos{"in.test", 3});
-    else pot::read_funcfl(path, SourcePos{"in.test", 3});
+    if (setfl)
+      pot::read_setfl(path, false, SourcePos{"in.test", 3});
+    else
+      pot::read_funcfl(path, SourcePos{"in.test", 3});
     FAIL() << "no error for " << path;
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), path);

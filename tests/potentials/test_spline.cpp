@@ -9,8 +9,12 @@
 
 namespace {
 
-double value(const double* c, double p) { return ((c[3] * p + c[4]) * p + c[5]) * p + c[6]; }
-double deriv(const double* c, double p) { return (c[0] * p + c[1]) * p + c[2]; }
+double value(const double* c, double p) {
+  return ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
+}
+double deriv(const double* c, double p) {
+  return (c[0] * p + c[1]) * p + c[2];
+}
 
 TEST(Spline, PassesThroughKnots) {
   const int n = 40;
