@@ -6,10 +6,7 @@
 #include <iostream>
 
 #include "base/error.hpp"
-#if __has_include("fabric/simulate_command.hpp")
 #include "fabric/simulate_command.hpp"
-#define WAFERMD_FABRIC_CLI 1
-#endif
 #include "md/program.hpp"
 
 namespace {
@@ -39,7 +36,6 @@ int dispatch(int argc, char** argv) {
       ->take_all();
   run_cmd->add_option("--output", run.output_dir, "Output directory (default out/<input name>/)");
 
-#ifdef WAFERMD_FABRIC_CLI
   wmd::fabric::SimulateOptions fab;
   std::string mesh;
   auto* fabric_cmd = app.add_subcommand("fabric", "Wafer fabric tools");
@@ -53,7 +49,6 @@ int dispatch(int argc, char** argv) {
   sim_cmd->add_option("--wafer", fab.wafer, "Hardware: wse2, wse3 or a YAML file");
   sim_cmd->add_flag("--json", fab.json, "Print JSON");
 
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,12 +61,10 @@ int dispatch(int argc, char** argv) {
       for (size_t i = 0; i + 1 < vars.size(); i += 2) run.vars.emplace_back(vars[i], vars[i + 1]);
       return wmd::md::run_program(run);
     }
-#ifdef WAFERMD_FABRIC_CLI
     if (sim_cmd->parsed()) {
       wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);
       return wmd::fabric::run_simulate_command(fab, std::cout);
     }
-#endif
   } catch (const wmd::InputError& e) {
     std::cerr << "error: " << e.what() << std::endl;
     return wmd::exit_bad_input;

@@ -163,3 +163,20 @@ TEST(Program, HelpAndVersion) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Program, FabricSimulateReportsTheContractKeys) {
+  const std::string dir = wmd::test::scratch_dir("fabric_cli");
+  const Result r = run_wafermd(dir, "fabric simulate --schedule window_multicast --b 2 --mesh 12x12 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* key : {"\"simulated_cycles\"", "\"modeled_cycles\"", "\"link_utilisation\"", "\"stall_cycles\"",
+                          "\"deadlock\""}) {
+    EXPECT_NE(r.out.find(key), std::string::npos) << key;
+  }
+  const Result bad = run_wafermd(dir, "fabric simulate --schedule window_multicast --b 9 --mesh 12x12");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err.rfind("error: ", 0), 0u) << bad.err;
+}
+
+}  // namespace
