@@ -22,11 +22,9 @@ void eam_density_half(const potentials::EamTables& t, const GhostImages& g, cons
       const double dx = ri.x - rj.x, dy = ri.y - rj.y, dz = ri.z - rj.z;
       const double rsq = dx * dx + dy * dy + dz * dz;
       if (rsq >= cutsq) continue;
-      double p = std::sqrt(rsq) * rdr + 1.0;
-      int m = static_cast<int>(p);
-      m = std::min(m, nr - 1);
-      p -= m;
-      p = std::min(p, 1.0);
+      int m;
+      double p;
+      potentials::locate_r(std::sqrt(rsq), rdr, nr, m, p);
       const double* c = t.rhor_knot(t.rho_array(rj.type, ri.type), m);
       rhoi += ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
       c = t.rhor_knot(t.rho_array(ri.type, rj.type), m);
@@ -40,11 +38,9 @@ double eam_embed(const potentials::EamTables& t, const GhostImages& g, const dou
                  double* eatom) {
   double energy = 0.0;
   for (int i = 0; i < g.nlocal; ++i) {
-    double p = rho[i] * t.rdrho + 1.0;
-    int m = static_cast<int>(p);
-    m = std::max(1, std::min(m, t.nrho - 1));
-    p -= m;
-    p = std::min(p, 1.0);
+    int m;
+    double p;
+    potentials::locate_rho(rho[i], t.rdrho, t.nrho, m, p);
     const double* c = t.frho_knot(t.type2frho[g.rec[i].type], m);
     fp[i] = (c[0] * p + c[1]) * p + c[2];
     double phi = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
@@ -75,11 +71,9 @@ double eam_force_half(const potentials::EamTables& t, const GhostImages& g, cons
       const double rsq = dx * dx + dy * dy + dz * dz;
       if (rsq >= cutsq) continue;
       const double r = std::sqrt(rsq);
-      double p = r * rdr + 1.0;
-      int m = static_cast<int>(p);
-      m = std::min(m, nr - 1);
-      p -= m;
-      p = std::min(p, 1.0);
+      int m;
+      double p;
+      potentials::locate_r(r, rdr, nr, m, p);
       const double* c = t.rhor_knot(t.rho_array(ri.type, rj.type), m);
       const double rhoip = (c[0] * p + c[1]) * p + c[2];
       c = t.rhor_knot(t.rho_array(rj.type, ri.type), m);

@@ -60,22 +60,12 @@ double resample(const std::vector<double>& f, double step, double x) {
   return c1 * f[k - 2] + c2 * f[k - 1] + c3 * f[k] + c4 * f[k + 1];
 }
 
-void lookup_r(const EamTables& t, double r, int& m, double& p) {
-  p = r * t.rdr + 1.0;
-  m = static_cast<int>(p);
-  m = std::min(m, t.nr - 1);
-  p -= m;
-  p = std::min(p, 1.0);
-}
-
 }  // namespace
 
 double EamTables::embed(int type, double rho) const {
-  double p = rho * rdrho + 1.0;
-  int m = static_cast<int>(p);
-  m = std::max(1, std::min(m, nrho - 1));
-  p -= m;
-  p = std::min(p, 1.0);
+  int m;
+  double p;
+  locate_rho(rho, rdrho, nrho, m, p);
   const double* c = frho_knot(type2frho[type], m);
   double phi = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
   if (rho > rhomax) phi += embed_deriv(type, rho) * (rho - rhomax);
@@ -83,11 +73,9 @@ double EamTables::embed(int type, double rho) const {
 }
 
 double EamTables::embed_deriv(int type, double rho) const {
-  double p = rho * rdrho + 1.0;
-  int m = static_cast<int>(p);
-  m = std::max(1, std::min(m, nrho - 1));
-  p -= m;
-  p = std::min(p, 1.0);
+  int m;
+  double p;
+  locate_rho(rho, rdrho, nrho, m, p);
   const double* c = frho_knot(type2frho[type], m);
   return (c[0] * p + c[1]) * p + c[2];
 }
@@ -95,7 +83,7 @@ double EamTables::embed_deriv(int type, double rho) const {
 double EamTables::density(int from, int at, double r, double* deriv) const {
   int m;
   double p;
-  lookup_r(*this, r, m, p);
+  locate_r(r, rdr, nr, m, p);
   const double* c = rhor_knot(rho_array(from, at), m);
   if (deriv) *deriv = (c[0] * p + c[1]) * p + c[2];
   return ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
@@ -104,7 +92,7 @@ double EamTables::density(int from, int at, double r, double* deriv) const {
 double EamTables::pair(int i, int j, double r, double* deriv) const {
   int m;
   double p;
-  lookup_r(*this, r, m, p);
+  locate_r(r, rdr, nr, m, p);
   const double* c = z2r_knot(z2r_array(i, j), m);
   const double z2p = (c[0] * p + c[1]) * p + c[2];
   const double z2 = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];

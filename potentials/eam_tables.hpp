@@ -75,6 +75,24 @@ class EamBuilder {
   bool have_setfl_ = false;
 };
 
+/// Knot m and fraction p for distance r in the r tables (LAMMPS's lookup: p = r·rdr + 1, clamped).
+inline void locate_r(double r, double rdr, int nr, int& m, double& p) {
+  p = r * rdr + 1.0;
+  m = static_cast<int>(p);
+  m = m < nr - 1 ? m : nr - 1;
+  p -= m;
+  p = p < 1.0 ? p : 1.0;
+}
+
+/// Knot m and fraction p for density rho in the F tables (m clamped to [1, nrho−1], no lower clamp on p).
+inline void locate_rho(double rho, double rdrho, int nrho, int& m, double& p) {
+  p = rho * rdrho + 1.0;
+  m = static_cast<int>(p);
+  m = m > 1 ? (m < nrho - 1 ? m : nrho - 1) : 1;
+  p -= m;
+  p = p < 1.0 ? p : 1.0;
+}
+
 /// LAMMPS's seven-coefficient cubic interpolation through n samples f[1..n] spaced delta (f[0] unused).
 void build_spline(int n, double delta, const double* f, double* spline);
 

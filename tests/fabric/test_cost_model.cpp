@@ -1,6 +1,7 @@
 // The cost model agrees with the cycle simulator within 5% on the whole acceptance grid: window multicast
-// (multi-word and one-word payloads) for every b with 2b+1 <= n, n in {8,12,16,24,32,48,64}, with and without
-// wrap; plus swaps and reductions. It also prices a full wafer.
+// (multi-word and one-word payloads) for every b = 1..8 with 2b+1 <= n and every n×n mesh from 8×8 to 64×64,
+// with and without wrap (one ctest test per n, so ctest spreads them over cores); plus swaps and reductions.
+// It also prices a full wafer.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -60,27 +61,34 @@ double check_within(const std::vector<Case>& cases, double tolerance) {
   return worst;
 }
 
-TEST(CostModel, WindowMulticastSweepWithinFivePercent) {
+class WindowMulticastSweep : public ::testing::TestWithParam<int> {};
+
+TEST_P(WindowMulticastSweep, WithinFivePercent) {
   const HardwareSpec hw = preset("wse2");
   std::vector<Case> cases;
-  for (int n : {8, 12, 16, 24, 32, 48, 64})
-    for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
-      for (bool wrap : {false, true})
-        for (int words : {4, 1}) {
-          Case c;
-          c.spec.kind = ScheduleKind::WindowMulticast;
-          c.spec.grid = Grid{n, n};
-          c.spec.b = b;
-          c.spec.words = words;
-          c.spec.wrap = wrap;
-          cases.push_back(c);
-        }
+  const int n = GetParam();
+  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
+    for (bool wrap : {false, true})
+      for (int words : {4, 1}) {
+        Case c;
+        c.spec.kind = ScheduleKind::WindowMulticast;
+        c.spec.grid = Grid{n, n};
+        c.spec.b = b;
+        c.spec.words = words;
+        c.spec.wrap = wrap;
+        cases.push_back(c);
+      }
   run_cases(cases, hw);
   const double worst = check_within(cases, 0.05);
   RecordProperty("cases", static_cast<int>(cases.size()));
   RecordProperty("worst_relative_error", std::to_string(worst));
-  std::printf("window multicast: %zu cases, worst model error %.4f\n", cases.size(), worst);
+  std::printf("window multicast n=%d: %zu cases, worst model error %.4f\n", n, cases.size(), worst);
 }
+
+INSTANTIATE_TEST_SUITE_P(CostModel, WindowMulticastSweep, ::testing::Range(8, 65),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return "n" + std::to_string(i.param);
+                         });
 
 TEST(CostModel, SwapsAndReductionsWithinFivePercent) {
   const HardwareSpec hw = preset("wse2");

@@ -6,17 +6,14 @@
 #include <fstream>
 
 #include "io/lammps_script.hpp"
+#include "scratch_file.hpp"
 
 namespace {
 
 using namespace wmd::io;
 
 std::string write(const std::string& name, const std::string& text) {
-  const std::string dir = std::string(WAFERMD_BINARY_DIR) + "/test_scratch/io";
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
+  return wmd::test::write_scratch(name, text);
 }
 
 std::vector<Command> read_all(const std::string& path, Variables& vars) {
