@@ -29,7 +29,6 @@ void Simulation::cmd_atom_style(const io::Command& c) {
 void Simulation::cmd_boundary(const io::Command& c) {
   require_no_box(c);
   io::ArgCursor a(c);
-  std::string text;
   for (int d = 0; d < 3; ++d) {
     const std::string w = a.word(std::string("the ") + "xyz"[d] + " boundary (p, f, s, m or a pair like fs)");
     if (w.empty() || w.size() > 2) a.fail("bad boundary '" + w + "'");
@@ -41,10 +40,8 @@ void Simulation::cmd_boundary(const io::Command& c) {
     if ((lo == 'p') != (hi == 'p')) a.fail("boundary '" + w + "': p must be on both faces");
     s_.box.face[d][0] = static_cast<Face>(lo);
     s_.box.face[d][1] = static_cast<Face>(hi);
-    text += (d ? " " : "") + w;
   }
   a.finish();
-  boundary_text_ = text;
 }
 
 void Simulation::cmd_lattice(const io::Command& c) {

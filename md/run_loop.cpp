@@ -47,36 +47,36 @@ bool Simulation::eatom_needed(int64_t step) const {
   return false;
 }
 
-void Simulation::integrate_initial() {
+// v += ½dt·F/m for the atoms of one nve fix.
+void Simulation::half_kick(const Fix& f) {
   Atoms& at = s_.atoms;
   const double dtf = 0.5 * s_.dt * units::ftm2v;
-  const double dtv = s_.dt;
+  for (size_t i = 0; i < at.size(); ++i) {
+    if (!(at.mask[i] & f.group)) continue;
+    const double dtfm = dtf / s_.mass[at.type[i]];
+    at.vx[i] += dtfm * at.fx[i];
+    at.vy[i] += dtfm * at.fy[i];
+    at.vz[i] += dtfm * at.fz[i];
+  }
+}
+
+// Fix by fix, as LAMMPS: half kick, then drift x += dt·v.
+void Simulation::integrate_initial() {
+  Atoms& at = s_.atoms;
   for (const Fix& f : fixes_) {
+    half_kick(f);
     for (size_t i = 0; i < at.size(); ++i) {
       if (!(at.mask[i] & f.group)) continue;
-      const double dtfm = dtf / s_.mass[at.type[i]];
-      at.vx[i] += dtfm * at.fx[i];
-      at.vy[i] += dtfm * at.fy[i];
-      at.vz[i] += dtfm * at.fz[i];
-      at.x[i] += dtv * at.vx[i];
-      at.y[i] += dtv * at.vy[i];
-      at.z[i] += dtv * at.vz[i];
+      at.x[i] += s_.dt * at.vx[i];
+      at.y[i] += s_.dt * at.vy[i];
+      at.z[i] += s_.dt * at.vz[i];
     }
   }
 }
 
+// The closing half kick of every nve fix.
 void Simulation::integrate_final() {
-  Atoms& at = s_.atoms;
-  const double dtf = 0.5 * s_.dt * units::ftm2v;
-  for (const Fix& f : fixes_) {
-    for (size_t i = 0; i < at.size(); ++i) {
-      if (!(at.mask[i] & f.group)) continue;
-      const double dtfm = dtf / s_.mass[at.type[i]];
-      at.vx[i] += dtfm * at.fx[i];
-      at.vy[i] += dtfm * at.fy[i];
-      at.vz[i] += dtfm * at.fz[i];
-    }
-  }
+  for (const Fix& f : fixes_) half_kick(f);
 }
 
 void Simulation::check_finite() const {

@@ -110,6 +110,7 @@ class Simulation {
   void run_steps(int64_t nsteps);
   void integrate_initial();
   void integrate_final();
+  void half_kick(const Fix& f);
   void check_finite() const;
   void thermo_output(bool header);
   void write_dumps(bool force_all);
@@ -131,8 +132,6 @@ class Simulation {
   io::Variables* vars_ = nullptr;
 
   State s_;
-  bool units_metal_ = true;
-  std::string boundary_text_ = "p p p";
   Lattice lattice_;
   std::map<std::string, Region> regions_;
   std::string pair_style_;
