@@ -11,11 +11,13 @@ bool Log::open(const std::string& path) {
 }
 
 void Log::line(const std::string& text) {
+  if (muted_) return;
   std::cout << text << '\n';
   if (file_.is_open()) file_ << text << '\n';
 }
 
 void Log::file_only(const std::string& text) {
+  if (muted_) return;
   if (file_.is_open()) file_ << text << '\n';
 }
 

@@ -16,9 +16,12 @@ class Log {
   void line(const std::string& text);
   /// Writes to the log file only.
   void file_only(const std::string& text);
+  /// Drops every line from now on (the MPI ranks other than 0, which print nothing).
+  void mute() { muted_ = true; }
 
  private:
   std::ofstream file_;
+  bool muted_ = false;
 };
 
 /// thermo.csv: one header row, one row per thermo output.

@@ -11,6 +11,7 @@ const std::vector<std::string>& setting_keys() {
                                                 "deterministic",
                                                 "mesh.precision",
                                                 "cluster.precision",
+                                                "cluster.grid",
                                                 "mesh.wafer",
                                                 "neighbor.skin",
                                                 "output.thermo_every",
@@ -52,6 +53,20 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
     s.mesh_precision = pick(key, value, {"fp32", "fp64"}, pos);
   } else if (key == "cluster.precision") {
     s.cluster_precision = pick(key, value, {"fp64", "fp32", "mixed"}, pos);
+  } else if (key == "cluster.grid") {
+    // AxBxC with positive integers; the product must equal the MPI rank count (checked when the box exists).
+    std::istringstream in(value);
+    std::string part;
+    int k = 0;
+    bool ok = true;
+    while (std::getline(in, part, 'x')) {
+      long long n;
+      ok = ok && k < 3 && parse_integer(part, n) && n >= 1 && n <= 1000000;
+      ++k;
+    }
+    if (!ok || k != 3)
+      fail_input(pos, "cluster.grid must be AxBxC (sub-domains along x, y, z), got '" + value + "'");
+    s.cluster_grid = value;
   } else if (key == "mesh.wafer") {
     if (value.empty()) fail_input(pos, "mesh.wafer must be wse2, wse3 or a YAML file");
     s.mesh_wafer = value;

@@ -122,8 +122,9 @@ class Translator {
       if (m["wafer"]) set(m["wafer"], "mesh.wafer");
     }
     if (const auto c = root["cluster"]) {
-      only_keys(c, "cluster", {"precision"});
+      only_keys(c, "cluster", {"precision", "grid"});
       if (c["precision"]) set(c["precision"], "cluster.precision");
+      if (c["grid"]) set(c["grid"], "cluster.grid");
     }
     if (const auto o = root["output"]) {
       only_keys(o, "output",

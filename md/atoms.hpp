@@ -1,5 +1,6 @@
 // Per-atom state in structure-of-arrays form: what every backend and the run loop share.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,51 @@ struct Atoms {
     type.push_back(t), id.push_back(tag);
     ix.push_back(0), iy.push_back(0), iz.push_back(0);
     mask.push_back(1u);
+  }
+  /// Doubles `pack` writes per atom. Every per-atom field travels when atoms migrate between ranks: a field
+  /// added above must be added to pack/unpack too.
+  static constexpr int kPackSize = 15;
+  /// Writes atom i's fields into out[0..kPackSize) (integers are exact in a double up to 2^53).
+  void pack(size_t i, double* out) const {
+    const double v[kPackSize] = {x[i],
+                                 y[i],
+                                 z[i],
+                                 vx[i],
+                                 vy[i],
+                                 vz[i],
+                                 fx[i],
+                                 fy[i],
+                                 fz[i],
+                                 static_cast<double>(type[i]),
+                                 static_cast<double>(id[i]),
+                                 static_cast<double>(ix[i]),
+                                 static_cast<double>(iy[i]),
+                                 static_cast<double>(iz[i]),
+                                 static_cast<double>(mask[i])};
+    for (int k = 0; k < kPackSize; ++k) out[k] = v[k];
+  }
+  /// Appends an atom written by pack.
+  void unpack(const double* in) {
+    x.push_back(in[0]), y.push_back(in[1]), z.push_back(in[2]);
+    vx.push_back(in[3]), vy.push_back(in[4]), vz.push_back(in[5]);
+    fx.push_back(in[6]), fy.push_back(in[7]), fz.push_back(in[8]);
+    type.push_back(static_cast<int>(in[9])), id.push_back(static_cast<int64_t>(in[10]));
+    ix.push_back(static_cast<int>(in[11])), iy.push_back(static_cast<int>(in[12])),
+        iz.push_back(static_cast<int>(in[13]));
+    mask.push_back(static_cast<uint32_t>(in[14]));
+  }
+  /// Keeps the atoms with keep[i] true, in their order.
+  void compact(const std::vector<char>& keep) {
+    size_t n = 0;
+    for (size_t i = 0; i < size(); ++i) {
+      if (!keep[i]) continue;
+      x[n] = x[i], y[n] = y[i], z[n] = z[i], vx[n] = vx[i], vy[n] = vy[i], vz[n] = vz[i];
+      fx[n] = fx[i], fy[n] = fy[i], fz[n] = fz[i], type[n] = type[i], id[n] = id[i];
+      ix[n] = ix[i], iy[n] = iy[i], iz[n] = iz[i], mask[n] = mask[i];
+      ++n;
+    }
+    for (auto* v : {&x, &y, &z, &vx, &vy, &vz, &fx, &fy, &fz}) v->resize(n);
+    type.resize(n), id.resize(n), ix.resize(n), iy.resize(n), iz.resize(n), mask.resize(n);
   }
   /// Largest atom id (0 when empty).
   int64_t max_id() const {

@@ -1,5 +1,6 @@
 #include "md/comm.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 
@@ -21,13 +22,26 @@ std::vector<int> counts_of(MPI_Comm c, int size, size_t nbytes, std::vector<int>
 }  // namespace
 
 Comm::Comm(MPI_Comm c) : comm_(c) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    serial_ = true;
+    return;
+  }
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
 }
 
+const Comm& Comm::local() {
+  static const Comm c{Serial{}};
+  return c;
+}
+
 // MPI_Allreduce order is fixed for a given rank count in Open MPI's default tuned algorithms, but to make
-// sums reproducible regardless of algorithm choice we gather the per-rank partials and add them in rank order.
+// sums reproducible regardless of algorithm choice we gather the per-rank partials and add them in rank
+// order.
 double Comm::sum(double v) const {
+  if (size_ == 1) return v;
   std::vector<double> all(size_);
   MPI_Allgather(&v, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm_);
   double s = 0.0;
@@ -36,6 +50,7 @@ double Comm::sum(double v) const {
 }
 
 int64_t Comm::sum(int64_t v) const {
+  if (size_ == 1) return v;
   int64_t s = 0;
   MPI_Allreduce(&v, &s, 1, MPI_INT64_T, MPI_SUM, comm_);
   return s;
@@ -58,38 +73,94 @@ void Comm::sum(int64_t* v, int n) const {
 }
 
 double Comm::max(double v) const {
+  if (size_ == 1) return v;
   double r = v;
   MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm_);
   return r;
 }
 
 double Comm::min(double v) const {
+  if (size_ == 1) return v;
   double r = v;
   MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MIN, comm_);
   return r;
 }
 
 int64_t Comm::max(int64_t v) const {
+  if (size_ == 1) return v;
   int64_t r = v;
   MPI_Allreduce(&v, &r, 1, MPI_INT64_T, MPI_MAX, comm_);
   return r;
 }
 
 int64_t Comm::min(int64_t v) const {
+  if (size_ == 1) return v;
   int64_t r = v;
   MPI_Allreduce(&v, &r, 1, MPI_INT64_T, MPI_MIN, comm_);
   return r;
 }
 
 bool Comm::any(bool v) const {
+  if (size_ == 1) return v;
   int in = v ? 1 : 0, out = 0;
   MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, comm_);
   return out != 0;
 }
 
-void Comm::barrier() const { MPI_Barrier(comm_); }
+void Comm::barrier() const {
+  if (size_ > 1) MPI_Barrier(comm_);
+}
+
+void Comm::sum(__int128* v, int n) const {
+  if (size_ == 1 || n == 0) return;
+  // Two 64-bit halves per value; integer addition of the gathered partials is exact in any order.
+  std::vector<__int128> all(static_cast<size_t>(n) * size_);
+  MPI_Allgather(v, 2 * n, MPI_INT64_T, all.data(), 2 * n, MPI_INT64_T, comm_);
+  for (int k = 0; k < n; ++k) {
+    __int128 s = 0;
+    for (int r = 0; r < size_; ++r) s += all[static_cast<size_t>(r) * n + k];
+    v[k] = s;
+  }
+}
+
+void Comm::sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, size_t n_in, int source) const {
+  if (dest == rank_ && source == rank_) {
+    if (n_in) std::memcpy(in, out, n_in);
+    return;
+  }
+  if (serial_) return;
+  MPI_Sendrecv(out, static_cast<int>(n_out), MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, 7, in,
+               static_cast<int>(n_in), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, 7, comm_,
+               MPI_STATUS_IGNORE);
+}
+
+__int128 TermSum::to_fixed(double v) {
+  const double lim = 4.611686018427387904e18;  // 2^62
+  v = v > lim ? lim : v < -lim ? -lim : v;
+  return static_cast<__int128>(std::ldexp(v, 64));
+}
+
+std::vector<double> TermSum::total() const {
+  std::vector<double> out = d_;
+  if (!exact_) {
+    comm_.sum(out.data(), static_cast<int>(out.size()));
+    return out;
+  }
+  std::vector<__int128> q = q_;
+  comm_.sum(q.data(), static_cast<int>(q.size()));
+  // A non-finite term on any rank makes the total non-finite, as a plain sum would.
+  for (size_t k = 0; k < out.size(); ++k) {
+    const bool bad = comm_.any(!std::isfinite(d_[k]));
+    out[k] = bad ? std::nan("") : std::ldexp(static_cast<double>(q[k]), -64);
+  }
+  return out;
+}
 
 std::vector<char> Comm::gather_bytes(const void* data, size_t nbytes) const {
+  if (size_ == 1) {
+    const char* p = static_cast<const char*>(data);
+    return std::vector<char>(p, p + nbytes);
+  }
   std::vector<int> displs;
   const std::vector<int> counts = counts_of(comm_, size_, nbytes, displs);
   std::vector<char> out;
@@ -100,6 +171,10 @@ std::vector<char> Comm::gather_bytes(const void* data, size_t nbytes) const {
 }
 
 std::vector<char> Comm::allgather_bytes(const void* data, size_t nbytes) const {
+  if (size_ == 1) {
+    const char* p = static_cast<const char*>(data);
+    return std::vector<char>(p, p + nbytes);
+  }
   std::vector<int> displs;
   const std::vector<int> counts = counts_of(comm_, size_, nbytes, displs);
   std::vector<char> out(static_cast<size_t>(displs.back()) + counts.back());
@@ -123,6 +198,7 @@ void Comm::broadcast(std::string& s) const {
 
 void Comm::abort(const std::string& message) const {
   std::cerr << "error: rank " << rank_ << ": " << message << std::endl;
+  if (serial_) std::exit(exit_run_failed);
   MPI_Abort(comm_, exit_run_failed);
   std::abort();
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -13,14 +14,20 @@ namespace wmd::md {
 
 class Comm {
  public:
-  /// Wraps a communicator (MPI must be initialised); defaults to MPI_COMM_WORLD.
+  /// Wraps a communicator; defaults to MPI_COMM_WORLD. Without MPI_Init (in-process unit tests) it is a
+  /// one-rank communicator that never calls MPI.
   explicit Comm(MPI_Comm c = MPI_COMM_WORLD);
+  /// A one-rank communicator that never calls MPI (for code that works on this rank's atoms only).
+  static const Comm& local();
 
   int rank() const { return rank_; }
   int size() const { return size_; }
   /// True on rank 0, the rank that writes files and prints.
   bool root() const { return rank_ == 0; }
   MPI_Comm raw() const { return comm_; }
+  /// Deterministic mode: sums of per-atom terms (TermSum) are exact, so independent of order and rank count.
+  void set_deterministic(bool on) { deterministic_ = on; }
+  bool deterministic() const { return deterministic_; }
 
   /// Global sum, in rank order (reproducible for a fixed rank count).
   double sum(double v) const;
@@ -35,6 +42,26 @@ class Comm {
   /// True if v is true on any rank.
   bool any(bool v) const;
   void barrier() const;
+  /// Exact global sum of 64.64 fixed-point values, in place (integer addition: any order gives the same
+  /// bits).
+  void sum(__int128* v, int n) const;
+
+  /// Sends n_out values to rank `dest` and receives n_in values from rank `source` (either may be -1: none;
+  /// this rank itself: a copy). The counts must match the partner's.
+  template <class T>
+  void sendrecv(const T* out, size_t n_out, int dest, T* in, size_t n_in, int source) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    sendrecv_bytes(out, n_out * sizeof(T), dest, in, n_in * sizeof(T), source);
+  }
+  /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
+  template <class T>
+  std::vector<T> sendrecv(const std::vector<T>& out, int dest, int source) const {
+    uint64_t n_out = out.size(), n_in = 0;
+    sendrecv(&n_out, dest >= 0 ? 1 : 0, dest, &n_in, source >= 0 ? 1 : 0, source);
+    std::vector<T> in(n_in);
+    sendrecv(out.data(), dest >= 0 ? out.size() : 0, dest, in.data(), in.size(), source);
+    return in;
+  }
 
   /// Rank 0 gets every rank's vector concatenated in rank order; other ranks get an empty vector.
   template <class T>
@@ -74,9 +101,44 @@ class Comm {
   std::vector<char> gather_bytes(const void* data, size_t nbytes) const;
   std::vector<char> allgather_bytes(const void* data, size_t nbytes) const;
   void broadcast_bytes(void* data, size_t nbytes) const;
+  void sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, size_t n_in, int source) const;
+  struct Serial {};
+  explicit Comm(Serial) : comm_(MPI_COMM_SELF), serial_(true) {}
 
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
+  bool serial_ = false;  // no MPI calls at all (MPI not initialised, or Comm::local())
+  bool deterministic_ = false;
+};
+
+/// A global sum of per-atom terms over n components. Default: each rank adds its terms in its own order, then
+/// the ranks' partial sums are added in rank order (on one rank: exactly the plain loop). With a
+/// deterministic Comm every term is converted to 64.64 fixed point and added as an integer, so the total does
+/// not depend on the order of the terms or on how the atoms are spread over ranks.
+class TermSum {
+ public:
+  TermSum(const Comm& comm, int n)
+      : comm_(comm), exact_(comm.deterministic()), d_(n, 0.0), q_(exact_ ? n : 0, 0) {}
+  /// Adds one term to component k.
+  void add(int k, double v) {
+    if (!exact_) {
+      d_[k] += v;
+    } else if (std::isfinite(v)) {
+      q_[k] += to_fixed(v);
+    } else {
+      d_[k] = v;  // carries the non-finite value through
+    }
+  }
+  /// Collective: the global totals, on every rank.
+  std::vector<double> total() const;
+  /// Finite v as a 64.64 fixed-point integer (truncated toward zero; |v| is clamped to 2^62).
+  static __int128 to_fixed(double v);
+
+ private:
+  const Comm& comm_;
+  bool exact_;
+  std::vector<double> d_;
+  std::vector<__int128> q_;
 };
 
 }  // namespace wmd::md

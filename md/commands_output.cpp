@@ -150,8 +150,14 @@ void Simulation::cmd_dump(const io::Command& c) {
   if (d.columns.empty()) a.fail("dump custom needs at least one column");
   d.column_formats.assign(d.columns.size(), "");
   if (!dry_run_) {
-    d.writer = std::make_unique<io::DumpTextWriter>();
-    if (!d.writer->open(d.file)) fail_input(c.pos, "cannot write dump file '" + d.file + "'");
+    // Rank 0 writes the file; every rank learns whether it could be opened, so all stop alike.
+    int ok = 1;
+    if (comm_.root()) {
+      d.writer = std::make_unique<io::DumpTextWriter>();
+      ok = d.writer->open(d.file) ? 1 : 0;
+    }
+    comm_.broadcast(&ok, 1);
+    if (!ok) fail_input(c.pos, "cannot write dump file '" + d.file + "'");
   }
   dumps_.push_back(std::move(d));
 }

@@ -131,6 +131,7 @@ void Simulation::cmd_create_box(const io::Command& c) {
                   s_.box.lo[0], s_.box.lo[1], s_.box.lo[2], s_.box.hi[0], s_.box.hi[1], s_.box.hi[2]);
     log_.line(buf);
   }
+  set_decomposition(c);
 }
 
 void Simulation::cmd_create_atoms(const io::Command& c) {
@@ -153,7 +154,12 @@ void Simulation::cmd_create_atoms(const io::Command& c) {
         static_cast<int>(a.integer("a basis atom index", 1, static_cast<long long>(basis_type.size())));
     basis_type[m - 1] = static_cast<int>(a.integer("an atom type", 1, s_.ntypes));
   }
-  const int64_t n = create_lattice_atoms(s_, lattice_, basis_type, region);
+  // Every rank runs the one-rank generation loop and keeps the atoms of its sub-domain: ids and coordinates
+  // are LAMMPS's one-rank ones whatever the rank count.
+  const int64_t first_id = comm_.max(s_.atoms.max_id()) + 1;
+  const int64_t n =
+      create_lattice_atoms(s_, lattice_, basis_type, region, first_id,
+                           [this](double x, double y, double z) { return decomp_.owns(s_.box, x, y, z); });
   forces_current_ = false;
   if (!dry_run_) log_.line("Created " + std::to_string(n) + " atoms");
 }
@@ -171,7 +177,10 @@ void Simulation::cmd_read_data(const io::Command& c) {
   s_.box.defined = true;
   s_.ntypes = d.ntypes;
   s_.mass = d.mass;
+  set_decomposition(c);
+  // Every rank reads the file and keeps the atoms of its sub-domain.
   for (size_t i = 0; i < d.id.size(); ++i) {
+    if (!decomp_.owns(s_.box, d.x[i], d.y[i], d.z[i])) continue;
     s_.atoms.add(d.id[i], d.type[i], d.x[i], d.y[i], d.z[i]);
     s_.atoms.ix.back() = d.ix[i], s_.atoms.iy.back() = d.iy[i], s_.atoms.iz.back() = d.iz[i];
     if (d.has_velocities)
@@ -191,27 +200,41 @@ void Simulation::cmd_write_data(const io::Command& c) {
     if (key == "pair") a.word("ii or ij");
   }
   if (dry_run_) return;
-  io::DataFile d;
-  d.timestep = s_.step;
-  d.ntypes = s_.ntypes;
-  for (int k = 0; k < 3; ++k) d.lo[k] = s_.box.lo[k], d.hi[k] = s_.box.hi[k];
-  d.mass = s_.mass;
-  std::vector<size_t> order(s_.atoms.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t p, size_t q) { return s_.atoms.id[p] < s_.atoms.id[q]; });
+  // Rows (LAMMPS writes wrapped coordinates with their image flags) gathered to rank 0, which writes them by
+  // id.
+  constexpr int kCols = 11;
   const Atoms& at = s_.atoms;
-  d.has_velocities = true;
-  for (size_t i : order) {
-    // LAMMPS writes wrapped coordinates with their image flags.
+  std::vector<double> rows;
+  rows.reserve(kCols * at.size());
+  for (size_t i = 0; i < at.size(); ++i) {
     double p[3] = {at.x[i], at.y[i], at.z[i]};
     int im[3] = {at.ix[i], at.iy[i], at.iz[i]};
     for (int k = 0; k < 3; ++k) {
       if (s_.box.periodic(k)) wrap_periodic(p[k], im[k], s_.box.lo[k], s_.box.hi[k]);
     }
-    d.id.push_back(at.id[i]), d.type.push_back(at.type[i]);
-    d.x.push_back(p[0]), d.y.push_back(p[1]), d.z.push_back(p[2]);
-    d.ix.push_back(im[0]), d.iy.push_back(im[1]), d.iz.push_back(im[2]);
-    d.vx.push_back(at.vx[i]), d.vy.push_back(at.vy[i]), d.vz.push_back(at.vz[i]);
+    rows.insert(rows.end(), {static_cast<double>(at.id[i]), static_cast<double>(at.type[i]), p[0], p[1], p[2],
+                             static_cast<double>(im[0]), static_cast<double>(im[1]),
+                             static_cast<double>(im[2]), at.vx[i], at.vy[i], at.vz[i]});
+  }
+  const std::vector<double> all = comm_.gather(rows);
+  if (!comm_.root()) return;
+  io::DataFile d;
+  d.timestep = s_.step;
+  d.ntypes = s_.ntypes;
+  for (int k = 0; k < 3; ++k) d.lo[k] = s_.box.lo[k], d.hi[k] = s_.box.hi[k];
+  d.mass = s_.mass;
+  const size_t n = all.size() / kCols;
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t p, size_t q) { return all[kCols * p] < all[kCols * q]; });
+  d.has_velocities = true;
+  for (size_t i : order) {
+    const double* r = &all[kCols * i];
+    d.id.push_back(static_cast<int64_t>(r[0])), d.type.push_back(static_cast<int>(r[1]));
+    d.x.push_back(r[2]), d.y.push_back(r[3]), d.z.push_back(r[4]);
+    d.ix.push_back(static_cast<int>(r[5])), d.iy.push_back(static_cast<int>(r[6])),
+        d.iz.push_back(static_cast<int>(r[7]));
+    d.vx.push_back(r[8]), d.vy.push_back(r[9]), d.vz.push_back(r[10]);
   }
   if (!io::write_lammps_data(path, d)) throw RunError("cannot write data file '" + path + "'");
 }
@@ -342,27 +365,31 @@ void Simulation::cmd_velocity(const io::Command& c) {
     }
   }
   if (style != "zero" && style != "set") {
+    // The same verdict on every rank: the smallest massless type held by any rank.
+    int64_t massless = s_.ntypes + 1;
     for (size_t i = 0; i < s_.atoms.size(); ++i) {
-      if (s_.mass[s_.atoms.type[i]] <= 0.0) {
-        a.fail("atom type " + std::to_string(s_.atoms.type[i]) +
-               " has no mass (use mass or pair_coeff first)");
-      }
+      if (s_.mass[s_.atoms.type[i]] <= 0.0) massless = std::min<int64_t>(massless, s_.atoms.type[i]);
     }
-    if (group_count(s_, group) < 2) a.fail("velocity " + style + " needs at least two atoms in the group");
+    massless = comm_.min(massless);
+    if (massless <= s_.ntypes) {
+      a.fail("atom type " + std::to_string(massless) + " has no mass (use mass or pair_coeff first)");
+    }
+    if (group_count(s_, comm_, group) < 2)
+      a.fail("velocity " + style + " needs at least two atoms in the group");
   }
   if (style == "create") {
     try {
-      velocity_create(s_, opt);
+      velocity_create(s_, comm_, opt);
     } catch (const std::invalid_argument& e) {
       a.fail(e.what());
     }
   } else if (style == "scale") {
-    scale_group_temperature(s_, group, opt.temperature);
+    scale_group_temperature(s_, comm_, group, opt.temperature);
   } else if (style == "zero") {
     if (zero_what == "linear")
-      zero_group_momentum(s_, group);
+      zero_group_momentum(s_, comm_, group);
     else
-      zero_group_rotation(s_, group);
+      zero_group_rotation(s_, comm_, group);
   } else {
     if (lattice_units && !lattice_.defined())
       a.fail("velocity set with units lattice needs a lattice (or units box)");

@@ -28,13 +28,12 @@ double Simulation::per_atom_compute(const Compute& cp, size_t i) const {
 }
 
 void Simulation::write_dump_frame(Dump& d) {
-  if (!d.writer) return;
+  if (dry_run_) return;
   const Atoms& a = s_.atoms;
   std::vector<size_t> idx;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a.mask[i] & d.group) idx.push_back(i);
   }
-  if (d.sort_id) std::sort(idx.begin(), idx.end(), [&](size_t p, size_t q) { return a.id[p] < a.id[q]; });
   io::DumpFrame f;
   f.step = s_.step;
   for (int k = 0; k < 3; ++k) {
@@ -104,6 +103,27 @@ void Simulation::write_dump_frame(Dump& d) {
     }
     f.values.push_back(std::move(v));
     f.is_integer.push_back(is_int);
+  }
+  // Rows (id first, then the columns) gathered to rank 0 in rank order, sorted by id when asked.
+  const size_t ncol = d.columns.size(), width = ncol + 1;
+  std::vector<double> rows;
+  rows.reserve(idx.size() * width);
+  for (size_t r = 0; r < idx.size(); ++r) {
+    rows.push_back(static_cast<double>(a.id[idx[r]]));
+    for (size_t k = 0; k < ncol; ++k) rows.push_back(f.values[k][r]);
+  }
+  const std::vector<double> all = comm_.gather(rows);
+  if (!comm_.root() || !d.writer) return;
+  const size_t n = all.size() / width;
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (d.sort_id) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t p, size_t q) { return all[p * width] < all[q * width]; });
+  }
+  for (size_t k = 0; k < ncol; ++k) {
+    f.values[k].resize(n);
+    for (size_t r = 0; r < n; ++r) f.values[k][r] = all[order[r] * width + 1 + k];
   }
   d.writer->set_formats(d.column_formats);
   d.writer->set_line_format(d.line_format);

@@ -12,7 +12,8 @@ namespace wmd::md {
 struct PosRec {
   double x, y, z;
   int type;
-  int owner;  // index of the owned atom this record is, or is an image of
+  int owner;  // key of the atom this record is or images: its owned index here, its global id in the cluster
+              // decomposition (the half-list pair rule compares keys)
 };
 
 /// Owned atoms first (records 0..nlocal-1), then their images.

@@ -6,12 +6,14 @@
 namespace wmd::md {
 namespace {
 
-// Ghost j (an image of owned atom o with offset s) pairs with owned i once: when o > i, or when o == i
-// (the atom meets its own image) and s is lexicographically positive; the mirror pair is then skipped.
+// Ghost j (an image of atom o with offset s) pairs with owned i once: when key(o) > key(i), or when o is i
+// (the atom meets its own image) and s is lexicographically positive; the mirror pair — on this rank or on
+// the rank owning o — is then skipped. Keys are the records' `owner` (global ids across MPI ranks).
 inline bool take_pair(const GhostImages& g, int i, int j) {
   if (j < g.nlocal) return j > i;
   const int o = g.rec[j].owner;
-  if (o != i) return o > i;
+  const int oi = g.rec[i].owner;
+  if (o != oi) return o > oi;
   const int* s = g.shift_of(j);
   return s[2] > 0 || (s[2] == 0 && (s[1] > 0 || (s[1] == 0 && s[0] > 0)));
 }

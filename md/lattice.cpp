@@ -24,7 +24,8 @@ bool make_lattice(const std::string& style, double a, Lattice& out) {
 }
 
 int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int>& basis_type,
-                             const Region* region) {
+                             const Region* region, int64_t first_id,
+                             const std::function<bool(double, double, double)>& keep) {
   // LAMMPS shifts the bounds of periodic directions so that an atom on both faces is created once.
   double sublo[3], subhi[3];
   for (int d = 0; d < 3; ++d) {
@@ -41,7 +42,7 @@ int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int
     lo[d] = static_cast<int>(std::floor((sublo[d] / lat.scale) - lat.origin[d])) - 1;
     hi[d] = static_cast<int>(std::ceil((subhi[d] / lat.scale) - lat.origin[d])) + 1;
   }
-  int64_t next_id = s.atoms.max_id() + 1;
+  int64_t next_id = first_id > 0 ? first_id : s.atoms.max_id() + 1;
   int64_t created = 0;
   const int nbasis = static_cast<int>(lat.basis.size());
   for (int k = lo[2]; k <= hi[2]; ++k) {
@@ -61,7 +62,8 @@ int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int
               x[2] >= subhi[2]) {
             continue;
           }
-          s.atoms.add(next_id++, basis_type[m], x[0], x[1], x[2]);
+          if (!keep || keep(x[0], x[1], x[2])) s.atoms.add(next_id, basis_type[m], x[0], x[1], x[2]);
+          ++next_id;
           ++created;
         }
       }

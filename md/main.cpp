@@ -66,7 +66,10 @@ int dispatch(int argc, char** argv) {
       return wmd::fabric::run_simulate_command(fab, std::cout);
     }
   } catch (const wmd::InputError& e) {
-    std::cerr << "error: " << e.what() << std::endl;
+    // Every rank finds the same input error; rank 0 reports it.
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::cerr << "error: " << e.what() << std::endl;
     return wmd::exit_bad_input;
   } catch (const wmd::RunError& e) {
     std::cerr << "error: " << e.what() << std::endl;
@@ -79,15 +82,8 @@ int dispatch(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   int status;
-  if (ranks > 1) {
-    std::cerr
-        << "error: this build runs on one MPI rank; the multi-rank cluster decomposition is not built yet"
-        << std::endl;
-    status = wmd::exit_bad_input;
-  } else {
+  {
     Kokkos::ScopeGuard kokkos(argc, argv);
     status = dispatch(argc, argv);
   }

@@ -10,6 +10,7 @@
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
 #include "io/yaml_input.hpp"
+#include "md/comm.hpp"
 #include "md/resources.hpp"
 #include "md/simulation.hpp"
 
@@ -83,23 +84,30 @@ double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
   return sxx > 0 ? sxy / sxx : 0.0;
 }
 
+// Collective (atom count and memory over all ranks); rank 0 writes.
 void write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
                   const Simulation& sim, double wall) {
   const RunTotals& t = sim.totals();
-  const double natoms = static_cast<double>(sim.state().atoms.size());
+  const Comm& comm = sim.comm();
+  const int64_t natoms_all = sim.natoms();
+  const double natoms = static_cast<double>(natoms_all);
+  const double rss = comm.sum(peak_rss_mb());
+  if (!comm.root()) return;
   nlohmann::json j;
   j["version"] = WAFERMD_VERSION;
   j["input"] = opt.input;
   j["backend"] = settings.backend;
-  j["ranks"] = 1;
-  j["atoms"] = sim.state().atoms.size();
+  j["ranks"] = comm.size();
+  j["grid"] = sim.decomposition().grid_text();
+  j["deterministic"] = settings.deterministic;
+  j["atoms"] = natoms_all;
   j["steps"] = t.steps;
   j["simulated_time_ps"] = t.simulated_ps;
   j["wall_seconds"] = t.loop_seconds;
   j["total_wall_seconds"] = wall;
   j["steps_per_second"] = t.loop_seconds > 0 ? t.steps / t.loop_seconds : 0.0;
   j["atom_steps_per_second"] = t.loop_seconds > 0 ? natoms * t.steps / t.loop_seconds : 0.0;
-  j["peak_rss_mb"] = peak_rss_mb();
+  j["peak_rss_mb"] = rss;
   j["precision"] = settings.backend == "mesh" ? settings.mesh_precision : settings.cluster_precision;
   j["energy"] = {{"initial_ev", t.initial_energy},
                  {"final_ev", t.final_energy},
@@ -114,31 +122,47 @@ void write_report(const std::string& dir, const RunOptions& opt, const io::RunSe
 
 int run_program(const RunOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
+  // Every rank parses and checks the whole input, so input errors are found alike everywhere (exit 2 on all
+  // ranks, printed once); rank 0 alone prints and writes files.
+  const Comm world;
   io::Log log;
+  if (!world.root()) log.mute();
   try {
     const LoadedInput in = load(opt);
     {
       // Dry run: every command is checked (files read, types and ranges validated) before anything is
       // written.
       io::Log quiet;
+      quiet.mute();
       Simulation dry(quiet, in.settings, true, nullptr);
       replay(in, opt, dry);
     }
     const std::string dir = in.settings.output_dir;
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec || !log.open(dir + "/log.txt")) {
-      fail_input(SourcePos{dir, 0},
-                 "cannot create or write the output directory" + (ec ? ": " + ec.message() : ""));
-    }
+    std::string problem;
     io::ThermoCsv csv;
-    if (!csv.open(dir + "/thermo.csv")) fail_input(SourcePos{dir, 0}, "cannot write thermo.csv");
+    if (world.root()) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec || !log.open(dir + "/log.txt")) {
+        problem = "cannot create or write the output directory" + (ec ? ": " + ec.message() : "");
+      } else if (!csv.open(dir + "/thermo.csv")) {
+        problem = "cannot write thermo.csv";
+      }
+    }
+    world.broadcast(problem);
+    if (!problem.empty()) fail_input(SourcePos{dir, 0}, problem);
     log.line(fmt::format("wafermd {} (LAMMPS-compatible EAM)", WAFERMD_VERSION));
     log.line("Input: " + opt.input + "   backend: " + in.settings.backend + "   output: " + dir + "/");
-    Simulation sim(log, in.settings, false, &csv);
+    Simulation sim(log, in.settings, false, world.root() ? &csv : nullptr);
     try {
       replay(in, opt, sim);
-    } catch (const RunError&) {
+    } catch (const RunError& e) {
+      // One rank's failure (a lost atom, a non-finite force) ends every rank: the others may be waiting in a
+      // collective call, so the job is aborted with the reason (exit 3), never left hanging.
+      if (world.size() > 1) {
+        log.file_only(std::string("error: ") + e.what());
+        world.abort(std::string("run failed: ") + e.what());
+      }
       write_report(dir, opt, in.settings, sim, 0.0);
       throw;
     }
@@ -148,10 +172,11 @@ int run_program(const RunOptions& opt) {
     log.line(fmt::format("Total wall time: {}:{:02d}:{:02d}", secs / 3600, (secs / 60) % 60, secs % 60));
     return exit_ok;
   } catch (const InputError& e) {
-    std::cerr << "error: " << e.what() << std::endl;
+    if (world.root()) std::cerr << "error: " << e.what() << std::endl;
     return exit_bad_input;
   } catch (const RunError& e) {
     log.file_only(std::string("error: ") + e.what());
+    if (world.size() > 1) world.abort(std::string("run failed: ") + e.what());
     std::cerr << "error: run failed: " << e.what() << std::endl;
     return exit_run_failed;
   }

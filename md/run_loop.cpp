@@ -29,7 +29,22 @@ void Simulation::cmd_run(const io::Command& c) {
   for (int t = 1; t <= s_.ntypes; ++t) {
     if (s_.mass[t] <= 0.0) a.fail("atom type " + std::to_string(t) + " has no mass");
   }
-  if (s_.atoms.size() == 0) a.fail("run needs atoms (create_atoms or read_data)");
+  if (natoms() == 0) a.fail("run needs atoms (create_atoms or read_data)");
+  if (comm_.max(s_.atoms.max_id()) > 2147483647LL) a.fail("atom ids above 2147483647 are not supported");
+  // Ghosts come from face neighbours only (one hop per direction), so every sub-domain must be at least the
+  // neighbour cutoff thick wherever the grid splits the box.
+  const double cutneigh = tables().cutmax + neighbor_.skin;
+  for (int d = 0; d < 3; ++d) {
+    if (decomp_.grid()[d] == 1 || decomp_.min_width(s_.box, d) >= cutneigh) continue;
+    int fit[3];
+    for (int e = 0; e < 3; ++e) fit[e] = std::max(1, static_cast<int>(s_.box.prd(e) / cutneigh));
+    a.fail(fmt::format(
+        "the {} MPI ranks split the box {} along {} into sub-domains {:.4g} Å thick, thinner "
+        "than the neighbour cutoff {:.4g} Å (pair cutoff + skin): run on fewer MPI ranks (at most "
+        "{}x{}x{} sub-domains fit this box) or set cluster.grid",
+        comm_.size(), decomp_.grid_text(), "xyz"[d], decomp_.min_width(s_.box, d), cutneigh, fit[0], fit[1],
+        fit[2]));
+  }
   if (dry_run_) return;
   run_steps(n);
 }
@@ -96,9 +111,12 @@ std::vector<std::string> Simulation::thermo_keywords() const {
 
 void Simulation::thermo_output(bool header) {
   const auto keys = thermo_keywords();
-  ThermoContext ctx{&s_, &backend_->result(),
+  ThermoContext ctx{&s_,
+                    &backend_->result(),
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - run_clock_).count(),
-                    run_start_step_, thermo_norm_};
+                    run_start_step_,
+                    thermo_norm_,
+                    &comm_};
   std::vector<double> values;
   std::vector<std::string> headers;
   std::vector<bool> ints;
@@ -151,8 +169,8 @@ void Simulation::run_steps(int64_t nsteps) {
   const PhaseTimes setup_times = backend_->phase_times();
   check_finite();
   const double mem = current_rss_mb();
-  log_.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes", mem,
-                        mem, mem));
+  log_.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
+                        comm_.min(mem), comm_.sum(mem) / comm_.size(), comm_.max(mem)));
   run_clock_ = std::chrono::steady_clock::now();
   thermo_output(true);
   write_dumps(false);
@@ -179,43 +197,51 @@ void Simulation::run_steps(int64_t nsteps) {
   totals_.loop_seconds += seconds;
   totals_.simulated_ps += nsteps * s_.dt;
   last_stats_ = backend_->neighbor_stats();
-  // LAMMPS's summary
+  // LAMMPS's summary: rank 0's loop time; phases and counts as min/avg/max over ranks.
   PhaseTimes pt = backend_->phase_times();
   pt.pair -= setup_times.pair, pt.neigh -= setup_times.neigh, pt.comm -= setup_times.comm;
-  const double natoms = static_cast<double>(s_.atoms.size());
-  log_.line(fmt::format("Loop time of {:.6g} on 1 procs for {} steps with {} atoms\n", seconds, nsteps,
-                        s_.atoms.size()));
+  const int nprocs = comm_.size();
+  const int64_t natoms_all = natoms();
+  const double natoms = static_cast<double>(natoms_all);
+  log_.line(fmt::format("Loop time of {:.6g} on {} procs for {} steps with {} atoms\n", seconds, nprocs,
+                        nsteps, natoms_all));
   const double tps = seconds > 0 ? nsteps / seconds : 0.0;
   const double ns_day = tps * s_.dt * 86400.0 / 1000.0;
   log_.line(fmt::format("Performance: {:.3f} ns/day, {:.3f} hours/ns, {:.3f} timesteps/s", ns_day,
                         ns_day > 0 ? 24.0 / ns_day : 0.0, tps));
-  log_.line("100.0% CPU use with 1 MPI tasks x 1 OpenMP threads\n");
+  log_.line(fmt::format("100.0% CPU use with {} MPI tasks x 1 OpenMP threads\n", nprocs));
   log_.line("MPI task timing breakdown:");
   log_.line("Section |  min time  |  avg time  |  max time  |%varavg| %total");
   log_.line("---------------------------------------------------------------");
   const double other = std::max(0.0, seconds - pt.pair - pt.neigh - pt.comm - output - modify);
   auto row = [&](const char* name, double t) {
-    log_.line(fmt::format("{:<8}| {:<10.5g} | {:<10.5g} | {:<10.5g} | {:5.1f} | {:5.2f}", name, t, t, t, 0.0,
-                          seconds > 0 ? 100.0 * t / seconds : 0.0));
+    const double mn = comm_.min(t), avg = comm_.sum(t) / nprocs, mx = comm_.max(t);
+    const double var = comm_.sum((t - avg) * (t - avg)) / nprocs;
+    log_.line(fmt::format("{:<8}| {:<10.5g} | {:<10.5g} | {:<10.5g} | {:5.1f} | {:5.2f}", name, mn, avg, mx,
+                          avg > 0 ? 100.0 * std::sqrt(var) / avg : 0.0,
+                          seconds > 0 ? 100.0 * avg / seconds : 0.0));
   };
   row("Pair", pt.pair);
   row("Neigh", pt.neigh);
   row("Comm", pt.comm);
   row("Output", output);
   row("Modify", modify);
-  log_.line(fmt::format("Other   |            | {:<10.5g} |            |       | {:5.2f}\n", other,
-                        seconds > 0 ? 100.0 * other / seconds : 0.0));
+  const double other_avg = comm_.sum(other) / nprocs;
+  log_.line(fmt::format("Other   |            | {:<10.5g} |            |       | {:5.2f}\n", other_avg,
+                        seconds > 0 ? 100.0 * other_avg / seconds : 0.0));
   auto stat = [&](const char* name, double v) {
-    log_.line(
-        fmt::format("{}:{:>15} ave {:>11.6g} max {:>11.6g} min", name, fmt::format("{:#.6g}", v), v, v));
-    log_.line("Histogram: 1 0 0 0 0 0 0 0 0 0");
+    const double avg = comm_.sum(v) / nprocs;
+    log_.line(fmt::format("{}:{:>15} ave {:>11.6g} max {:>11.6g} min", name, fmt::format("{:#.6g}", avg),
+                          comm_.max(v), comm_.min(v)));
+    log_.line(nprocs == 1 ? "Histogram: 1 0 0 0 0 0 0 0 0 0" : fmt::format("Histogram: {} ranks", nprocs));
   };
-  stat("Nlocal", natoms);
+  stat("Nlocal", static_cast<double>(s_.atoms.size()));
   stat("Nghost", static_cast<double>(last_stats_.ghosts));
   stat("Neighs", static_cast<double>(last_stats_.pairs));
+  const int64_t pairs = comm_.sum(last_stats_.pairs);
   log_.line("");
-  log_.line(fmt::format("Total # of neighbors = {}", last_stats_.pairs));
-  log_.line(fmt::format("Ave neighs/atom = {:.6f}", natoms > 0 ? last_stats_.pairs / natoms : 0.0));
+  log_.line(fmt::format("Total # of neighbors = {}", pairs));
+  log_.line(fmt::format("Ave neighs/atom = {:.6f}", natoms > 0 ? pairs / natoms : 0.0));
   log_.line(fmt::format("Neighbor list builds = {}", last_stats_.builds - 1));
   log_.line(fmt::format("Dangerous builds = {}", last_stats_.dangerous));
   log_.line("");

@@ -10,11 +10,12 @@ namespace wmd::md {
 Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_run, io::ThermoCsv* csv)
     : log_(log), settings_(settings), dry_run_(dry_run), csv_(csv) {
   s_.group_names = {"all"};
+  comm_.set_deterministic(settings_.deterministic);
   if (settings_.backend != "cluster") {
     fail_input(SourcePos{"<settings>", 0},
                "backend '" + settings_.backend + "' is not available in this build (available: cluster)");
   }
-  backend_ = std::make_unique<ClusterBackend>();
+  backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic);
 }
 
 Simulation::~Simulation() = default;
@@ -86,6 +87,25 @@ void Simulation::execute(const io::Command& c) {
   }
 }
 
+void Simulation::set_decomposition(const io::Command& c) {
+  std::array<int, 3> grid;
+  if (!settings_.cluster_grid.empty()) {
+    Decomposition::parse_grid(settings_.cluster_grid, grid);
+    if (grid[0] * grid[1] * grid[2] != comm_.size()) {
+      fail_input(c.pos, "cluster.grid " + settings_.cluster_grid + " has " +
+                            std::to_string(grid[0] * grid[1] * grid[2]) + " sub-domains but this run has " +
+                            std::to_string(comm_.size()) + " MPI ranks");
+    }
+  } else {
+    grid = Decomposition::best_grid(s_.box, comm_.size());
+  }
+  decomp_ = Decomposition(grid, comm_.rank());
+  if (!dry_run_) {
+    log_.line("  " + std::to_string(grid[0]) + " by " + std::to_string(grid[1]) + " by " +
+              std::to_string(grid[2]) + " MPI processor grid");
+  }
+}
+
 void Simulation::require_box(const io::Command& c) const {
   if (!s_.box.defined)
     fail_input(c.pos, "'" + c.name + "' needs a simulation box (create_box or read_data first)");
@@ -107,7 +127,8 @@ const potentials::EamTables& Simulation::tables() {
 }
 
 bool Simulation::keyword_value(const std::string& name, double& value) {
-  ThermoContext ctx{&s_, forces_current_ ? &backend_->result() : nullptr, 0.0, run_start_step_, thermo_norm_};
+  ThermoContext ctx{
+      &s_, forces_current_ ? &backend_->result() : nullptr, 0.0, run_start_step_, thermo_norm_, &comm_};
   return thermo_value(name, ctx, value);
 }
 

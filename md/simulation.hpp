@@ -16,6 +16,8 @@
 #include "io/run_settings.hpp"
 #include "io/thermo_format.hpp"
 #include "md/backend.hpp"
+#include "md/cluster/decomposition.hpp"
+#include "md/comm.hpp"
 #include "md/lattice.hpp"
 #include "md/neighbor_settings.hpp"
 #include "md/region.hpp"
@@ -48,7 +50,14 @@ class Simulation {
   /// Gives the variables store used for v_ references in thermo output.
   void set_variables(io::Variables* vars) { vars_ = vars; }
 
+  /// This rank's part of the system: s.atoms holds only the atoms of this rank's sub-domain.
   const State& state() const { return s_; }
+  /// The ranks sharing the system (deterministic when the run asks for it): use it for every global quantity.
+  const Comm& comm() const { return comm_; }
+  /// Which sub-domain (rank) owns which point of the box.
+  const Decomposition& decomposition() const { return decomp_; }
+  /// Number of atoms on all ranks (collective).
+  int64_t natoms() const { return comm_.sum(static_cast<int64_t>(s_.atoms.size())); }
   const RunTotals& totals() const { return totals_; }
   const NeighborStats& last_neighbor_stats() const { return last_stats_; }
   std::string backend_name() const { return settings_.backend; }
@@ -119,6 +128,8 @@ class Simulation {
   void write_dump_frame(Dump& d);
   double per_atom_compute(const Compute& cp, size_t i) const;
 
+  /// Chooses the MPI sub-domain grid once the box exists (cluster.grid, or the least sub-domain surface).
+  void set_decomposition(const io::Command& c);
   void require_box(const io::Command& c) const;
   void require_no_box(const io::Command& c) const;
   uint32_t group_of(const io::ArgCursor& a, const std::string& name) const;
@@ -127,6 +138,8 @@ class Simulation {
 
   io::Log& log_;
   io::RunSettings settings_;
+  Comm comm_;
+  Decomposition decomp_;
   bool dry_run_;
   io::ThermoCsv* csv_;
   io::Variables* vars_ = nullptr;

@@ -24,19 +24,20 @@ const std::map<std::string, std::string>& headers() {
 }
 
 // Kinetic tensor Σ m v_a v_b · mvv2e (xx yy zz xy xz yz), as compute temp's vector.
-void kinetic_tensor(const State& s, double t[6]) {
+void kinetic_tensor(const State& s, const Comm& comm, double t[6]) {
   const Atoms& a = s.atoms;
-  for (int k = 0; k < 6; ++k) t[k] = 0.0;
+  TermSum sum(comm, 6);
   for (size_t i = 0; i < a.size(); ++i) {
     const double m = s.mass[a.type[i]];
-    t[0] += m * a.vx[i] * a.vx[i];
-    t[1] += m * a.vy[i] * a.vy[i];
-    t[2] += m * a.vz[i] * a.vz[i];
-    t[3] += m * a.vx[i] * a.vy[i];
-    t[4] += m * a.vx[i] * a.vz[i];
-    t[5] += m * a.vy[i] * a.vz[i];
+    sum.add(0, m * a.vx[i] * a.vx[i]);
+    sum.add(1, m * a.vy[i] * a.vy[i]);
+    sum.add(2, m * a.vz[i] * a.vz[i]);
+    sum.add(3, m * a.vx[i] * a.vy[i]);
+    sum.add(4, m * a.vx[i] * a.vz[i]);
+    sum.add(5, m * a.vy[i] * a.vz[i]);
   }
-  for (int k = 0; k < 6; ++k) t[k] *= units::mvv2e;
+  const std::vector<double> tot = sum.total();
+  for (int k = 0; k < 6; ++k) t[k] = tot[k] * units::mvv2e;
 }
 
 }  // namespace
@@ -57,9 +58,9 @@ bool thermo_is_extensive(const std::string& k) {
 
 bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   const State& s = *c.state;
-  const double n = static_cast<double>(s.atoms.size());
+  const Comm& comm = c.comm ? *c.comm : Comm::local();
   const double vol = s.box.volume();
-  auto temp = [&](double* dof) { return group_temperature(s, 1u, dof); };
+  auto temp = [&](double* dof) { return group_temperature(s, comm, 1u, dof); };
   auto ke = [&]() {
     double dof;
     const double t = temp(&dof);
@@ -77,7 +78,7 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   else if (k == "cpu")
     v = c.cpu_seconds;
   else if (k == "atoms")
-    v = n;
+    v = static_cast<double>(comm.sum(static_cast<int64_t>(s.atoms.size())));
   else if (k == "temp")
     v = temp(nullptr);
   else if (k == "ke")
@@ -92,9 +93,9 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   else if (k == "vol")
     v = vol;
   else if (k == "density") {
-    double m = 0.0;
-    for (int t : s.atoms.type) m += s.mass[t];
-    v = m / vol / 0.602214076;  // amu/Å³ → g/cm³ (LAMMPS metal: mv2d = 1/0.602214129)
+    TermSum m(comm, 1);
+    for (int t : s.atoms.type) m.add(0, s.mass[t]);
+    v = m.total()[0] / vol / 0.602214076;  // amu/Å³ → g/cm³ (LAMMPS metal: mv2d = 1/0.602214129)
   } else if (k == "lx" || k == "ly" || k == "lz")
     v = s.box.prd(k[1] - 'x');
   else if (k == "xlo" || k == "ylo" || k == "zlo")
@@ -112,13 +113,16 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
                                                    {"pxy", 3}, {"pxz", 4}, {"pyz", 5}};
     const int i = idx.at(k);
     double kt[6];
-    kinetic_tensor(s, kt);
+    kinetic_tensor(s, comm, kt);
     const double w = c.force ? c.force->virial[i] : 0.0;
     v = (kt[i] + w) * (1.0 / vol) * units::nktv2p;
   } else {
     return false;
   }
-  if (c.normalise && thermo_is_extensive(k) && n > 0) v /= n;
+  if (c.normalise && thermo_is_extensive(k)) {
+    const double n = static_cast<double>(comm.sum(static_cast<int64_t>(s.atoms.size())));
+    if (n > 0) v /= n;
+  }
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "md/backend.hpp"
+#include "md/comm.hpp"
 #include "md/state.hpp"
 
 namespace wmd::md {
@@ -22,9 +23,10 @@ struct ThermoContext {
   double cpu_seconds = 0.0;  // wall time since the run started
   int64_t run_start_step = 0;
   bool normalise = false;
+  const Comm* comm = nullptr;  // the ranks holding the atoms (null: this rank's atoms are all of them)
 };
 
-/// Value of a built-in keyword; returns false for unknown keywords.
+/// Value of a built-in keyword; returns false for unknown keywords. Collective over ctx.comm.
 bool thermo_value(const std::string& keyword, const ThermoContext& ctx, double& value);
 
 }  // namespace wmd::md

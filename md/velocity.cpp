@@ -12,40 +12,43 @@ namespace {
 constexpr int kWarmup = 100;  // LAMMPS discards this many numbers after seeding a per-rank generator
 }
 
-int64_t group_count(const State& s, uint32_t group) {
+int64_t group_count(const State& s, const Comm& comm, uint32_t group) {
   int64_t n = 0;
   for (uint32_t m : s.atoms.mask) n += (m & group) ? 1 : 0;
-  return n;
+  return comm.sum(n);
 }
 
-double group_temperature(const State& s, uint32_t group, double* dof_out) {
+double group_temperature(const State& s, const Comm& comm, uint32_t group, double* dof_out) {
   const Atoms& a = s.atoms;
-  double t = 0.0;
+  TermSum sum(comm, 1);
   for (size_t i = 0; i < a.size(); ++i) {
     if (a.mask[i] & group)
-      t += (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * s.mass[a.type[i]];
+      sum.add(0, (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * s.mass[a.type[i]]);
   }
-  const double dof = 3.0 * static_cast<double>(group_count(s, group)) - 3.0;
+  const double t = sum.total()[0];
+  const double dof = 3.0 * static_cast<double>(group_count(s, comm, group)) - 3.0;
   if (dof_out) *dof_out = dof;
   if (dof <= 0.0) return 0.0;
   const double tfactor = units::mvv2e / (dof * units::boltz);
   return t * tfactor;
 }
 
-void zero_group_momentum(State& s, uint32_t group) {
+void zero_group_momentum(State& s, const Comm& comm, uint32_t group) {
   Atoms& a = s.atoms;
-  double masstotal = 0.0, p[3] = {0.0, 0.0, 0.0};
+  TermSum mass(comm, 1), mom(comm, 3);
   for (size_t i = 0; i < a.size(); ++i) {
     if (!(a.mask[i] & group)) continue;
-    masstotal += s.mass[a.type[i]];
+    mass.add(0, s.mass[a.type[i]]);
   }
   for (size_t i = 0; i < a.size(); ++i) {
     if (!(a.mask[i] & group)) continue;
     const double m = s.mass[a.type[i]];
-    p[0] += a.vx[i] * m;
-    p[1] += a.vy[i] * m;
-    p[2] += a.vz[i] * m;
+    mom.add(0, a.vx[i] * m);
+    mom.add(1, a.vy[i] * m);
+    mom.add(2, a.vz[i] * m);
   }
+  const double masstotal = mass.total()[0];
+  const std::vector<double> p = mom.total();
   if (masstotal <= 0.0) return;
   const double vcm[3] = {p[0] / masstotal, p[1] / masstotal, p[2] / masstotal};
   for (size_t i = 0; i < a.size(); ++i) {
@@ -56,7 +59,7 @@ void zero_group_momentum(State& s, uint32_t group) {
   }
 }
 
-void zero_group_rotation(State& s, uint32_t group) {
+void zero_group_rotation(State& s, const Comm& comm, uint32_t group) {
   Atoms& a = s.atoms;
   const double L[3] = {s.box.prd(0), s.box.prd(1), s.box.prd(2)};
   auto unwrapped = [&](size_t i, double u[3]) {
@@ -64,34 +67,40 @@ void zero_group_rotation(State& s, uint32_t group) {
     u[1] = a.y[i] + a.iy[i] * L[1];
     u[2] = a.z[i] + a.iz[i] * L[2];
   };
-  double mtot = 0.0, cm[3] = {0, 0, 0};
+  TermSum cms(comm, 4);
   for (size_t i = 0; i < a.size(); ++i) {
     if (!(a.mask[i] & group)) continue;
     const double m = s.mass[a.type[i]];
     double u[3];
     unwrapped(i, u);
-    for (int d = 0; d < 3; ++d) cm[d] += u[d] * m;
-    mtot += m;
+    for (int d = 0; d < 3; ++d) cms.add(d, u[d] * m);
+    cms.add(3, m);
   }
+  const std::vector<double> cmt = cms.total();
+  const double mtot = cmt[3];
   if (mtot <= 0.0) return;
-  for (double& c : cm) c /= mtot;
-  double ang[3] = {0, 0, 0}, in[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  const double cm[3] = {cmt[0] / mtot, cmt[1] / mtot, cmt[2] / mtot};
+  // Angular momentum (3) and the inertia tensor's xx yy zz xy yz xz (6), summed over all ranks.
+  TermSum li(comm, 9);
   for (size_t i = 0; i < a.size(); ++i) {
     if (!(a.mask[i] & group)) continue;
     const double m = s.mass[a.type[i]];
     double u[3];
     unwrapped(i, u);
     const double dx = u[0] - cm[0], dy = u[1] - cm[1], dz = u[2] - cm[2];
-    ang[0] += m * (dy * a.vz[i] - dz * a.vy[i]);
-    ang[1] += m * (dz * a.vx[i] - dx * a.vz[i]);
-    ang[2] += m * (dx * a.vy[i] - dy * a.vx[i]);
-    in[0][0] += m * (dy * dy + dz * dz);
-    in[1][1] += m * (dx * dx + dz * dz);
-    in[2][2] += m * (dx * dx + dy * dy);
-    in[0][1] -= m * dx * dy;
-    in[1][2] -= m * dy * dz;
-    in[0][2] -= m * dx * dz;
+    li.add(0, m * (dy * a.vz[i] - dz * a.vy[i]));
+    li.add(1, m * (dz * a.vx[i] - dx * a.vz[i]));
+    li.add(2, m * (dx * a.vy[i] - dy * a.vx[i]));
+    li.add(3, m * (dy * dy + dz * dz));
+    li.add(4, m * (dx * dx + dz * dz));
+    li.add(5, m * (dx * dx + dy * dy));
+    li.add(6, -m * dx * dy);
+    li.add(7, -m * dy * dz);
+    li.add(8, -m * dx * dz);
   }
+  const std::vector<double> t = li.total();
+  const double ang[3] = {t[0], t[1], t[2]};
+  double in[3][3] = {{t[3], t[6], t[8]}, {0, t[4], t[7]}, {0, 0, t[5]}};
   in[1][0] = in[0][1], in[2][1] = in[1][2], in[2][0] = in[0][2];
   // ω = I⁻¹ L via the adjugate; a singular tensor (collinear atoms) leaves velocities unchanged.
   const double det = in[0][0] * (in[1][1] * in[2][2] - in[1][2] * in[2][1]) -
@@ -121,8 +130,8 @@ void zero_group_rotation(State& s, uint32_t group) {
   }
 }
 
-void scale_group_temperature(State& s, uint32_t group, double t_new) {
-  const double t_old = group_temperature(s, group);
+void scale_group_temperature(State& s, const Comm& comm, uint32_t group, double t_new) {
+  const double t_old = group_temperature(s, comm, group);
   if (t_old <= 0.0) return;
   const double factor = std::sqrt(t_new / t_old);
   Atoms& a = s.atoms;
@@ -134,7 +143,7 @@ void scale_group_temperature(State& s, uint32_t group, double t_new) {
   }
 }
 
-void velocity_create(State& s, const VelocityCreate& opt) {
+void velocity_create(State& s, const Comm& comm, const VelocityCreate& opt) {
   Atoms& a = s.atoms;
   const size_t n = a.size();
   std::vector<double> hold;
@@ -152,15 +161,14 @@ void velocity_create(State& s, const VelocityCreate& opt) {
     a.vz[i] = v[2] * factor;
   };
   if (opt.loop == VelocityLoop::all) {
-    // One stream over ids 1..N, so the result does not depend on how atoms are distributed.
-    const int64_t natoms = static_cast<int64_t>(n);
+    // One stream over ids 1..N on every rank, so the result does not depend on how atoms are distributed.
+    const int64_t natoms = comm.sum(static_cast<int64_t>(n));
+    bool bad = false;
+    for (size_t i = 0; i < n; ++i) bad = bad || a.id[i] < 1 || a.id[i] > natoms;
+    if (comm.any(bad))
+      throw std::invalid_argument("atom ids must be consecutive 1..N for velocity create loop all");
     std::vector<int64_t> index_of(natoms + 1, -1);
-    for (size_t i = 0; i < n; ++i) {
-      if (a.id[i] < 1 || a.id[i] > natoms) {
-        throw std::invalid_argument("atom ids must be consecutive 1..N for velocity create loop all");
-      }
-      index_of[a.id[i]] = static_cast<int64_t>(i);
-    }
+    for (size_t i = 0; i < n; ++i) index_of[a.id[i]] = static_cast<int64_t>(i);
     RandomPark rng(opt.seed);
     for (int64_t id = 1; id <= natoms; ++id) {
       double v[3];
@@ -169,7 +177,7 @@ void velocity_create(State& s, const VelocityCreate& opt) {
       if (i >= 0 && (a.mask[i] & opt.group)) assign(static_cast<size_t>(i), v);
     }
   } else if (opt.loop == VelocityLoop::local) {
-    RandomPark rng(opt.seed);  // one rank: LAMMPS seeds with seed + rank
+    RandomPark rng(opt.seed + comm.rank());  // LAMMPS: seed + rank, so it depends on the rank count
     for (int k = 0; k < kWarmup; ++k) rng.uniform();
     for (size_t i = 0; i < n; ++i) {
       if (!(a.mask[i] & opt.group)) continue;
@@ -188,9 +196,9 @@ void velocity_create(State& s, const VelocityCreate& opt) {
       assign(i, v);
     }
   }
-  if (opt.zero_momentum) zero_group_momentum(s, opt.group);
-  if (opt.zero_rotation) zero_group_rotation(s, opt.group);
-  scale_group_temperature(s, opt.group, opt.temperature);
+  if (opt.zero_momentum) zero_group_momentum(s, comm, opt.group);
+  if (opt.zero_rotation) zero_group_rotation(s, comm, opt.group);
+  scale_group_temperature(s, comm, opt.group, opt.temperature);
   if (opt.sum) {
     for (size_t i = 0; i < n; ++i) {
       a.vx[i] += hold[3 * i], a.vy[i] += hold[3 * i + 1], a.vz[i] += hold[3 * i + 2];

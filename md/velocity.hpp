@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 
+#include "md/comm.hpp"
 #include "md/state.hpp"
 
 namespace wmd::md {
@@ -19,17 +20,21 @@ struct VelocityCreate {
   VelocityLoop loop = VelocityLoop::all;
 };
 
-/// `velocity GROUP create T SEED ...`: random velocities scaled to T (LAMMPS Velocity::create).
-void velocity_create(State& s, const VelocityCreate& opt);
+// Every function here is collective over `comm` (s.atoms holds this rank's atoms); sums are TermSums, so a
+// deterministic Comm makes them independent of the rank count.
+
+/// `velocity GROUP create T SEED ...`: random velocities scaled to T (LAMMPS Velocity::create). loop all: one
+/// stream over global ids 1..N, each rank keeping its atoms' draws; loop local: seed + rank, as LAMMPS.
+void velocity_create(State& s, const Comm& comm, const VelocityCreate& opt);
 /// Kinetic temperature of a group (LAMMPS compute temp: dof = 3N − 3); dof returned through `dof`.
-double group_temperature(const State& s, uint32_t group, double* dof = nullptr);
+double group_temperature(const State& s, const Comm& comm, uint32_t group, double* dof = nullptr);
 /// Removes the group's centre-of-mass velocity.
-void zero_group_momentum(State& s, uint32_t group);
+void zero_group_momentum(State& s, const Comm& comm, uint32_t group);
 /// Removes the group's angular momentum about its centre of mass (unwrapped coordinates).
-void zero_group_rotation(State& s, uint32_t group);
+void zero_group_rotation(State& s, const Comm& comm, uint32_t group);
 /// Multiplies the group's velocities so its temperature becomes t_new.
-void scale_group_temperature(State& s, uint32_t group, double t_new);
-/// Number of atoms in the group.
-int64_t group_count(const State& s, uint32_t group);
+void scale_group_temperature(State& s, const Comm& comm, uint32_t group, double t_new);
+/// Number of atoms in the group, over all ranks.
+int64_t group_count(const State& s, const Comm& comm, uint32_t group);
 
 }  // namespace wmd::md

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <string>
 
 #include "base/error.hpp"
+#include "md/eam_atom_kernels.hpp"
 #include "md/eam_half_kernels.hpp"
 
 namespace wmd::md {
@@ -19,8 +22,9 @@ const char* axis_name(int d) {
   return d == 0 ? "x" : d == 1 ? "y" : "z";
 }
 
-// Applies periodic wrapping, fixed-face loss checks and shrink-wrapping, as LAMMPS does at reneighbouring.
-void enforce_boundaries(State& s) {
+// Applies periodic wrapping, fixed-face loss checks and shrink-wrapping (bounds over all ranks), as LAMMPS
+// does at reneighbouring.
+void enforce_boundaries(State& s, const Comm& comm) {
   Atoms& a = s.atoms;
   const size_t n = a.size();
   double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
@@ -40,14 +44,21 @@ void enforce_boundaries(State& s) {
       continue;
     }
     double lo = b.lo[d], hi = b.hi[d];
-    if (n > 0 && (b.face[d][0] != Face::fixed || b.face[d][1] != Face::fixed)) {
-      const auto [mn, mx] = std::minmax_element(pos[d], pos[d] + n);
-      const double small = 1.0e-4 * std::max(b.prd(d), 1.0e-10);
-      if (b.face[d][0] == Face::shrink) lo = *mn - small;
-      if (b.face[d][0] == Face::shrink_min) lo = std::min(*mn - small, b.min_lo[d]);
-      if (b.face[d][1] == Face::shrink) hi = *mx + small;
-      if (b.face[d][1] == Face::shrink_min) hi = std::max(*mx + small, b.min_hi[d]);
-      b.lo[d] = lo, b.hi[d] = hi;
+    if (b.face[d][0] != Face::fixed || b.face[d][1] != Face::fixed) {
+      double mn = std::numeric_limits<double>::max(), mx = -mn;
+      if (n > 0) {
+        const auto [pmn, pmx] = std::minmax_element(pos[d], pos[d] + n);
+        mn = *pmn, mx = *pmx;
+      }
+      mn = comm.min(mn), mx = comm.max(mx);
+      if (mn <= mx) {
+        const double small = 1.0e-4 * std::max(b.prd(d), 1.0e-10);
+        if (b.face[d][0] == Face::shrink) lo = mn - small;
+        if (b.face[d][0] == Face::shrink_min) lo = std::min(mn - small, b.min_lo[d]);
+        if (b.face[d][1] == Face::shrink) hi = mx + small;
+        if (b.face[d][1] == Face::shrink_min) hi = std::max(mx + small, b.min_hi[d]);
+        b.lo[d] = lo, b.hi[d] = hi;
+      }
     }
     for (size_t i = 0; i < n; ++i) {
       if (pos[d][i] < b.lo[d] || pos[d][i] >= b.hi[d]) {
@@ -69,7 +80,10 @@ void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const 
   stats_ = NeighborStats{};
   times_ = PhaseTimes{};
   rebuild(s);
-  forces(s, eatom);
+  if (deterministic_)
+    forces_deterministic(s, eatom);
+  else
+    forces(s, eatom);
 }
 
 void ClusterBackend::compute(State& s, bool eatom) {
@@ -77,10 +91,13 @@ void ClusterBackend::compute(State& s, bool eatom) {
     rebuild(s);
   } else {
     const auto t0 = std::chrono::steady_clock::now();
-    update_ghost_positions(s.box, s.atoms.x.data(), s.atoms.y.data(), s.atoms.z.data(), images_);
+    exchange_.forward_positions(*comm_, s.box, s.atoms, images_);
     times_.comm += seconds_since(t0);
   }
-  forces(s, eatom);
+  if (deterministic_)
+    forces_deterministic(s, eatom);
+  else
+    forces(s, eatom);
 }
 
 bool ClusterBackend::rebuild_due(const State& s) {
@@ -90,38 +107,61 @@ bool ClusterBackend::rebuild_due(const State& s) {
   if (!nb_.check) return true;
   const double trigger = 0.25 * nb_.skin * nb_.skin;
   const Atoms& a = s.atoms;
-  for (size_t i = 0; i < a.size(); ++i) {
+  bool moved = false;
+  for (size_t i = 0; i < a.size() && !moved; ++i) {
     const double dx = a.x[i] - xhold_[3 * i], dy = a.y[i] - xhold_[3 * i + 1],
                  dz = a.z[i] - xhold_[3 * i + 2];
-    if (dx * dx + dy * dy + dz * dz > trigger) {
-      if (ago_ == std::max(nb_.every, nb_.delay)) ++stats_.dangerous;
-      return true;
-    }
+    moved = dx * dx + dy * dy + dz * dz > trigger;
   }
-  return false;
+  // Every rank rebuilds together.
+  if (!comm_->any(moved)) return false;
+  if (ago_ == std::max(nb_.every, nb_.delay)) ++stats_.dangerous;
+  return true;
 }
 
 void ClusterBackend::rebuild(State& s) {
   const auto t0 = std::chrono::steady_clock::now();
-  enforce_boundaries(s);
+  enforce_boundaries(s, *comm_);
+  const double cutneigh = tables_->cutmax + nb_.skin;
+  for (int d = 0; d < 3; ++d) {
+    // Ghosts come from face neighbours only: a sub-domain thinner than the cutoff would need a second hop.
+    if (dec_->grid()[d] > 1 && dec_->min_width(s.box, d) < cutneigh) {
+      throw RunError(std::string("the ") + axis_name(d) + " sub-domains (" +
+                     std::to_string(dec_->min_width(s.box, d)) +
+                     " Å) became thinner than the neighbour cutoff (" + std::to_string(cutneigh) +
+                     " Å) at step " + std::to_string(s.step) + ": run on fewer MPI ranks");
+    }
+  }
+  migrate_atoms(*comm_, *dec_, s.box, s.atoms);
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
-  const double cutneigh = tables_->cutmax + nb_.skin;
-  build_ghost_images(s.box, a.x.data(), a.y.data(), a.z.data(), a.type.data(), n, cutneigh, images_);
-  build_half_list(images_, cutneigh, list_);
+  const auto t1 = std::chrono::steady_clock::now();
+  exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
+  const double tcomm = seconds_since(t1);
+  times_.comm += tcomm;
+  if (deterministic_)
+    build_full_list();
+  else
+    build_half_list(images_, cutneigh, list_);
   xhold_.resize(3 * static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     xhold_[3 * i] = a.x[i], xhold_[3 * i + 1] = a.y[i], xhold_[3 * i + 2] = a.z[i];
   }
   ago_ = 0;
   ++stats_.builds;
-  stats_.pairs = list_.size();
+  stats_.pairs = deterministic_ ? static_cast<int64_t>(full_nbr_.size()) : list_.size();
   stats_.ghosts = images_.nall() - images_.nlocal;
-  times_.neigh += seconds_since(t0);
+  times_.neigh += seconds_since(t0) - tcomm;
 }
 
 void ClusterBackend::forces(State& s, bool eatom) {
   const auto t0 = std::chrono::steady_clock::now();
+  double tcomm = 0.0;
+  auto timed = [&](auto&& f) {
+    const auto tc = std::chrono::steady_clock::now();
+    f();
+    tcomm += seconds_since(tc);
+  };
   const potentials::EamTables& t = *tables_;
   const int nall = images_.nall(), nlocal = images_.nlocal;
   rho_.resize(nall);
@@ -133,24 +173,156 @@ void ClusterBackend::forces(State& s, bool eatom) {
     ea = eatom_.data();
   }
   eam_density_half(t, images_, list_, rho_.data());
-  // Reverse communication: densities accumulated on images belong to their owners.
-  for (int j = nlocal; j < nall; ++j) rho_[images_.rec[j].owner] += rho_[j];
+  // Reverse exchange: densities accumulated on ghosts belong to their owners.
+  timed([&] { exchange_.reverse(*comm_, rho_.data(), 1); });
   result_ = ForceResult{};
-  result_.energy = eam_embed(t, images_, rho_.data(), fp_.data(), ea);
-  // Forward communication: images carry their owner's F'.
-  for (int j = nlocal; j < nall; ++j) fp_[j] = fp_[images_.rec[j].owner];
-  result_.energy += eam_force_half(t, images_, list_, fp_.data(), f_.data(), result_.virial, ea);
-  for (int j = nlocal; j < nall; ++j) {
-    const int o = images_.rec[j].owner;
-    f_[3 * o] += f_[3 * j], f_[3 * o + 1] += f_[3 * j + 1], f_[3 * o + 2] += f_[3 * j + 2];
-    if (ea) ea[o] += ea[j];
-  }
+  double sums[7] = {eam_embed(t, images_, rho_.data(), fp_.data(), ea), 0, 0, 0, 0, 0, 0};
+  // Forward exchange: ghosts carry their owner's F'.
+  timed([&] { exchange_.forward(*comm_, fp_.data(), 1); });
+  sums[0] += eam_force_half(t, images_, list_, fp_.data(), f_.data(), sums + 1, ea);
+  // Reverse exchange of the Newton forces (and per-atom energies) on ghosts.
+  timed([&] {
+    exchange_.reverse(*comm_, f_.data(), 3);
+    if (ea) exchange_.reverse(*comm_, ea, 1);
+    comm_->sum(sums, 7);
+  });
+  result_.energy = sums[0];
+  for (int k = 0; k < 6; ++k) result_.virial[k] = sums[1 + k];
   Atoms& a = s.atoms;
   for (int i = 0; i < nlocal; ++i) {
     a.fx[i] = f_[3 * i], a.fy[i] = f_[3 * i + 1], a.fz[i] = f_[3 * i + 2];
   }
   if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.begin() + nlocal);
-  times_.pair += seconds_since(t0);
+  times_.comm += tcomm;
+  times_.pair += seconds_since(t0) - tcomm;
+}
+
+void ClusterBackend::build_full_list() {
+  const GhostImages& g = images_;
+  const int nall = g.nall(), nlocal = g.nlocal;
+  const double cut = tables_->cutmax + nb_.skin, cutsq = cut * cut;
+  full_offset_.assign(nlocal + 1, 0);
+  full_nbr_.clear();
+  if (nall == 0) return;
+  double lo[3] = {g.rec[0].x, g.rec[0].y, g.rec[0].z}, hi[3] = {lo[0], lo[1], lo[2]};
+  for (const PosRec& r : g.rec) {
+    lo[0] = std::min(lo[0], r.x), hi[0] = std::max(hi[0], r.x);
+    lo[1] = std::min(lo[1], r.y), hi[1] = std::max(hi[1], r.y);
+    lo[2] = std::min(lo[2], r.z), hi[2] = std::max(hi[2], r.z);
+  }
+  int nb[3];
+  double inv[3];
+  for (int d = 0; d < 3; ++d) {
+    nb[d] = std::max(1, std::min(1024, static_cast<int>((hi[d] - lo[d]) / cut)));
+    inv[d] = hi[d] > lo[d] ? nb[d] / (hi[d] - lo[d]) : 0.0;
+  }
+  auto bin_of = [&](const PosRec& r, int c[3]) {
+    const double p[3] = {r.x, r.y, r.z};
+    for (int d = 0; d < 3; ++d)
+      c[d] = std::min(nb[d] - 1, std::max(0, static_cast<int>((p[d] - lo[d]) * inv[d])));
+  };
+  std::vector<int> start(nb[0] * nb[1] * nb[2] + 1, 0), order(nall), binid(nall);
+  for (int j = 0; j < nall; ++j) {
+    int c[3];
+    bin_of(g.rec[j], c);
+    binid[j] = (c[2] * nb[1] + c[1]) * nb[0] + c[0];
+    ++start[binid[j] + 1];
+  }
+  for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  {
+    std::vector<int> fill(start.begin(), start.end() - 1);
+    for (int j = 0; j < nall; ++j) order[fill[binid[j]]++] = j;
+  }
+  const std::vector<int64_t>& tag = exchange_.tag();
+  auto key_less = [&](int p, int q) {
+    // Global order of a neighbourhood: by atom id, then image shift, whatever the ranks and record indices.
+    if (tag[p] != tag[q]) return tag[p] < tag[q];
+    const int zero[3] = {0, 0, 0};
+    const int* sp = p < nlocal ? zero : g.shift_of(p);
+    const int* sq = q < nlocal ? zero : g.shift_of(q);
+    return std::lexicographical_compare(sp, sp + 3, sq, sq + 3);
+  };
+  std::vector<int> mine;
+  for (int i = 0; i < nlocal; ++i) {
+    const PosRec& ri = g.rec[i];
+    int c[3];
+    bin_of(ri, c);
+    mine.clear();
+    for (int bz = std::max(0, c[2] - 1); bz <= std::min(nb[2] - 1, c[2] + 1); ++bz)
+      for (int by = std::max(0, c[1] - 1); by <= std::min(nb[1] - 1, c[1] + 1); ++by)
+        for (int bx = std::max(0, c[0] - 1); bx <= std::min(nb[0] - 1, c[0] + 1); ++bx) {
+          const int b = (bz * nb[1] + by) * nb[0] + bx;
+          for (int k = start[b]; k < start[b + 1]; ++k) {
+            const int j = order[k];
+            if (j == i) continue;
+            const PosRec& rj = g.rec[j];
+            const double dx = ri.x - rj.x, dy = ri.y - rj.y, dz = ri.z - rj.z;
+            if (dx * dx + dy * dy + dz * dz < cutsq) mine.push_back(j);
+          }
+        }
+    std::sort(mine.begin(), mine.end(), key_less);
+    full_nbr_.insert(full_nbr_.end(), mine.begin(), mine.end());
+    full_offset_[i + 1] = static_cast<int64_t>(full_nbr_.size());
+  }
+}
+
+void ClusterBackend::forces_deterministic(State& s, bool eatom) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const potentials::EamTables& t = *tables_;
+  const GhostImages& g = images_;
+  const int nall = g.nall(), nlocal = g.nlocal;
+  const std::vector<double>& raw = exchange_.raw();
+  const double L[3] = {s.box.prd(0), s.box.prd(1), s.box.prd(2)};
+  fp_.assign(nall, 0.0);
+  rho_.assign(nlocal, 0.0);
+  eatom_.assign(nlocal, 0.0);
+  // Displacements x_i − (x_j + shift·L) with the shared formula, in the list's global order.
+  auto neighbourhood = [&](int i) {
+    const int64_t b = full_offset_[i], e = full_offset_[i + 1];
+    const int n = static_cast<int>(e - b);
+    dx_.resize(n), dy_.resize(n), dz_.resize(n), tj_.resize(n), fpj_.resize(n);
+    for (int k = 0; k < n; ++k) {
+      const int j = full_nbr_[b + k];
+      const int zero[3] = {0, 0, 0};
+      const int* sh = j < nlocal ? zero : g.shift_of(j);
+      dx_[k] = periodic_delta(raw[3 * i], raw[3 * j], sh[0], L[0]);
+      dy_[k] = periodic_delta(raw[3 * i + 1], raw[3 * j + 1], sh[1], L[1]);
+      dz_[k] = periodic_delta(raw[3 * i + 2], raw[3 * j + 2], sh[2], L[2]);
+      tj_[k] = g.rec[j].type;
+      fpj_[k] = fp_[j];
+    }
+    return n;
+  };
+  for (int i = 0; i < nlocal; ++i) {
+    const int n = neighbourhood(i);
+    rho_[i] = atom_density(t, g.rec[i].type, n, dx_.data(), dy_.data(), dz_.data(), tj_.data());
+    eatom_[i] = atom_embed(t, g.rec[i].type, rho_[i], fp_[i]);
+  }
+  const auto tc = std::chrono::steady_clock::now();
+  exchange_.forward(*comm_, fp_.data(), 1);
+  double tcomm = seconds_since(tc);
+  TermSum sums(*comm_, 8);
+  Atoms& a = s.atoms;
+  for (int i = 0; i < nlocal; ++i) {
+    const int n = neighbourhood(i);
+    double f[3] = {0.0, 0.0, 0.0}, vir[6] = {0, 0, 0, 0, 0, 0};
+    const double ephalf = atom_force(t, g.rec[i].type, fp_[i], n, dx_.data(), dy_.data(), dz_.data(),
+                                     tj_.data(), fpj_.data(), f, vir);
+    a.fx[i] = f[0], a.fy[i] = f[1], a.fz[i] = f[2];
+    sums.add(0, eatom_[i]);
+    sums.add(1, ephalf);
+    for (int k = 0; k < 6; ++k) sums.add(2 + k, vir[k]);
+    eatom_[i] += ephalf;
+  }
+  const auto tc2 = std::chrono::steady_clock::now();
+  const std::vector<double> tot = sums.total();
+  tcomm += seconds_since(tc2);
+  result_ = ForceResult{};
+  result_.energy = tot[0] + tot[1];
+  for (int k = 0; k < 6; ++k) result_.virial[k] = tot[2 + k];
+  if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.end());
+  times_.comm += tcomm;
+  times_.pair += seconds_since(t0) - tcomm;
 }
 
 }  // namespace wmd::md

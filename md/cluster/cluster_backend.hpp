@@ -1,9 +1,14 @@
-// The cluster backend: LAMMPS-style spatial decomposition with ghost images, half lists and Newton's
-// third law. This file holds the single-domain engine (one rank); the MPI decomposition builds on it.
+// The cluster backend: LAMMPS-style spatial decomposition over MPI ranks (md/cluster/decomposition.hpp),
+// ghost atoms exchanged face by face (ghost_exchange.hpp), half lists with Newton's third law — or, in
+// deterministic mode, full lists summed per atom in global-id order (md/eam_atom_kernels.hpp), bit-identical
+// for any rank count.
 #pragma once
 #include <vector>
 
 #include "md/backend.hpp"
+#include "md/cluster/decomposition.hpp"
+#include "md/cluster/ghost_exchange.hpp"
+#include "md/comm.hpp"
 #include "md/ghost_images.hpp"
 #include "md/half_neighbor_list.hpp"
 
@@ -11,27 +16,48 @@ namespace wmd::md {
 
 class ClusterBackend : public Backend {
  public:
+  /// Single-rank engine (no decomposition): for unit tests and one-rank tools.
+  ClusterBackend() : ClusterBackend(nullptr, nullptr, false) {}
+  /// comm and dec (the Simulation's, outliving the backend) may be null: one rank owning the whole box.
+  ClusterBackend(const Comm* comm, const Decomposition* dec, bool deterministic)
+      : comm_(comm ? comm : &Comm::local()), dec_(dec ? dec : &single_), deterministic_(deterministic) {}
   std::string name() const override { return "cluster"; }
   void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) override;
   void compute(State& s, bool eatom) override;
   const ForceResult& result() const override { return result_; }
+  /// This rank's counters (pairs and ghosts of its sub-domain).
   NeighborStats neighbor_stats() const override { return stats_; }
+  /// This rank's phase times.
   PhaseTimes phase_times() const override { return times_; }
 
  private:
-  /// Wraps atoms, checks for lost or non-finite atoms, makes images and the half list.
+  /// Wraps atoms, checks for lost or non-finite atoms, migrates atoms to their ranks, exchanges ghosts,
+  /// lists.
   void rebuild(State& s);
-  /// True when the neighbour settings ask for a rebuild this step.
+  /// True (on every rank) when the neighbour settings ask for a rebuild this step.
   bool rebuild_due(const State& s);
-  /// Density, embedding and force passes; folds image contributions onto owners.
+  /// Density, embedding and force passes on the half list, with the reverse ρ̄, forward F' and reverse force
+  /// exchanges.
   void forces(State& s, bool eatom);
+  /// Deterministic mode: full neighbourhoods in (global id, shift) order, one atom at a time.
+  void build_full_list();
+  void forces_deterministic(State& s, bool eatom);
 
+  const Comm* comm_;
+  const Decomposition* dec_;
+  Decomposition single_;
+  bool deterministic_;
   const potentials::EamTables* tables_ = nullptr;
   NeighborSettings nb_;
   GhostImages images_;
+  GhostExchange exchange_;
   HalfNeighborList list_;
+  std::vector<int64_t> full_offset_;  // deterministic mode: neighbours of owned atom i
+  std::vector<int> full_nbr_;
   std::vector<double> xhold_;  // positions at the last build, 3 per atom
   std::vector<double> rho_, fp_, f_, eatom_;
+  std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood
+  std::vector<int> tj_;
   int ago_ = 0;
   ForceResult result_;
   NeighborStats stats_;

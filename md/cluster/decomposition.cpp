@@ -1,0 +1,89 @@
+#include "md/cluster/decomposition.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <sstream>
+
+#include "io/command.hpp"
+
+namespace wmd::md {
+
+Decomposition::Decomposition(const std::array<int, 3>& grid, int rank) : grid_(grid) {
+  coord_[2] = rank % grid_[2];
+  coord_[1] = (rank / grid_[2]) % grid_[1];
+  coord_[0] = rank / (grid_[1] * grid_[2]);
+}
+
+std::array<int, 3> Decomposition::best_grid(const Box& box, int ranks) {
+  const double axy = box.prd(0) * box.prd(1), axz = box.prd(0) * box.prd(2), ayz = box.prd(1) * box.prd(2);
+  std::array<int, 3> best = {1, 1, ranks};
+  double best_surf = std::numeric_limits<double>::max();
+  // LAMMPS's ProcMap::factor/best_factors order: px outer, py inner; strict < keeps the first on ties.
+  for (int px = 1; px <= ranks; ++px) {
+    if (ranks % px) continue;
+    for (int py = 1; py <= ranks / px; ++py) {
+      if ((ranks / px) % py) continue;
+      const int pz = ranks / px / py;
+      const double surf = axy / px / py + axz / px / pz + ayz / py / pz;
+      if (surf < best_surf) best_surf = surf, best = {px, py, pz};
+    }
+  }
+  return best;
+}
+
+bool Decomposition::parse_grid(const std::string& text, std::array<int, 3>& grid) {
+  std::string t = text;
+  std::replace(t.begin(), t.end(), 'X', 'x');
+  std::istringstream in(t);
+  std::string part;
+  int k = 0;
+  while (std::getline(in, part, 'x')) {
+    long long v;
+    if (k >= 3 || !io::parse_integer(part, v) || v < 1 || v > 1000000) return false;
+    grid[k++] = static_cast<int>(v);
+  }
+  return k == 3;
+}
+
+std::string Decomposition::grid_text() const {
+  return std::to_string(grid_[0]) + "x" + std::to_string(grid_[1]) + "x" + std::to_string(grid_[2]);
+}
+
+double Decomposition::bound(const Box& box, int d, int c) const {
+  if (c <= 0) return box.lo[d];
+  if (c >= grid_[d]) return box.hi[d];
+  return box.lo[d] + box.prd(d) * (c * (1.0 / grid_[d]));  // LAMMPS: boxlo + prd·xsplit[c]
+}
+
+int Decomposition::cell_of(const Box& box, int d, double x) const {
+  const int p = grid_[d];
+  if (p == 1) return 0;
+  int c = static_cast<int>((x - box.lo[d]) / box.prd(d) * p);
+  c = std::max(0, std::min(p - 1, c));
+  while (c > 0 && x < bound(box, d, c)) --c;
+  while (c < p - 1 && x >= bound(box, d, c + 1)) ++c;
+  return c;
+}
+
+bool Decomposition::owns(const Box& box, double x, double y, double z) const {
+  return cell_of(box, 0, x) == coord_[0] && cell_of(box, 1, y) == coord_[1] &&
+         cell_of(box, 2, z) == coord_[2];
+}
+
+int Decomposition::neighbor(const Box& box, int d, int dir) const {
+  std::array<int, 3> c = coord_;
+  c[d] += dir;
+  if (c[d] < 0 || c[d] >= grid_[d]) {
+    if (!box.periodic(d)) return -1;
+    c[d] = (c[d] + grid_[d]) % grid_[d];
+  }
+  return rank_of(c);
+}
+
+double Decomposition::min_width(const Box& box, int d) const {
+  double w = std::numeric_limits<double>::max();
+  for (int c = 0; c < grid_[d]; ++c) w = std::min(w, bound(box, d, c + 1) - bound(box, d, c));
+  return w;
+}
+
+}  // namespace wmd::md

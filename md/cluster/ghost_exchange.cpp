@@ -1,0 +1,187 @@
+#include "md/cluster/ghost_exchange.hpp"
+
+#include <cmath>
+
+namespace wmd::md {
+namespace {
+
+// What a ghost needs: the owner's unshifted position, identity, type and its accumulated box shift.
+struct GhostMsg {
+  double x[3];
+  int64_t tag;
+  int type;
+  int shift[3];
+};
+
+double coord(const PosRec& r, int d) {
+  return d == 0 ? r.x : d == 1 ? r.y : r.z;
+}
+
+}  // namespace
+
+void migrate_atoms(const Comm& comm, const Decomposition& dec, const Box& box, Atoms& a) {
+  const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  for (int d = 0; d < 3; ++d) {
+    if (dec.grid()[d] == 1) continue;
+    const int lower = dec.neighbor(box, d, -1), upper = dec.neighbor(box, d, +1);
+    const int mine = dec.coord()[d];
+    // Atoms more than one sub-domain away hop again until every rank's slab along d holds only its own.
+    for (;;) {
+      const size_t n = a.size();
+      pos[0] = a.x.data(), pos[1] = a.y.data(), pos[2] = a.z.data();
+      std::vector<char> keep(n, 1);
+      std::vector<double> down, up;
+      bool moving = false;
+      for (size_t i = 0; i < n; ++i) {
+        const int c = dec.cell_of(box, d, pos[d][i]);
+        if (c == mine) continue;
+        std::vector<double>& buf = c < mine ? down : up;
+        buf.resize(buf.size() + Atoms::kPackSize);
+        a.pack(i, buf.data() + buf.size() - Atoms::kPackSize);
+        keep[i] = 0;
+        moving = true;
+      }
+      if (!comm.any(moving)) break;
+      a.compact(keep);
+      const std::vector<double> from_upper = comm.sendrecv(down, lower, upper);
+      const std::vector<double> from_lower = comm.sendrecv(up, upper, lower);
+      for (const auto* in : {&from_upper, &from_lower}) {
+        for (size_t k = 0; k + Atoms::kPackSize <= in->size(); k += Atoms::kPackSize)
+          a.unpack(in->data() + k);
+      }
+    }
+  }
+}
+
+void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a,
+                          double cut, GhostImages& g) {
+  const int nlocal = static_cast<int>(a.size());
+  g.nlocal = nlocal;
+  g.rec.resize(nlocal);
+  g.shift.clear();
+  raw_.resize(3 * static_cast<size_t>(nlocal));
+  tag_.assign(a.id.begin(), a.id.end());
+  for (int i = 0; i < nlocal; ++i) {
+    g.rec[i] = PosRec{a.x[i], a.y[i], a.z[i], a.type[i], static_cast<int>(a.id[i])};
+    raw_[3 * i] = a.x[i], raw_[3 * i + 1] = a.y[i], raw_[3 * i + 2] = a.z[i];
+  }
+  std::vector<int> shift_all(3 * static_cast<size_t>(nlocal), 0);
+  const double L[3] = {box.prd(0), box.prd(1), box.prd(2)};
+  swaps_.clear();
+  // Appends the ghosts of one swap: `sent` records (with extra shift `k` along d) arrive as `in`.
+  auto append = [&](Swap& sw, const std::vector<GhostMsg>& in) {
+    sw.first = static_cast<int>(g.rec.size());
+    sw.count = static_cast<int>(in.size());
+    for (const GhostMsg& m : in) {
+      PosRec r;
+      r.x = m.x[0] + m.shift[0] * L[0];
+      r.y = m.x[1] + m.shift[1] * L[1];
+      r.z = m.x[2] + m.shift[2] * L[2];
+      r.type = m.type;
+      r.owner = static_cast<int>(m.tag);
+      g.rec.push_back(r);
+      raw_.insert(raw_.end(), {m.x[0], m.x[1], m.x[2]});
+      tag_.push_back(m.tag);
+      shift_all.insert(shift_all.end(), {m.shift[0], m.shift[1], m.shift[2]});
+    }
+  };
+  auto message = [&](int j, int d, int k) {
+    GhostMsg m;
+    for (int e = 0; e < 3; ++e) m.x[e] = raw_[3 * j + e], m.shift[e] = shift_all[3 * j + e];
+    m.shift[d] += k;
+    m.tag = tag_[j];
+    m.type = g.rec[j].type;
+    return m;
+  };
+  for (int d = 0; d < 3; ++d) {
+    // Records present when direction d starts (owned and earlier directions' ghosts) are the ones sent.
+    const int nscan = static_cast<int>(g.rec.size());
+    if (dec.grid()[d] == 1) {
+      if (!box.periodic(d)) continue;
+      // One cell along d: this rank is its own neighbour; several images when the box is thinner than cut.
+      const int kmax = static_cast<int>(std::ceil(cut / L[d])) + 1;
+      for (int k = -kmax; k <= kmax; ++k) {
+        if (k == 0) continue;
+        Swap sw;
+        sw.dim = d;
+        sw.to = sw.from = comm.rank();
+        std::vector<GhostMsg> msgs;
+        for (int j = 0; j < nscan; ++j) {
+          const double c = coord(g.rec[j], d) + k * L[d];
+          if (c < box.lo[d] - cut || c >= box.hi[d] + cut) continue;
+          sw.send.push_back(j);
+          msgs.push_back(message(j, d, k));
+        }
+        append(sw, msgs);
+        swaps_.push_back(std::move(sw));
+      }
+      continue;
+    }
+    const double sublo = dec.bound(box, d, dec.coord()[d]), subhi = dec.bound(box, d, dec.coord()[d] + 1);
+    for (int dir : {-1, +1}) {
+      Swap sw;
+      sw.dim = d;
+      sw.to = dec.neighbor(box, d, dir);
+      sw.from = dec.neighbor(box, d, -dir);
+      // Crossing the periodic face: the receiver sees the atom one box length away.
+      int k = 0;
+      if (dir < 0 && dec.coord()[d] == 0) k = 1;
+      if (dir > 0 && dec.coord()[d] == dec.grid()[d] - 1) k = -1;
+      std::vector<GhostMsg> msgs;
+      if (sw.to >= 0) {
+        for (int j = 0; j < nscan; ++j) {
+          const double c = coord(g.rec[j], d);
+          if (dir < 0 ? c >= sublo + cut : c < subhi - cut) continue;
+          sw.send.push_back(j);
+          msgs.push_back(message(j, d, k));
+        }
+      }
+      append(sw, comm.sendrecv(msgs, sw.to, sw.from));
+      swaps_.push_back(std::move(sw));
+    }
+  }
+  g.shift.assign(shift_all.begin() + 3 * static_cast<size_t>(nlocal), shift_all.end());
+}
+
+void GhostExchange::forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g) {
+  const int nlocal = g.nlocal;
+  for (int i = 0; i < nlocal; ++i) {
+    g.rec[i].x = raw_[3 * i] = a.x[i];
+    g.rec[i].y = raw_[3 * i + 1] = a.y[i];
+    g.rec[i].z = raw_[3 * i + 2] = a.z[i];
+  }
+  forward(comm, raw_.data(), 3);
+  const double lx = box.prd(0), ly = box.prd(1), lz = box.prd(2);
+  const int nall = g.nall();
+  for (int j = nlocal; j < nall; ++j) {
+    const int* s = g.shift_of(j);
+    g.rec[j].x = raw_[3 * j] + s[0] * lx;
+    g.rec[j].y = raw_[3 * j + 1] + s[1] * ly;
+    g.rec[j].z = raw_[3 * j + 2] + s[2] * lz;
+  }
+}
+
+void GhostExchange::forward(const Comm& comm, double* v, int n) {
+  for (const Swap& sw : swaps_) {
+    out_.resize(sw.send.size() * n);
+    for (size_t k = 0; k < sw.send.size(); ++k) {
+      for (int e = 0; e < n; ++e) out_[k * n + e] = v[static_cast<size_t>(sw.send[k]) * n + e];
+    }
+    comm.sendrecv(out_.data(), out_.size(), sw.to, v + static_cast<size_t>(sw.first) * n,
+                  static_cast<size_t>(sw.count) * n, sw.from);
+  }
+}
+
+void GhostExchange::reverse(const Comm& comm, double* v, int n) {
+  for (auto it = swaps_.rbegin(); it != swaps_.rend(); ++it) {
+    const Swap& sw = *it;
+    in_.resize(sw.send.size() * n);
+    comm.sendrecv(v + static_cast<size_t>(sw.first) * n, static_cast<size_t>(sw.count) * n, sw.from,
+                  in_.data(), in_.size(), sw.to);
+    for (size_t k = 0; k < sw.send.size(); ++k) {
+      for (int e = 0; e < n; ++e) v[static_cast<size_t>(sw.send[k]) * n + e] += in_[k * n + e];
+    }
+  }
+}
+
+}  // namespace wmd::md

@@ -1,0 +1,52 @@
+// Communication of the cluster decomposition: atom migration and the face-by-face ghost exchange (x, then y,
+// then z, forwarding ghosts of ghosts), with periodic shifts applied by the sender as integer box shifts.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "md/atoms.hpp"
+#include "md/box.hpp"
+#include "md/cluster/decomposition.hpp"
+#include "md/comm.hpp"
+#include "md/ghost_images.hpp"
+
+namespace wmd::md {
+
+/// Moves every atom to the rank whose sub-domain holds it, direction by direction (x, y, z), hopping between
+/// face neighbours until it arrives. Coordinates must already be wrapped into the box.
+void migrate_atoms(const Comm& comm, const Decomposition& dec, const Box& box, Atoms& atoms);
+
+class GhostExchange {
+ public:
+  /// Fills g with this rank's owned atoms (records 0..nlocal−1, owner = global id) and every periodic image
+  /// or remote atom within `cut` of its sub-domain: per direction, records near each face go to the face
+  /// neighbour (itself with several shifts when the grid has one cell along that direction).
+  void build(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a, double cut,
+             GhostImages& g);
+  /// Forward communication of positions: ghosts get their owners' current coordinates + shift·L.
+  void forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
+  /// Forward communication of n values per record (e.g. F'): each ghost gets its source's values.
+  void forward(const Comm& comm, double* v, int n);
+  /// Reverse communication of n values per record (ρ̄, forces): ghosts' values are added onto their sources,
+  /// swaps in reverse order, so ghosts of ghosts reach the owner.
+  void reverse(const Comm& comm, double* v, int n);
+  /// Unshifted owner coordinates of every record (3 per record) and global ids.
+  const std::vector<double>& raw() const { return raw_; }
+  const std::vector<int64_t>& tag() const { return tag_; }
+  /// Doubles sent and received by this rank in the last forward_positions (for statistics).
+  int swaps() const { return static_cast<int>(swaps_.size()); }
+
+ private:
+  struct Swap {
+    int dim = 0;
+    int to = -1, from = -1;    // ranks (this rank for local images, −1 for none)
+    std::vector<int> send;     // record indices sent
+    int first = 0, count = 0;  // ghost records received
+  };
+  std::vector<Swap> swaps_;
+  std::vector<double> raw_;
+  std::vector<int64_t> tag_;
+  std::vector<double> out_, in_;
+};
+
+}  // namespace wmd::md
