@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Multi-rank checks of the cluster backend, run by ctest under mpirun.
+
+usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
+CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+MPIEXEC, WAFERMD, SOURCE, SCRATCH, CASE = sys.argv[1:6]
+POT = "/usr/share/lammps/potentials/Cu_u3.eam"
+# LAMMPS (Debian lmp 29 Sep 2021) prints this row for inputs/lammps/in.eam at step 100.
+LAMMPS_STEP_100 = "     100      801.832    -109957.3            0   -106640.77    51322.821 "
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(ranks, args, cwd, timeout=240):
+    """Runs wafermd on `ranks` MPI ranks in cwd; returns (exit status, stdout, stderr)."""
+    cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD] + args
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def fresh(name):
+    d = os.path.join(SCRATCH, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d
+
+
+def read_data(path):
+    """Atoms of a LAMMPS data file as {id: (unwrapped x, y, z)}."""
+    lines = open(path).read().splitlines()
+    box = {}
+    for ln in lines:
+        w = ln.split()
+        if len(w) == 4 and w[2].endswith("lo") and w[3].endswith("hi"):
+            box[w[2][0]] = float(w[1]) - float(w[0])
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("Atoms")) + 2
+    atoms = {}
+    for ln in lines[start:]:
+        w = ln.split()
+        if not w:
+            break
+        x, y, z = (float(v) for v in w[2:5])
+        ix, iy, iz = (int(v) for v in w[5:8])
+        atoms[int(w[0])] = (x + ix * box["x"], y + iy * box["y"], z + iz * box["z"])
+    return atoms
+
+
+def small_input(cells, extra="", boundary="p p p"):
+    return (f"units metal\natom_style atomic\nboundary {boundary}\nlattice fcc 3.615\n"
+            f"region box block 0 {cells} 0 {cells} 0 {cells}\ncreate_box 1 box\ncreate_atoms 1 box\n"
+            f"pair_style eam\npair_coeff 1 1 {POT}\n" + extra)
+
+
+def lammps_digits():
+    # in.eam at 1-4 ranks prints LAMMPS's step-100 row; 1 vs 4 ranks positions agree within 1e-9 Å.
+    data = {}
+    for n in (1, 2, 3, 4):
+        d = fresh(f"digits_{n}")
+        with open(os.path.join(d, "in.wrap"), "w") as f:
+            f.write(f"include {SOURCE}/inputs/lammps/in.eam\nwrite_data final.data\n")
+        rc, out, err = run(n, ["run", "in.wrap", "--output", "out"], d)
+        if rc != 0:
+            fail(f"{n} ranks: exit {rc}\n{err}")
+        if LAMMPS_STEP_100 not in out.splitlines():
+            fail(f"{n} ranks: no LAMMPS step-100 row in\n{out}")
+        if f"on {n} procs" not in out or f"{n} MPI tasks" not in out:
+            fail(f"{n} ranks: summary does not name {n} procs")
+        data[n] = read_data(os.path.join(d, "final.data"))
+        print(f"{n} ranks: LAMMPS step-100 digits reproduced")
+    a, b = data[1], data[4]
+    if sorted(a) != sorted(b) or len(a) != 32000:
+        fail("1 and 4 ranks hold different atom ids")
+    worst = max(max(abs(p - q) for p, q in zip(a[i], b[i])) for i in a)
+    print(f"largest position difference 1 vs 4 ranks: {worst:.3e} Å")
+    if worst > 1e-9:
+        fail("positions differ by more than 1e-9 Å")
+
+
+def deterministic():
+    # deterministic: true gives the same bits at 1, 2 and 3 ranks (thermo.csv at 17 digits, full-precision data).
+    text = small_input(7, "velocity all create 3000.0 4928459 loop all\nneighbor 1.0 bin\n"
+                       "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.005\nthermo 10\n"
+                       "run 40\nvelocity all scale 1500.0\nrun 10\nwrite_data final.data\n")
+    files = {}
+    for n in (1, 2, 3):
+        d = fresh(f"det_{n}")
+        with open(os.path.join(d, "in.det"), "w") as f:
+            f.write(text)
+        rc, out, err = run(n, ["run", "in.det", "--set", "deterministic=true", "--output", "out"], d)
+        if rc != 0:
+            fail(f"{n} ranks: exit {rc}\n{err}")
+        files[n] = (open(os.path.join(d, "final.data"), "rb").read(),
+                    open(os.path.join(d, "out/thermo.csv"), "rb").read())
+    for n in (2, 3):
+        if files[n][0] != files[1][0]:
+            fail(f"final.data at {n} ranks differs from 1 rank")
+        if files[n][1] != files[1][1]:
+            fail(f"thermo.csv at {n} ranks differs from 1 rank")
+    print("deterministic: 1, 2, 3 ranks bit-identical")
+
+
+def too_thin():
+    # A 10.8 Å box split in two gives 5.4 Å sub-domains, thinner than cutoff + skin (6.95 Å): exit 2, no output.
+    d = fresh("too_thin")
+    with open(os.path.join(d, "in.thin"), "w") as f:
+        f.write(small_input(3, "fix 1 all nve\nrun 10\n"))
+    rc, out, err = run(2, ["run", "in.thin", "--output", "out"], d)
+    if rc != 2:
+        fail(f"exit {rc}, expected 2\n{err}")
+    if "error: in.thin:11: " not in err or "fewer MPI ranks" not in err:
+        fail(f"message does not name the run line and suggest fewer ranks:\n{err}")
+    if err.count("error:") != 1:
+        fail(f"the error must be printed once:\n{err}")
+    if os.path.exists(os.path.join(d, "out")):
+        fail("output written for bad input")
+    print("too many ranks: " + err.splitlines()[0])
+
+
+def grid_mismatch():
+    d = fresh("grid_mismatch")
+    with open(os.path.join(d, "in.grid"), "w") as f:
+        f.write(small_input(8, "fix 1 all nve\nrun 1\n"))
+    rc, out, err = run(2, ["run", "in.grid", "--set", "cluster.grid=2x2x1", "--output", "out"], d)
+    if rc != 2 or "cluster.grid 2x2x1 has 4 sub-domains but this run has 2 MPI ranks" not in err:
+        fail(f"exit {rc}\n{err}")
+    rc, out, err = run(2, ["run", "in.grid", "--set", "cluster.grid=2x1x1", "--output", "out"], d)
+    if rc != 0 or "2 by 1 by 1 MPI processor grid" not in out:
+        fail(f"cluster.grid=2x1x1: exit {rc}\n{out}\n{err}")
+    print("cluster.grid: mismatch refused, 2x1x1 used")
+
+
+def lost_atom():
+    # The top atom (on rank 1, the upper z sub-domain) flies out through the fixed z face: every rank stops,
+    # exit 3 with the reason, no hang.
+    d = fresh("lost_atom")
+    with open(os.path.join(d, "in.lost"), "w") as f:
+        f.write(small_input(6, "group top id 864\nvelocity top set 0 0 400 units box\nfix 1 all nve\n"
+                            "timestep 0.005\nthermo 1\nrun 100\n", boundary="p p f"))
+    rc, out, err = run(2, ["run", "in.lost", "--output", "out"], d, timeout=120)
+    if rc != 3:
+        fail(f"exit {rc}, expected 3\n{err}")
+    if "error: rank 1: run failed: lost atom 864" not in err:
+        fail(f"reason missing:\n{err}")
+    print("lost atom: " + next(ln for ln in err.splitlines() if "lost atom" in ln))
+
+
+{"lammps_digits": lammps_digits, "deterministic": deterministic, "too_thin": too_thin,
+ "grid_mismatch": grid_mismatch, "lost_atom": lost_atom}[CASE]()
