@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "md/cluster/ghost_exchange.hpp"
 #include "md/ghost_images.hpp"
 #include "md/half_neighbor_list.hpp"
 
@@ -23,7 +24,8 @@ Key canonical(int i, int j, int sx, int sy, int sz) {
   return Key{i, j, sx, sy, sz};
 }
 
-void check_box(double L, int n, double cut, unsigned seed, bool periodic_z) {
+// exchange: ghosts from the cluster decomposition's exchange (one rank, its own neighbour), keyed by id = index+1.
+void check_box(double L, int n, double cut, unsigned seed, bool periodic_z, bool exchange = false) {
   Box box;
   for (int d = 0; d < 3; ++d) box.lo[d] = 0.0, box.hi[d] = L;
   if (!periodic_z) box.face[2][0] = box.face[2][1] = wmd::md::Face::fixed;
@@ -34,7 +36,15 @@ void check_box(double L, int n, double cut, unsigned seed, bool periodic_z) {
   for (int i = 0; i < n; ++i) x[i] = u(rng), y[i] = u(rng), z[i] = u(rng);
 
   wmd::md::GhostImages g;
-  wmd::md::build_ghost_images(box, x.data(), y.data(), z.data(), type.data(), n, cut, g);
+  if (exchange) {
+    wmd::md::Atoms atoms;
+    for (int i = 0; i < n; ++i) atoms.add(i + 1, 1, x[i], y[i], z[i]);
+    wmd::md::GhostExchange ex;
+    ex.build(wmd::md::Comm::local(), wmd::md::Decomposition(), box, atoms, cut, g);
+    for (auto& r : g.rec) r.owner -= 1;  // ids back to indices for the comparison below
+  } else {
+    wmd::md::build_ghost_images(box, x.data(), y.data(), z.data(), type.data(), n, cut, g);
+  }
   wmd::md::HalfNeighborList list;
   wmd::md::build_half_list(g, cut, list);
   std::multiset<Key> got;
@@ -78,6 +88,16 @@ TEST(HalfNeighborList, MatchesBruteForceInABoxSmallerThanTheCutoff) {
 }
 TEST(HalfNeighborList, MatchesBruteForceWithANonPeriodicDirection) {
   check_box(9.0, 80, 5.0, 4, false);
+}
+
+TEST(GhostExchange, OneRankMatchesBruteForceInALargeBox) {
+  check_box(20.0, 300, 5.0, 1, true, true);
+}
+TEST(GhostExchange, OneRankMatchesBruteForceInABoxSmallerThanTheCutoff) {
+  check_box(4.0, 6, 6.5, 3, true, true);
+}
+TEST(GhostExchange, OneRankMatchesBruteForceWithANonPeriodicDirection) {
+  check_box(9.0, 80, 5.0, 4, false, true);
 }
 
 }  // namespace
