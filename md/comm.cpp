@@ -149,10 +149,11 @@ std::vector<double> TermSum::total() const {
   std::vector<__int128> q = q_;
   comm_.sum(q.data(), static_cast<int>(q.size()));
   // A non-finite term on any rank makes the total non-finite, as a plain sum would.
-  for (size_t k = 0; k < out.size(); ++k) {
-    const bool bad = comm_.any(!std::isfinite(d_[k]));
-    out[k] = bad ? std::nan("") : std::ldexp(static_cast<double>(q[k]), -64);
-  }
+  std::vector<int64_t> bad(out.size());
+  for (size_t k = 0; k < out.size(); ++k) bad[k] = std::isfinite(d_[k]) ? 0 : 1;
+  comm_.sum(bad.data(), static_cast<int>(bad.size()));
+  for (size_t k = 0; k < out.size(); ++k)
+    out[k] = bad[k] ? std::nan("") : std::ldexp(static_cast<double>(q[k]), -64);
   return out;
 }
 

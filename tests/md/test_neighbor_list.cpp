@@ -24,7 +24,8 @@ Key canonical(int i, int j, int sx, int sy, int sz) {
   return Key{i, j, sx, sy, sz};
 }
 
-// exchange: ghosts from the cluster decomposition's exchange (one rank, its own neighbour), keyed by id = index+1.
+// exchange: ghosts from the cluster decomposition's exchange (one rank, its own neighbour), keyed by id =
+// index+1.
 void check_box(double L, int n, double cut, unsigned seed, bool periodic_z, bool exchange = false) {
   Box box;
   for (int d = 0; d < 3; ++d) box.lo[d] = 0.0, box.hi[d] = L;

@@ -1,0 +1,94 @@
+// The cluster decomposition's grid choice and ownership rule, and order-independent deterministic sums.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "md/cluster/decomposition.hpp"
+#include "md/comm.hpp"
+
+namespace {
+
+using wmd::md::Box;
+using wmd::md::Decomposition;
+
+Box box_of(double lx, double ly, double lz) {
+  Box b;
+  b.hi[0] = lx, b.hi[1] = ly, b.hi[2] = lz;
+  return b;
+}
+
+TEST(Decomposition, BestGridMinimisesSurfaceWithLammpsTieOrder) {
+  const Box cube = box_of(64.0, 64.0, 64.0);  // exact areas: true ties
+  EXPECT_EQ(Decomposition::best_grid(cube, 1), (std::array<int, 3>{1, 1, 1}));
+  EXPECT_EQ(Decomposition::best_grid(cube, 2), (std::array<int, 3>{1, 1, 2}));
+  EXPECT_EQ(Decomposition::best_grid(cube, 4), (std::array<int, 3>{1, 2, 2}));
+  EXPECT_EQ(Decomposition::best_grid(cube, 8), (std::array<int, 3>{2, 2, 2}));
+  // A slab long in x is cut across x.
+  EXPECT_EQ(Decomposition::best_grid(box_of(400.0, 20.0, 20.0), 4), (std::array<int, 3>{4, 1, 1}));
+}
+
+TEST(Decomposition, ParsesGrids) {
+  std::array<int, 3> g{};
+  EXPECT_TRUE(Decomposition::parse_grid("2x3x1", g));
+  EXPECT_EQ(g, (std::array<int, 3>{2, 3, 1}));
+  EXPECT_FALSE(Decomposition::parse_grid("2x3", g));
+  EXPECT_FALSE(Decomposition::parse_grid("2x0x1", g));
+  EXPECT_FALSE(Decomposition::parse_grid("2xax1", g));
+}
+
+TEST(Decomposition, EveryPointHasExactlyOneOwner) {
+  const Box b = box_of(25.305, 17.0, 31.1);
+  const std::array<int, 3> grid = {3, 2, 5};
+  std::vector<Decomposition> ranks;
+  for (int r = 0; r < 30; ++r) ranks.emplace_back(grid, r);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-0.1, 1.1);
+  std::vector<std::array<double, 3>> pts;
+  for (int k = 0; k < 2000; ++k) pts.push_back({u(rng) * b.hi[0], u(rng) * b.hi[1], u(rng) * b.hi[2]});
+  // Points exactly on internal boundaries belong to the upper cell.
+  for (int c = 0; c <= grid[0]; ++c) pts.push_back({ranks[0].bound(b, 0, c), 1.0, 1.0});
+  for (const auto& p : pts) {
+    int owners = 0;
+    for (const auto& d : ranks) owners += d.owns(b, p[0], p[1], p[2]) ? 1 : 0;
+    EXPECT_EQ(owners, 1) << p[0] << " " << p[1] << " " << p[2];
+  }
+  const Decomposition d(grid, 0);
+  EXPECT_EQ(d.cell_of(b, 0, d.bound(b, 0, 1)), 1);
+  EXPECT_EQ(d.cell_of(b, 0, std::nextafter(d.bound(b, 0, 1), 0.0)), 0);
+}
+
+TEST(Decomposition, NeighboursWrapOnlyInPeriodicDirections) {
+  Box b = box_of(30, 30, 30);
+  b.face[2][0] = b.face[2][1] = wmd::md::Face::fixed;
+  const Decomposition d({2, 1, 2}, 0);  // cell (0, 0, 0)
+  EXPECT_EQ(d.neighbor(b, 0, -1), d.rank_of({1, 0, 0}));
+  EXPECT_EQ(d.neighbor(b, 1, +1), 0);  // one cell along y: itself
+  EXPECT_EQ(d.neighbor(b, 2, -1), -1);
+  EXPECT_EQ(d.neighbor(b, 2, +1), d.rank_of({0, 0, 1}));
+}
+
+TEST(TermSum, DeterministicSumsDoNotDependOnOrder) {
+  wmd::md::Comm comm;  // MPI is not initialised here: one rank
+  comm.set_deterministic(true);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-5.0, 5.0);
+  std::vector<double> v(5000);
+  for (double& x : v) x = u(rng) * std::pow(10.0, static_cast<int>(u(rng)));
+  auto total = [&](const std::vector<double>& terms) {
+    wmd::md::TermSum s(comm, 1);
+    for (double x : terms) s.add(0, x);
+    return s.total()[0];
+  };
+  const double a = total(v);
+  std::shuffle(v.begin(), v.end(), rng);
+  const double b = total(v);
+  std::reverse(v.begin(), v.end());
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a, total(v));
+  double plain = 0.0;
+  for (double x : v) plain += x;
+  EXPECT_NEAR(a, plain, 1e-9 * std::fabs(plain) + 1e-9);
+}
+
+}  // namespace
