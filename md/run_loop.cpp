@@ -1,5 +1,6 @@
 // `run N`: velocity-Verlet (LAMMPS fix nve order) with thermo, dumps and LAMMPS's end-of-run summary.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -233,7 +234,13 @@ void Simulation::run_steps(int64_t nsteps) {
     const double avg = comm_.sum(v) / nprocs;
     log_.line(fmt::format("{}:{:>15} ave {:>11.6g} max {:>11.6g} min", name, fmt::format("{:#.6g}", avg),
                           comm_.max(v), comm_.min(v)));
-    log_.line(nprocs == 1 ? "Histogram: 1 0 0 0 0 0 0 0 0 0" : fmt::format("Histogram: {} ranks", nprocs));
+    // LAMMPS's 10-bin histogram of the ranks' values between min and max.
+    const std::vector<double> all = comm_.allgather(std::vector<double>{v});
+    const double lo = *std::min_element(all.begin(), all.end()),
+                 hi = *std::max_element(all.begin(), all.end());
+    int bins[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (double x : all) ++bins[hi > lo ? std::min(9, static_cast<int>((x - lo) / ((hi - lo) / 10.0))) : 0];
+    log_.line(fmt::format("Histogram: {}", fmt::join(bins, bins + 10, " ")));
   };
   stat("Nlocal", static_cast<double>(s_.atoms.size()));
   stat("Nghost", static_cast<double>(last_stats_.ghosts));
