@@ -87,9 +87,12 @@ def lammps_digits():
 
 def deterministic():
     # deterministic: true gives the same bits at 1, 2 and 3 ranks (thermo.csv at 17 digits, full-precision data).
+    # A shrink-wrapped z (split by the 2 and 3 rank grids) and a sorted per-atom-energy dump gathered to rank 0.
     text = small_input(7, "velocity all create 3000.0 4928459 loop all\nneighbor 1.0 bin\n"
                        "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.005\nthermo 10\n"
-                       "run 40\nvelocity all scale 1500.0\nrun 10\nwrite_data final.data\n")
+                       "compute pe all pe/atom\ndump d all custom 25 dump.txt id x y z vx c_pe\n"
+                       "dump_modify d sort id format float %.17g\n"
+                       "run 40\nvelocity all scale 1500.0\nrun 10\nwrite_data final.data\n", boundary="p p s")
     files = {}
     for n in (1, 2, 3):
         d = fresh(f"det_{n}")
@@ -98,13 +101,11 @@ def deterministic():
         rc, out, err = run(n, ["run", "in.det", "--set", "deterministic=true", "--output", "out"], d)
         if rc != 0:
             fail(f"{n} ranks: exit {rc}\n{err}")
-        files[n] = (open(os.path.join(d, "final.data"), "rb").read(),
-                    open(os.path.join(d, "out/thermo.csv"), "rb").read())
+        files[n] = [open(os.path.join(d, f), "rb").read() for f in ("final.data", "out/thermo.csv", "dump.txt")]
     for n in (2, 3):
-        if files[n][0] != files[1][0]:
-            fail(f"final.data at {n} ranks differs from 1 rank")
-        if files[n][1] != files[1][1]:
-            fail(f"thermo.csv at {n} ranks differs from 1 rank")
+        for k, name in enumerate(("final.data", "thermo.csv", "dump.txt")):
+            if files[n][k] != files[1][k]:
+                fail(f"{name} at {n} ranks differs from 1 rank")
     print("deterministic: 1, 2, 3 ranks bit-identical")
 
 

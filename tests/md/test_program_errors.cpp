@@ -81,6 +81,11 @@ INSTANTIATE_TEST_SUITE_P(
                 "potential: {style: eam, files: [" +
                     kPot + "Cu_u3.eam]}\nrun: 5\nthermostat: nose\n",
                 4, "unknown key 'thermostat'"},
+        BadCase{"bad_cluster_grid", "in.yaml",
+                "system: {lattice: {style: fcc, constant: 3.615}, cells: [3, 3, 3]}\n"
+                "potential: {style: eam, files: [" +
+                    kPot + "Cu_u3.eam]}\nrun: 5\ncluster: {grid: 2by2}\n",
+                4, "cluster.grid must be AxBxC"},
         BadCase{"yaml_wrong_type", "in.yaml",
                 "system: {lattice: {style: fcc, constant: big}, cells: [3, 3, 3]}\n"
                 "potential: {style: eam, files: [" +
@@ -170,8 +175,8 @@ TEST(Program, FabricSimulateReportsTheContractKeys) {
   const std::string dir = wmd::test::scratch_dir("fabric_cli");
   const Result r = run_wafermd(dir, "fabric simulate --schedule window_multicast --b 2 --mesh 12x12 --json");
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* key : {"\"simulated_cycles\"", "\"modeled_cycles\"", "\"link_utilisation\"", "\"stall_cycles\"",
-                          "\"deadlock\""}) {
+  for (const char* key : {"\"simulated_cycles\"", "\"modeled_cycles\"", "\"link_utilisation\"",
+                          "\"stall_cycles\"", "\"deadlock\""}) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key;
   }
   const Result bad = run_wafermd(dir, "fabric simulate --schedule window_multicast --b 9 --mesh 12x12");
