@@ -134,6 +134,34 @@ void Comm::sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, siz
                MPI_STATUS_IGNORE);
 }
 
+void Comm::exchange(const std::vector<Transfer>& t) const {
+  std::vector<MPI_Request> req;
+  for (size_t k = 0; k < t.size(); ++k) {
+    const Transfer& x = t[k];
+    if (x.dest == rank_ && x.source == rank_) continue;
+    if (serial_) continue;
+    if (x.source >= 0) {
+      req.emplace_back();
+      MPI_Irecv(x.in, static_cast<int>(x.n_in), MPI_BYTE, x.source, 100 + static_cast<int>(k), comm_,
+                &req.back());
+    }
+  }
+  for (size_t k = 0; k < t.size(); ++k) {
+    const Transfer& x = t[k];
+    if (x.dest == rank_ && x.source == rank_) {
+      if (x.n_in) std::memcpy(x.in, x.out, x.n_in);
+      continue;
+    }
+    if (serial_) continue;
+    if (x.dest >= 0) {
+      req.emplace_back();
+      MPI_Isend(x.out, static_cast<int>(x.n_out), MPI_BYTE, x.dest, 100 + static_cast<int>(k), comm_,
+                &req.back());
+    }
+  }
+  if (!req.empty()) MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+}
+
 __int128 TermSum::to_fixed(double v) {
   const double lim = 4.611686018427387904e18;  // 2^62
   v = v > lim ? lim : v < -lim ? -lim : v;

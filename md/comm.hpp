@@ -53,6 +53,18 @@ class Comm {
     static_assert(std::is_trivially_copyable_v<T>);
     sendrecv_bytes(out, n_out * sizeof(T), dest, in, n_in * sizeof(T), source);
   }
+  /// One message of `exchange`: n_out bytes to dest, n_in bytes from source (−1: none; this rank: a copy).
+  struct Transfer {
+    const void* out;
+    size_t n_out;
+    int dest;
+    void* in;
+    size_t n_in;
+    int source;
+  };
+  /// Performs independent transfers at once (all receives and sends posted, then waited for): one
+  /// synchronisation instead of one per transfer. Transfers between the same pair of ranks match in order.
+  void exchange(const std::vector<Transfer>& t) const;
   /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
   template <class T>
   std::vector<T> sendrecv(const std::vector<T>& out, int dest, int source) const {

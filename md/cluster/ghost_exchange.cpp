@@ -1,5 +1,6 @@
 #include "md/cluster/ghost_exchange.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace wmd::md {
@@ -161,26 +162,56 @@ void GhostExchange::forward_positions(const Comm& comm, const Box& box, const At
   }
 }
 
+// The swaps of one direction are independent (each sends only records that existed before the direction
+// started), so they travel together: one synchronisation per direction and exchange.
 void GhostExchange::forward(const Comm& comm, double* v, int n) {
-  for (const Swap& sw : swaps_) {
-    out_.resize(sw.send.size() * n);
-    for (size_t k = 0; k < sw.send.size(); ++k) {
-      for (int e = 0; e < n; ++e) out_[k * n + e] = v[static_cast<size_t>(sw.send[k]) * n + e];
+  size_t b = 0;
+  while (b < swaps_.size()) {
+    size_t e = b;
+    while (e < swaps_.size() && swaps_[e].dim == swaps_[b].dim) ++e;
+    bufs_.resize(std::max(bufs_.size(), e - b));
+    std::vector<Comm::Transfer> t;
+    for (size_t s = b; s < e; ++s) {
+      const Swap& sw = swaps_[s];
+      std::vector<double>& out = bufs_[s - b];
+      out.resize(sw.send.size() * n);
+      for (size_t k = 0; k < sw.send.size(); ++k) {
+        for (int c = 0; c < n; ++c) out[k * n + c] = v[static_cast<size_t>(sw.send[k]) * n + c];
+      }
+      t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to,
+                                 v + static_cast<size_t>(sw.first) * n,
+                                 static_cast<size_t>(sw.count) * n * sizeof(double), sw.from});
     }
-    comm.sendrecv(out_.data(), out_.size(), sw.to, v + static_cast<size_t>(sw.first) * n,
-                  static_cast<size_t>(sw.count) * n, sw.from);
+    comm.exchange(t);
+    b = e;
   }
 }
 
 void GhostExchange::reverse(const Comm& comm, double* v, int n) {
-  for (auto it = swaps_.rbegin(); it != swaps_.rend(); ++it) {
-    const Swap& sw = *it;
-    in_.resize(sw.send.size() * n);
-    comm.sendrecv(v + static_cast<size_t>(sw.first) * n, static_cast<size_t>(sw.count) * n, sw.from,
-                  in_.data(), in_.size(), sw.to);
-    for (size_t k = 0; k < sw.send.size(); ++k) {
-      for (int e = 0; e < n; ++e) v[static_cast<size_t>(sw.send[k]) * n + e] += in_[k * n + e];
+  size_t e = swaps_.size();
+  while (e > 0) {
+    size_t b = e;
+    while (b > 0 && swaps_[b - 1].dim == swaps_[e - 1].dim) --b;
+    bufs_.resize(std::max(bufs_.size(), e - b));
+    std::vector<Comm::Transfer> t;
+    for (size_t s = b; s < e; ++s) {
+      const Swap& sw = swaps_[s];
+      std::vector<double>& in = bufs_[s - b];
+      in.resize(sw.send.size() * n);
+      t.push_back(Comm::Transfer{v + static_cast<size_t>(sw.first) * n,
+                                 static_cast<size_t>(sw.count) * n * sizeof(double), sw.from, in.data(),
+                                 in.size() * sizeof(double), sw.to});
     }
+    comm.exchange(t);
+    // Added in reverse swap order, as a one-swap-at-a-time exchange would.
+    for (size_t s = e; s-- > b;) {
+      const Swap& sw = swaps_[s];
+      const std::vector<double>& in = bufs_[s - b];
+      for (size_t k = 0; k < sw.send.size(); ++k) {
+        for (int c = 0; c < n; ++c) v[static_cast<size_t>(sw.send[k]) * n + c] += in[k * n + c];
+      }
+    }
+    e = b;
   }
 }
 

@@ -46,7 +46,7 @@ class GhostExchange {
   std::vector<Swap> swaps_;
   std::vector<double> raw_;
   std::vector<int64_t> tag_;
-  std::vector<double> out_, in_;
+  std::vector<std::vector<double>> bufs_;  // one staging buffer per swap of a direction
 };
 
 }  // namespace wmd::md
