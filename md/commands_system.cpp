@@ -153,7 +153,8 @@ void Simulation::cmd_create_atoms(const io::Command& c) {
         static_cast<int>(a.integer("a basis atom index", 1, static_cast<long long>(basis_type.size())));
     basis_type[m - 1] = static_cast<int>(a.integer("an atom type", 1, s_.ntypes));
   }
-  const int64_t n = create_lattice_atoms(s_, lattice_, basis_type, region);
+  // On restart the atoms come from the checkpoint.
+  const int64_t n = restart_pending() ? 0 : create_lattice_atoms(s_, lattice_, basis_type, region);
   forces_current_ = false;
   if (!dry_run_) log_.line("Created " + std::to_string(n) + " atoms");
 }
@@ -171,7 +172,7 @@ void Simulation::cmd_read_data(const io::Command& c) {
   s_.box.defined = true;
   s_.ntypes = d.ntypes;
   s_.mass = d.mass;
-  for (size_t i = 0; i < d.id.size(); ++i) {
+  for (size_t i = 0; i < (restart_pending() ? 0 : d.id.size()); ++i) {  // restart: atoms from the checkpoint
     s_.atoms.add(d.id[i], d.type[i], d.x[i], d.y[i], d.z[i]);
     s_.atoms.ix.back() = d.ix[i], s_.atoms.iy.back() = d.iy[i], s_.atoms.iz.back() = d.iz[i];
     if (d.has_velocities)

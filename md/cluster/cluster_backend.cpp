@@ -68,8 +68,44 @@ void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const 
   nb_ = nb;
   stats_ = NeighborStats{};
   times_ = PhaseTimes{};
-  rebuild(s);
+  if (restored_)
+    rebuild_restored(s);
+  else
+    rebuild(s);
   forces(s, eatom);
+}
+
+NamedArrays ClusterBackend::save_state() const {
+  return {{"xhold", xhold_}, {"ago", {static_cast<double>(ago_)}}};
+}
+
+void ClusterBackend::restore_state(const NamedArrays& state) {
+  auto x = state.find("xhold"), a = state.find("ago");
+  if (x == state.end() || a == state.end() || a->second.size() != 1)
+    throw RunError("checkpoint lacks the cluster backend's neighbour state (xhold, ago)");
+  xhold_ = x->second;
+  ago_ = static_cast<int>(a->second[0]);
+  restored_ = true;
+}
+
+void ClusterBackend::rebuild_restored(State& s) {
+  restored_ = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  if (xhold_.size() != 3 * static_cast<size_t>(n))
+    throw RunError("checkpoint neighbour state holds " + std::to_string(xhold_.size() / 3) + " atoms, not " +
+                   std::to_string(n));
+  std::vector<double> hx(n), hy(n), hz(n);
+  for (int i = 0; i < n; ++i) hx[i] = xhold_[3 * i], hy[i] = xhold_[3 * i + 1], hz[i] = xhold_[3 * i + 2];
+  const double cutneigh = tables_->cutmax + nb_.skin;
+  build_ghost_images(s.box, hx.data(), hy.data(), hz.data(), a.type.data(), n, cutneigh, images_);
+  build_half_list(images_, cutneigh, list_);
+  update_ghost_positions(s.box, a.x.data(), a.y.data(), a.z.data(), images_);
+  ++stats_.builds;
+  stats_.pairs = list_.size();
+  stats_.ghosts = images_.nall() - images_.nlocal;
+  times_.neigh += seconds_since(t0);
 }
 
 void ClusterBackend::compute(State& s, bool eatom) {
