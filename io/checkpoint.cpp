@@ -199,7 +199,7 @@ CheckpointData read_checkpoint(const std::string& path, const SourcePos& from) {
 }
 
 std::string fnv1a_hex(const std::string& text) {
-  uint64_t h = 1469598103934665603ULL;
+  uint64_t h = 14695981039346656037ULL;  // FNV-1a 64-bit offset basis
   for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ULL;

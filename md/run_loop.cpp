@@ -141,8 +141,6 @@ void Simulation::thermo_output(bool header) {
     totals_.initial_energy = etotal;
   }
   totals_.final_energy = etotal;
-  last_etotal_ = etotal;
-  thermo_value("temp", raw, last_temp_);
 }
 
 void Simulation::run_steps(int64_t nsteps) {
@@ -166,6 +164,9 @@ void Simulation::run_steps(int64_t nsteps) {
   write_trajectories(false);
   const auto comm = world_comm();
   ProgressLine progress(!comm || comm->root(), s_.step, end);
+  int show_progress =
+      progress.active();  // rank 0's terminal decides for all, so the sums below stay collective
+  if (comm) comm->broadcast(&show_progress, 1);
   double modify = 0.0, output = 0.0;
   const auto loop_start = std::chrono::steady_clock::now();
   while (s_.step < end) {
@@ -202,7 +203,13 @@ void Simulation::run_steps(int64_t nsteps) {
                         sig ? signals::name(sig) : "a signal on another rank", s_.step, path, path));
       }
     }
-    progress.update(s_.step, last_temp_, last_etotal_);
+    if (show_progress && s_.step % 10 == 0) {
+      ThermoContext ctx{&s_, &backend_->result(), 0.0, run_start_step_, false};
+      double temp = 0.0, etotal = 0.0;
+      thermo_value("temp", ctx, temp);
+      thermo_value("etotal", ctx, etotal);
+      progress.update(s_.step, temp, etotal);
+    }
   }
   progress.clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();

@@ -209,7 +209,6 @@ class Simulation {
   std::string physics_text_;   // commands that enter physics_hash()
   std::string input_name_, input_text_;
   int64_t last_checkpoint_step_ = -1;
-  double last_temp_ = 0.0, last_etotal_ = 0.0;  // from the last thermo output, for the progress line
 };
 
 }  // namespace wmd::md
