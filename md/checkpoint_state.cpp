@@ -214,6 +214,12 @@ void Simulation::load_checkpoint(const SourcePos& at) {
       fail_input(at, what + " has no state for fix '" + f.id + "'");
     restore_fix_state(f, take_ranked(d, "fixes/" + f.id, rank));
   }
+  const std::string traj = "output/trajectory/";
+  for (const auto& [key, v] : d.ints) {
+    if (key.compare(0, traj.size(), traj) == 0 && key.size() > 7 && key.substr(key.size() - 7) == "/frames" &&
+        !v.empty())
+      restart_frames_[key.substr(traj.size(), key.size() - traj.size() - 7)] = v[0];
+  }
   forces_current_ = false;
   restart_loaded_ = true;
   restart_step_ = s_.step;

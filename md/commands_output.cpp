@@ -1,5 +1,8 @@
 // Fixes, computes, thermo and dump commands.
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 
 #include "md/simulation.hpp"
 
@@ -171,6 +174,10 @@ void Simulation::dump_h5md(io::ArgCursor& a, const std::string& id) {
   h.id = id;
   h.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
   h.file = a.word("a file name");
+  // The file is created at the first run (when the atom count is known); refuse an unwritable place now.
+  const std::string parent = std::filesystem::path(h.file).parent_path().string();
+  if (::access(parent.empty() ? "." : parent.c_str(), W_OK) != 0)
+    a.fail("cannot write dump file '" + h.file + "' (its directory is missing or not writable)");
   while (!a.done()) {
     const std::string k = a.choice(
         "an h5md keyword", {"position", "velocity", "force", "image", "species", "id", "author", "box"});

@@ -206,7 +206,8 @@ class Simulation {
   std::string restart_path_;
   bool restart_loaded_ = false;
   int64_t restart_step_ = -1;  // step of the loaded checkpoint: trajectory frames after it are dropped
-  std::string physics_text_;   // commands that enter physics_hash()
+  std::map<std::string, int64_t> restart_frames_;  // trajectory frame counts the checkpoint recorded
+  std::string physics_text_;                       // commands that enter physics_hash()
   std::string input_name_, input_text_;
   int64_t last_checkpoint_step_ = -1;
 };

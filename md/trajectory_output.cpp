@@ -1,5 +1,7 @@
 // H5MD trajectories (output.trajectory and `dump … h5md`): per-atom arrays gathered to rank 0 in id order,
 // box edges, observables; rank 0 writes one file.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -58,7 +60,13 @@ void Simulation::open_trajectories() {
       setup.input_text = input_text_;
       h.writer = std::make_unique<io::H5mdWriter>();
       if (restart_step_ >= 0) {
-        h.writer->reopen(setup, restart_step_);
+        const int64_t kept = h.writer->reopen(setup, restart_step_);
+        const auto rec = restart_frames_.find(h.id.empty() ? std::string("output.trajectory") : h.id);
+        if (rec != restart_frames_.end() && rec->second != kept) {
+          log_.line(
+              fmt::format("WARNING: {} holds {} frames up to the checkpoint, which recorded {}; appending",
+                          h.file, kept, rec->second));
+        }
       } else {
         h.writer->create(setup);
       }
