@@ -164,7 +164,6 @@ void write_checkpoint(const std::string& path, const CheckpointData& data) {
       maybe_die();
     }
     for (const auto& [k, v] : data.texts) {
-      Handle lcpl(check(H5Pcreate(H5P_LINK_CREATE), "property list"));
       const auto slash = k.rfind('/');
       if (slash != std::string::npos) {
         Handle g = h5::open_or_create_group(f, k.substr(0, slash));
