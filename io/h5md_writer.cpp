@@ -90,7 +90,11 @@ H5mdWriter::H5mdWriter() {
   h5::quiet_errors();
 }
 H5mdWriter::~H5mdWriter() {
-  close();
+  try {
+    close();
+  } catch (const RunError&) {
+    // a destructor must not throw; every frame was flushed when it was written
+  }
 }
 
 void H5mdWriter::close() {
@@ -99,8 +103,29 @@ void H5mdWriter::close() {
   edges_.reset();
   step_.reset();
   time_.reset();
-  if (file_.valid()) H5Fflush(file_, H5F_SCOPE_GLOBAL);
+  if (file_.valid() && H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0)
+    throw RunError("cannot flush trajectory file '" + setup_.path + "'");
   file_.reset();
+}
+
+void H5mdWriter::open_rw() {
+  file_ = Handle(H5Fopen(setup_.path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  if (!file_.valid()) throw RunError("cannot open trajectory file '" + setup_.path + "' for writing");
+  open_layout();
+  Handle og = h5::open_or_create_group(file_, "observables");
+  H5G_info_t info;
+  H5Gget_info(og, &info);
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    char name[256];
+    if (H5Lget_name_by_idx(og, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
+      continue;
+    Obs o;
+    o.name = name;
+    o.step = Handle(check(H5Dopen2(og, (o.name + "/step").c_str(), H5P_DEFAULT), "observable"));
+    o.time = Handle(check(H5Dopen2(og, (o.name + "/time").c_str(), H5P_DEFAULT), "observable"));
+    o.value = Handle(check(H5Dopen2(og, (o.name + "/value").c_str(), H5P_DEFAULT), "observable"));
+    obs_.push_back(std::move(o));
+  }
 }
 
 void H5mdWriter::create(const H5mdSetup& setup) {
@@ -113,7 +138,8 @@ void H5mdWriter::create(const H5mdSetup& setup) {
   create_layout();
   frames_ = 0;
   last_step_ = -1;
-  H5Fflush(file_, H5F_SCOPE_GLOBAL);
+  ready_ = true;
+  close();  // closed between frames, so readers (HDF5 file locking) can open it during the run
 }
 
 void H5mdWriter::create_layout() {
@@ -176,35 +202,22 @@ int64_t H5mdWriter::reopen(const H5mdSetup& setup, int64_t last_kept_step) {
   setup_ = setup;
   if (std::find(setup_.fields.begin(), setup_.fields.end(), "position") == setup_.fields.end())
     setup_.fields.insert(setup_.fields.begin(), "position");
-  file_ = Handle(H5Fopen(setup_.path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
-  if (!file_.valid()) throw RunError("cannot open trajectory file '" + setup_.path + "' to continue it");
-  open_layout();
+  open_rw();
   const hsize_t k = kept(read_steps(step_), last_kept_step);
   truncate(step_, k);
   truncate(time_, k);
   truncate(edges_, k);
   for (auto& [name, v] : values_) truncate(v, k);
   // Observables keep their own step arrays (code may add one later in a run).
-  Handle og = h5::open_or_create_group(file_, "observables");
-  H5G_info_t info;
-  H5Gget_info(og, &info);
-  for (hsize_t i = 0; i < info.nlinks; ++i) {
-    char name[256];
-    if (H5Lget_name_by_idx(og, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT) < 0)
-      continue;
-    Obs o;
-    o.name = name;
-    o.step = Handle(check(H5Dopen2(og, (o.name + "/step").c_str(), H5P_DEFAULT), "observable"));
-    o.time = Handle(check(H5Dopen2(og, (o.name + "/time").c_str(), H5P_DEFAULT), "observable"));
-    o.value = Handle(check(H5Dopen2(og, (o.name + "/value").c_str(), H5P_DEFAULT), "observable"));
+  for (Obs& o : obs_) {
     const hsize_t ko = kept(read_steps(o.step), last_kept_step);
     truncate(o.step, ko), truncate(o.time, ko), truncate(o.value, ko);
-    obs_.push_back(std::move(o));
   }
   frames_ = static_cast<int64_t>(k);
   const auto steps = read_steps(step_);
   last_step_ = steps.empty() ? -1 : steps.back();
-  H5Fflush(file_, H5F_SCOPE_GLOBAL);
+  ready_ = true;
+  close();
   return frames_;
 }
 
@@ -248,7 +261,8 @@ H5mdWriter::Obs& H5mdWriter::observable(const std::string& name, const std::stri
 }
 
 void H5mdWriter::write_frame(const H5mdFrame& fr) {
-  if (!file_.valid()) throw RunError("trajectory file is not open");
+  if (!ready_) throw RunError("trajectory file is not set up");
+  open_rw();
   const size_t n = static_cast<size_t>(setup_.natoms);
   auto need = [&](const std::string& what, size_t have, size_t want) {
     if (have != want)
@@ -288,8 +302,7 @@ void H5mdWriter::write_frame(const H5mdFrame& fr) {
     append(o.time, H5T_NATIVE_DOUBLE, &fr.time);
     append(o.value, H5T_NATIVE_DOUBLE, &ob.value);
   }
-  if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0)
-    throw RunError("cannot flush trajectory file '" + setup_.path + "'");
+  close();
   ++frames_;
   last_step_ = fr.step;
 }

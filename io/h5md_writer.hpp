@@ -55,16 +55,18 @@ class H5mdWriter {
   /// Continues an existing trajectory after `last_kept_step`: frames with a later step are dropped (a
   /// restart). Creates the file if it does not exist. Returns the number of frames kept.
   int64_t reopen(const H5mdSetup& setup, int64_t last_kept_step);
-  /// Appends one frame and flushes the file, so a crash loses at most the frame being written.
+  /// Appends one frame. The file is open only while a frame is written (readers can open it during a run;
+  /// HDF5 locks open files) and a crash loses at most the frame being written.
   void write_frame(const H5mdFrame& frame);
   /// Frames in the file.
   int64_t frames() const { return frames_; }
   /// Step of the last frame, or -1 when there is none.
   int64_t last_step() const { return last_step_; }
-  bool is_open() const { return file_.valid(); }
-  void close();
+  bool is_open() const { return ready_; }
 
  private:
+  void open_rw();
+  void close();
   struct Obs {
     std::string name;
     h5::Handle step, time, value;
@@ -80,6 +82,7 @@ class H5mdWriter {
   h5::Handle edges_;
   std::vector<Obs> obs_;
   int64_t frames_ = 0, last_step_ = -1;
+  bool ready_ = false;  // created or reopened
 };
 
 }  // namespace wmd::io

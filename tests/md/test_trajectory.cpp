@@ -99,6 +99,29 @@ print('ok')
             0);
 }
 
+TEST(Trajectory, CodeCanAddObservables) {
+  // The hook other components use (e.g. defect counts): sampled at every trajectory frame.
+  const std::string dir = wmd::test::scratch_dir("traj_observable");
+  wmd::io::RunSettings settings;
+  settings.output_dir = dir;
+  settings.trajectory_every = 5;
+  wmd::io::Log log;
+  wmd::md::Simulation sim(log, settings, false, nullptr);
+  sim.add_observable("defect_count", "", [&sim]() { return 2.0 * static_cast<double>(sim.state().step); });
+  std::ofstream(dir + "/in.md") << kInput << "run 10\n";
+  wmd::io::Variables vars;
+  wmd::io::LammpsScript script(dir + "/in.md", vars, wmd::SourcePos{"<test>", 0});
+  wmd::io::Command c;
+  while (script.next(c)) sim.execute(c);
+  EXPECT_EQ(python(dir, R"(
+import h5py
+g = h5py.File('trajectory.h5', 'r')['observables/defect_count']
+assert list(g['step'][:]) == [0, 5, 10] and list(g['value'][:]) == [0.0, 10.0, 20.0], g['value'][:]
+print('ok')
+)"),
+            0);
+}
+
 TEST(Trajectory, RestartDropsFramesPastTheCheckpointThenAppends) {
   const std::string dir = wmd::test::scratch_dir("traj_restart");
   std::ofstream(dir + "/in.md") << kInput << "run ${n}\n";
