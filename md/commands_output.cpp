@@ -204,6 +204,9 @@ void Simulation::cmd_dump_modify(const io::Command& c) {
   io::ArgCursor a(c);
   const std::string id = a.word("a dump ID");
   auto it = std::find_if(dumps_.begin(), dumps_.end(), [&](const Dump& x) { return x.id == id; });
+  if (it == dumps_.end() &&
+      std::any_of(h5md_.begin(), h5md_.end(), [&](const H5md& h) { return !id.empty() && h.id == id; }))
+    a.fail("dump_modify does not apply to h5md dump '" + id + "' (its frames are always in id order)");
   if (it == dumps_.end()) a.fail("unknown dump ID '" + id + "'");
   if (a.done()) a.fail("dump_modify needs keywords (sort, format)");
   while (!a.done()) {
