@@ -13,5 +13,7 @@ inline constexpr double default_skin = 2.0;          // Å, LAMMPS metal default
 inline constexpr double funcfl_z2_factor =
     27.2 * 0.529;  // Hartree·Bohr as LAMMPS writes it: r·φ = 14.3888·Zi·Zj
 inline constexpr double ps_per_fs = 1.0e-3;
+// 1 eV per particle in kJ/mol (e·N_A/1000, CODATA 2018 exact), for H5MD forces in MDAnalysis's units.
+inline constexpr double ev_to_kj_per_mol = 96.48533212331002;
 
 }  // namespace wmd::units

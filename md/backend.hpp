@@ -1,6 +1,7 @@
 // What the run loop asks of an execution backend (cluster, mesh): neighbour upkeep and forces.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,10 @@
 #include "potentials/eam_tables.hpp"
 
 namespace wmd::md {
+
+/// Named arrays a component hands to a checkpoint and gets back on restart (backends, fixes). Integers are
+/// stored as doubles (exact below 2^53).
+using NamedArrays = std::map<std::string, std::vector<double>>;
 
 /// Energies and virial of the last force computation (summed over the whole system).
 struct ForceResult {
@@ -46,6 +51,11 @@ class Backend {
   virtual NeighborStats neighbor_stats() const = 0;
   /// Phase times since the last setup.
   virtual PhaseTimes phase_times() const = 0;
+  /// This rank's state that later arithmetic depends on (e.g. neighbour-list state, PE assignment), for a
+  /// checkpoint. Called at the end of a step, after compute.
+  virtual NamedArrays save_state() const { return {}; }
+  /// Restores what save_state gave; the next setup must continue exactly as the saved run would have.
+  virtual void restore_state(const NamedArrays& /*state*/) {}
 };
 
 }  // namespace wmd::md

@@ -1,5 +1,8 @@
 // Fixes, computes, thermo and dump commands.
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 
 #include "md/simulation.hpp"
 
@@ -130,9 +133,18 @@ void Simulation::cmd_dump(const io::Command& c) {
   for (const auto& x : dumps_) {
     if (x.id == d.id) a.fail("dump ID '" + d.id + "' is already defined");
   }
-  d.group = group_of(a, a.word("a group ID"));
+  for (const auto& x : h5md_) {
+    if (!x.id.empty() && x.id == d.id) a.fail("dump ID '" + d.id + "' is already defined");
+  }
+  const std::string group = a.word("a group ID");
+  d.group = group_of(a, group);
   const std::string style = a.word("a dump style");
-  if (style != "custom") a.fail("dump style '" + style + "' is not supported (custom)");
+  if (style == "h5md") {
+    if (d.group != 1u) a.fail("dump h5md writes group all only (H5MD frames have a fixed atom count)");
+    dump_h5md(a, d.id);
+    return;
+  }
+  if (style != "custom") a.fail("dump style '" + style + "' is not supported (custom, h5md)");
   d.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
   d.file = a.word("a file name");
   while (!a.done()) {
@@ -162,10 +174,45 @@ void Simulation::cmd_dump(const io::Command& c) {
   dumps_.push_back(std::move(d));
 }
 
+// `dump ID all h5md N file.h5 position velocity force image species [author NAME] [box yes]`.
+void Simulation::dump_h5md(io::ArgCursor& a, const std::string& id) {
+  H5md h;
+  h.id = id;
+  h.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
+  h.file = a.word("a file name");
+  // The file is created at the first run (when the atom count is known); refuse an unwritable place now.
+  const std::string parent = std::filesystem::path(h.file).parent_path().string();
+  if (::access(parent.empty() ? "." : parent.c_str(), W_OK) != 0)
+    a.fail("cannot write dump file '" + h.file + "' (its directory is missing or not writable)");
+  while (!a.done()) {
+    const std::string k = a.choice(
+        "an h5md keyword", {"position", "velocity", "force", "image", "species", "id", "author", "box"});
+    if (k == "author") {
+      h.author = a.word("an author name");
+    } else if (k == "box") {
+      if (!a.yes_no("box")) a.fail("dump h5md always writes the box (box yes)");
+    } else {
+      if (std::find(h.fields.begin(), h.fields.end(), k) == h.fields.end()) h.fields.push_back(k);
+      long long sub;
+      if (io::parse_integer(a.peek(), sub))
+        a.fail("per-element intervals ('" + k + " " + a.peek() +
+               "') are not supported: every element is "
+               "written every " +
+               std::to_string(h.every) + " steps");
+    }
+  }
+  if (std::find(h.fields.begin(), h.fields.end(), "position") == h.fields.end())
+    h.fields.insert(h.fields.begin(), "position");
+  h5md_.push_back(std::move(h));
+}
+
 void Simulation::cmd_dump_modify(const io::Command& c) {
   io::ArgCursor a(c);
   const std::string id = a.word("a dump ID");
   auto it = std::find_if(dumps_.begin(), dumps_.end(), [&](const Dump& x) { return x.id == id; });
+  if (it == dumps_.end() &&
+      std::any_of(h5md_.begin(), h5md_.end(), [&](const H5md& h) { return !id.empty() && h.id == id; }))
+    a.fail("dump_modify does not apply to h5md dump '" + id + "' (its frames are always in id order)");
   if (it == dumps_.end()) a.fail("unknown dump ID '" + id + "'");
   if (a.done()) a.fail("dump_modify needs keywords (sort, format)");
   while (!a.done()) {
@@ -213,6 +260,11 @@ void Simulation::cmd_undump(const io::Command& c) {
   io::ArgCursor a(c);
   const std::string id = a.word("a dump ID");
   a.finish();
+  auto h = std::find_if(h5md_.begin(), h5md_.end(), [&](const H5md& x) { return x.id == id && !id.empty(); });
+  if (h != h5md_.end()) {
+    h5md_.erase(h);
+    return;
+  }
   auto it = std::find_if(dumps_.begin(), dumps_.end(), [&](const Dump& x) { return x.id == id; });
   if (it == dumps_.end()) a.fail("unknown dump ID '" + id + "'");
   dumps_.erase(it);

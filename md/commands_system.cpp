@@ -158,7 +158,7 @@ void Simulation::cmd_create_atoms(const io::Command& c) {
   // are LAMMPS's one-rank ones whatever the rank count.
   const int64_t first_id = comm_.max(s_.atoms.max_id()) + 1;
   const int64_t n =
-      create_lattice_atoms(s_, lattice_, basis_type, region, first_id,
+      restart_pending() ? 0 : create_lattice_atoms(s_, lattice_, basis_type, region, first_id,
                            [this](double x, double y, double z) { return decomp_.owns(s_.box, x, y, z); });
   forces_current_ = false;
   if (!dry_run_) log_.line("Created " + std::to_string(n) + " atoms");
@@ -179,7 +179,7 @@ void Simulation::cmd_read_data(const io::Command& c) {
   s_.mass = d.mass;
   set_decomposition(c);
   // Every rank reads the file and keeps the atoms of its sub-domain.
-  for (size_t i = 0; i < d.id.size(); ++i) {
+  for (size_t i = 0; i < (restart_pending() ? 0 : d.id.size()); ++i) {  // restart: atoms from the checkpoint
     if (!decomp_.owns(s_.box, d.x[i], d.y[i], d.z[i])) continue;
     s_.atoms.add(d.id[i], d.type[i], d.x[i], d.y[i], d.z[i]);
     s_.atoms.ix.back() = d.ix[i], s_.atoms.iy.back() = d.iy[i], s_.atoms.iz.back() = d.iz[i];

@@ -35,6 +35,8 @@ int dispatch(int argc, char** argv) {
       ->expected(2)
       ->take_all();
   run_cmd->add_option("--output", run.output_dir, "Output directory (default out/<input name>/)");
+  run_cmd->add_option("--restart", run.restart,
+                      "Continue from a checkpoint.h5 (run N then means N more steps)");
 
   wmd::fabric::SimulateOptions fab;
   std::string mesh;

@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "base/error.hpp"
 #include "io/lammps_script.hpp"
@@ -12,6 +14,7 @@
 #include "io/yaml_input.hpp"
 #include "md/comm.hpp"
 #include "md/resources.hpp"
+#include "md/signals.hpp"
 #include "md/simulation.hpp"
 
 namespace wmd::md {
@@ -54,7 +57,17 @@ LoadedInput load(const RunOptions& opt) {
   return in;
 }
 
+// The input file's text, for trajectories and checkpoints.
+std::string input_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 void replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
+  if (!opt.restart.empty()) sim.set_restart(opt.restart);
+  sim.set_input(opt.input, input_text(opt.input));
   if (in.yaml) {
     for (const auto& c : in.yaml_commands) sim.execute(c);
     return;
@@ -154,6 +167,7 @@ int run_program(const RunOptions& opt) {
     log.line(fmt::format("wafermd {} (LAMMPS-compatible EAM)", WAFERMD_VERSION));
     log.line("Input: " + opt.input + "   backend: " + in.settings.backend + "   output: " + dir + "/");
     Simulation sim(log, in.settings, false, world.root() ? &csv : nullptr);
+    signals::install();  // from here on SIGINT/SIGTERM end the run after a step, with a checkpoint
     try {
       replay(in, opt, sim);
     } catch (const RunError& e) {

@@ -12,6 +12,7 @@ struct RunOptions {
   std::vector<std::pair<std::string, std::string>> sets;
   std::vector<std::pair<std::string, std::string>> vars;
   std::string output_dir;  // empty: output.dir or out/<input name>/
+  std::string restart;     // checkpoint to continue from (empty: a fresh run)
 };
 
 /// Runs one input; returns the process exit status (0, 2 bad input, 3 run failed) after printing any error.

@@ -6,13 +6,16 @@
 #include <cmath>
 
 #include "base/units.hpp"
+#include "md/progress.hpp"
 #include "md/resources.hpp"
+#include "md/signals.hpp"
 #include "md/simulation.hpp"
 
 namespace wmd::md {
 
 void Simulation::cmd_run(const io::Command& c) {
   require_box(c);
+  if (restart_pending()) load_checkpoint(c.pos);  // `run N` then means N more steps
   io::ArgCursor a(c);
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
   while (!a.done()) {
@@ -175,6 +178,13 @@ void Simulation::run_steps(int64_t nsteps) {
   run_clock_ = std::chrono::steady_clock::now();
   thermo_output(true);
   write_dumps(false);
+  open_trajectories();
+  write_trajectories(false);
+  const Comm* comm = &comm_;
+  ProgressLine progress(!comm || comm->root(), s_.step, end);
+  int show_progress =
+      progress.active();  // rank 0's terminal decides for all, so the sums below stay collective
+  if (comm) comm->broadcast(&show_progress, 1);
   double modify = 0.0, output = 0.0;
   const auto loop_start = std::chrono::steady_clock::now();
   while (s_.step < end) {
@@ -189,10 +199,37 @@ void Simulation::run_steps(int64_t nsteps) {
     check_finite();
     modify += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     t0 = std::chrono::steady_clock::now();
-    if ((thermo_every_ > 0 && s_.step % thermo_every_ == 0) || s_.step == end) thermo_output(false);
+    if ((thermo_every_ > 0 && s_.step % thermo_every_ == 0) || s_.step == end) {
+      progress.clear();
+      thermo_output(false);
+    }
     write_dumps(false);
+    write_trajectories(false);
+    if (settings_.checkpoint_every > 0 && s_.step % settings_.checkpoint_every == 0) write_checkpoint();
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (signals::installed()) {
+      // One agreed decision per step, so every rank stops after the same step.
+      const int sig = signals::pending();
+      if (comm ? comm->any(sig != 0) : sig != 0) {
+        progress.clear();
+        if (last_checkpoint_step_ != s_.step) write_checkpoint();
+        const std::string path =
+            (settings_.output_dir.empty() ? std::string(".") : settings_.output_dir) + "/checkpoint.h5";
+        throw RunError(
+            fmt::format("interrupted by {} after step {}; checkpoint written to {} (continue with "
+                        "--restart {})",
+                        sig ? signals::name(sig) : "a signal on another rank", s_.step, path, path));
+      }
+    }
+    if (show_progress && s_.step % 10 == 0) {
+      ThermoContext ctx{&s_, &backend_->result(), 0.0, run_start_step_, false};
+      double temp = 0.0, etotal = 0.0;
+      thermo_value("temp", ctx, temp);
+      thermo_value("etotal", ctx, etotal);
+      progress.update(s_.step, temp, etotal);
+    }
   }
+  progress.clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
   totals_.steps += nsteps;
   totals_.loop_seconds += seconds;

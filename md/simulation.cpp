@@ -16,6 +16,14 @@ Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_r
                "backend '" + settings_.backend + "' is not available in this build (available: cluster)");
   }
   backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic);
+  if (settings_.trajectory_every > 0) {
+    H5md h;
+    h.file = (settings_.output_dir.empty() ? std::string(".") : settings_.output_dir) + "/trajectory.h5";
+    h.every = settings_.trajectory_every;
+    h.fields = settings_.trajectory_fields;
+    if (h.fields.empty()) h.fields = {"position", "velocity", "image", "species", "id"};
+    h5md_.push_back(std::move(h));
+  }
 }
 
 Simulation::~Simulation() = default;
@@ -61,6 +69,8 @@ void Simulation::execute(const io::Command& c) {
     fail_input(c.pos, "unknown or unsupported command '" + c.name +
                           "' (see docs/input.md for the supported subset)");
   }
+  record_physics(c);
+  if (restart_pending() && c.name == "velocity") return;  // the checkpoint holds the velocities
   if (c.name == "timestep") {
     io::ArgCursor a(c);
     const double dt = a.positive("the timestep (ps)");

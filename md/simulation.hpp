@@ -2,6 +2,7 @@
 // the potential, fixes, computes, thermo and dump settings, and runs the velocity-Verlet loop on a backend.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -9,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "io/checkpoint.hpp"
 #include "io/command.hpp"
 #include "io/dump_text.hpp"
+#include "io/h5md_writer.hpp"
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
 #include "io/run_settings.hpp"
@@ -62,6 +65,17 @@ class Simulation {
   const NeighborStats& last_neighbor_stats() const { return last_stats_; }
   std::string backend_name() const { return settings_.backend; }
 
+  /// Restart from a checkpoint: it is loaded at the first `run` (which then means N more steps); before that,
+  /// atom-creating commands create no atoms and velocity commands are skipped.
+  void set_restart(const std::string& checkpoint_path) { restart_path_ = checkpoint_path; }
+  /// The input's name and text, stored in trajectories (parameters/) and checkpoints.
+  void set_input(const std::string& name, const std::string& text) { input_name_ = name, input_text_ = text; }
+  /// Adds a scalar H5MD observable sampled at every trajectory frame (e.g. defect counts). The function
+  /// runs on every rank (it may use global sums); rank 0's value is written.
+  void add_observable(const std::string& name, const std::string& unit, std::function<double()> value);
+  /// Fingerprint of the input's physics: every command so far except run, output and velocity commands.
+  std::string physics_hash() const;
+
  private:
   struct Fix {
     std::string id, style;
@@ -70,6 +84,21 @@ class Simulation {
   struct Compute {
     std::string id, style;
     uint32_t group;
+  };
+  /// A scalar time series for H5MD observables/.
+  struct Observable {
+    std::string name, unit;
+    std::function<double()> value;
+  };
+  /// An H5MD trajectory: output.trajectory (trajectory.h5 in the output directory) or a `dump … h5md`.
+  struct H5md {
+    std::string id, file;  // id empty: the output.trajectory one
+    int every = 0;
+    std::vector<std::string> fields;
+    std::string author;
+    std::unique_ptr<io::H5mdWriter> writer;  // rank 0 only
+    bool opened = false;                     // every rank: the file is open on rank 0
+    int64_t last_step = -1;                  // every rank: step of the last frame in the file
   };
   struct Dump {
     std::string id, file;
@@ -113,6 +142,7 @@ class Simulation {
   void cmd_thermo_modify(const io::Command& c);
   void cmd_dump(const io::Command& c);
   void cmd_dump_modify(const io::Command& c);
+  void dump_h5md(io::ArgCursor& a, const std::string& id);
   void cmd_undump(const io::Command& c);
   // run_loop.cpp
   void cmd_run(const io::Command& c);
@@ -124,6 +154,24 @@ class Simulation {
   void thermo_output(bool header);
   void write_dumps(bool force_all);
   bool eatom_needed(int64_t step) const;
+  // trajectory_output.cpp
+  void open_trajectories();
+  void write_trajectories(bool force_all);
+  io::H5mdFrame gather_frame(const H5md& h);
+  // checkpoint_state.cpp
+  /// Writes checkpoint.h5 in the output directory (every rank takes part; rank 0 writes).
+  void write_checkpoint();
+  /// Loads the restart checkpoint (every rank; rank 0 reads and broadcasts); mismatches are InputErrors.
+  void load_checkpoint(const SourcePos& at);
+  /// Keeps this rank's atoms from checkpoint arrays laid out in rank order (today: one rank keeps all).
+  void keep_my_restored_atoms(const io::CheckpointData& d, int rank);
+  /// Named arrays of one fix for checkpoints (the hook the Fix class family overrides; nve has none).
+  NamedArrays fix_state(const Fix& f) const;
+  /// Gives a fix back the arrays fix_state saved.
+  void restore_fix_state(Fix& f, const NamedArrays& arrays);
+  /// Adds a command to the physics fingerprint unless it is a run, output or velocity command.
+  void record_physics(const io::Command& c);
+  bool restart_pending() const { return !restart_path_.empty() && !restart_loaded_; }
   // dump_output.cpp
   void write_dump_frame(Dump& d);
   double per_atom_compute(const Compute& cp, size_t i) const;
@@ -165,6 +213,16 @@ class Simulation {
   int64_t run_start_step_ = 0;
   RunTotals totals_;
   NeighborStats last_stats_;
+  // trajectories, checkpoints, restarts (h5md branch)
+  std::vector<H5md> h5md_;
+  std::vector<Observable> observables_;
+  std::string restart_path_;
+  bool restart_loaded_ = false;
+  int64_t restart_step_ = -1;  // step of the loaded checkpoint: trajectory frames after it are dropped
+  std::map<std::string, int64_t> restart_frames_;  // trajectory frame counts the checkpoint recorded
+  std::string physics_text_;                       // commands that enter physics_hash()
+  std::string input_name_, input_text_;
+  int64_t last_checkpoint_step_ = -1;
 };
 
 }  // namespace wmd::md

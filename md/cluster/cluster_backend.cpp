@@ -79,11 +79,57 @@ void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const 
   nb_ = nb;
   stats_ = NeighborStats{};
   times_ = PhaseTimes{};
-  rebuild(s);
+  if (restored_)
+    rebuild_restored(s);
+  else
+    rebuild(s);
   if (deterministic_)
     forces_deterministic(s, eatom);
   else
     forces(s, eatom);
+}
+
+NamedArrays ClusterBackend::save_state() const {
+  return {{"xhold", xhold_}, {"ago", {static_cast<double>(ago_)}}};
+}
+
+void ClusterBackend::restore_state(const NamedArrays& state) {
+  auto x = state.find("xhold"), a = state.find("ago");
+  if (x == state.end() || a == state.end() || a->second.size() != 1)
+    throw RunError("checkpoint lacks the cluster backend's neighbour state (xhold, ago)");
+  xhold_ = x->second;
+  ago_ = static_cast<int>(a->second[0]);
+  restored_ = true;
+}
+
+void ClusterBackend::rebuild_restored(State& s) {
+  restored_ = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  if (xhold_.size() != 3 * static_cast<size_t>(n))
+    throw RunError("checkpoint neighbour state holds " + std::to_string(xhold_.size() / 3) + " atoms, not " +
+                   std::to_string(n));
+  // The saved run built its ghosts and lists from the positions of its last build (atoms already wrapped and
+  // on their ranks): rebuild from exactly those, then move the ghosts to the current positions as a step
+  // between rebuilds does. No wrapping or migration here — that would change the bits.
+  std::vector<double> cx(n), cy(n), cz(n);
+  for (int i = 0; i < n; ++i) {
+    cx[i] = a.x[i], cy[i] = a.y[i], cz[i] = a.z[i];
+    a.x[i] = xhold_[3 * i], a.y[i] = xhold_[3 * i + 1], a.z[i] = xhold_[3 * i + 2];
+  }
+  const double cutneigh = tables_->cutmax + nb_.skin;
+  exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
+  if (deterministic_)
+    build_full_list();
+  else
+    build_half_list(images_, cutneigh, list_);
+  for (int i = 0; i < n; ++i) a.x[i] = cx[i], a.y[i] = cy[i], a.z[i] = cz[i];
+  exchange_.forward_positions(*comm_, s.box, a, images_);
+  ++stats_.builds;
+  stats_.pairs = deterministic_ ? static_cast<int64_t>(full_nbr_.size()) : list_.size();
+  stats_.ghosts = images_.nall() - images_.nlocal;
+  times_.neigh += seconds_since(t0);
 }
 
 void ClusterBackend::compute(State& s, bool eatom) {

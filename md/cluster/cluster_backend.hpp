@@ -29,11 +29,18 @@ class ClusterBackend : public Backend {
   NeighborStats neighbor_stats() const override { return stats_; }
   /// This rank's phase times.
   PhaseTimes phase_times() const override { return times_; }
+  /// Positions at the last neighbour build ("xhold") and steps since it ("ago").
+  NamedArrays save_state() const override;
+  /// The next setup rebuilds the images and half list from the saved build positions, not the current ones,
+  /// so the list (and every sum over it) is identical to the saved run's.
+  void restore_state(const NamedArrays& state) override;
 
  private:
   /// Wraps atoms, checks for lost or non-finite atoms, migrates atoms to their ranks, exchanges ghosts,
   /// lists.
   void rebuild(State& s);
+  /// Rebuilds from the restored build positions, then moves images to the current positions.
+  void rebuild_restored(State& s);
   /// True (on every rank) when the neighbour settings ask for a rebuild this step.
   bool rebuild_due(const State& s);
   /// Density, embedding and force passes on the half list, with the reverse ρ̄, forward F' and reverse force
@@ -59,6 +66,7 @@ class ClusterBackend : public Backend {
   std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood
   std::vector<int> tj_;
   int ago_ = 0;
+  bool restored_ = false;  // setup continues from restore_state instead of building afresh
   ForceResult result_;
   NeighborStats stats_;
   PhaseTimes times_;
