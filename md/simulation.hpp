@@ -17,6 +17,7 @@
 #include "io/thermo_format.hpp"
 #include "md/backend.hpp"
 #include "md/lattice.hpp"
+#include "md/minimize/minimizer.hpp"
 #include "md/neighbor_settings.hpp"
 #include "md/region.hpp"
 #include "md/state.hpp"
@@ -115,6 +116,11 @@ class Simulation {
   void thermo_output(bool header);
   void write_dumps(bool force_all);
   bool eatom_needed(int64_t step) const;
+  // minimize/commands_minimize.cpp
+  void cmd_min_style(const io::Command& c);
+  void cmd_min_modify(const io::Command& c);
+  void cmd_minimize(const io::Command& c);
+  void cmd_fix_box_relax(const io::Command& c);
   // dump_output.cpp
   void write_dump_frame(Dump& d);
   double per_atom_compute(const Compute& cp, size_t i) const;
@@ -152,6 +158,9 @@ class Simulation {
   int64_t run_start_step_ = 0;
   RunTotals totals_;
   NeighborStats last_stats_;
+  MinSettings min_;     // min_style / min_modify
+  BoxRelax box_relax_;  // fix box/relax (one at a time, as LAMMPS allows)
+  std::string box_relax_id_;
 };
 
 }  // namespace wmd::md
