@@ -40,11 +40,13 @@ POTENTIALS = [
      "experiment as tabulated by Mishin, Farkas, Mehl & Papaconstantopoulos, PRB 59, 3393 (1999), Table I "
      "(the fitting targets of Al99; Al_zhou: Zhou, Johnson & Wadley, PRB 69, 144113 (2004))"),
     ("W_zhou.eam.alloy", "eam/alloy", "* * {pot}/W_zhou.eam.alloy W", "W", "bcc", 3.165,
-     dict(a0=3.165, ec=8.90, c11=522.0, c12=204.0, c44=161.0, ev=None),
-     "Zhou, Johnson & Wadley, PRB 69, 144113 (2004), fitted W properties (E_v not tabulated there)"),
+     dict(a0=3.165, ec=8.90, c11=522.0, c12=204.0, c44=161.0, ev=3.67),
+     "Zhou, Johnson & Wadley, PRB 69, 144113 (2004), fitted W properties; E_v: experiment, Rasch, Siegel & "
+     "Schultz, Phil. Mag. A 41, 91 (1980)"),
     ("Fe_mm.eam.fs", "eam/fs", "* * {pot}/Fe_mm.eam.fs Fe", "Fe", "bcc", 2.855,
-     dict(a0=2.8553, ec=4.122, c11=243.4, c12=145.0, c44=116.0, ev=1.84),
-     "Mendelev et al., Phil. Mag. 83, 3977 (2003), Table 2 (potential 2)"),
+     dict(a0=2.8553, ec=4.122, c11=243.4, c12=145.0, c44=116.0, ev=1.79),
+     "Mendelev et al., Phil. Mag. 83, 3977 (2003), potential 2 (a0, Ec, Cij); E_v: experiment, De Schepper "
+     "et al., PRB 27, 5257 (1983)"),
 ]
 # Mishin's Al99.eam.alloy (the Al potential the issue names) is not shipped by Debian's lammps-data; it is used
 # when present in POT, and Al_zhou.eam.alloy stands in for it otherwise.
