@@ -92,14 +92,17 @@ class Translator {
     if (!root["potential"]) fail_input(SourcePos{path_, 1}, "missing key 'potential'");
     system(root["system"], root["potential"]);
     potential(root["potential"]);
+    if (root["velocity"] && !root["minimize"]) velocity(root["velocity"]);
     if (root["neighbor"]) neighbor(root["neighbor"]);
     if (root["timestep"]) emit(root["timestep"], "timestep", {str(number(root["timestep"], "timestep"))});
     emit(root, "fix", {"integrate", "all", "nve"});
     if (root["output"]) output(root["output"]);
     if (root["run"] && root["stages"]) fail(root["stages"], "give either 'run' or 'stages', not both");
     // As in a LAMMPS script: minimise at rest, then create velocities on the relaxed structure.
-    if (root["minimize"]) minimize(root["minimize"]);
-    if (root["velocity"]) velocity(root["velocity"]);
+    if (root["minimize"]) {
+      minimize(root["minimize"]);
+      if (root["velocity"]) velocity(root["velocity"]);
+    }
     if (root["run"]) {
       emit(root["run"], "run", {std::to_string(integer(root["run"], "run (steps)", 0, 2000000000LL))});
     } else if (root["stages"]) {
