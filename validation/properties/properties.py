@@ -57,20 +57,17 @@ if (POT / "Al99.eam.alloy").exists():
 BASIS = {"fcc": [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)], "bcc": [(0, 0, 0), (0.5, 0.5, 0.5)]}
 
 
-def header(style, coeff, mass):
-    """Commands shared by every input: units, potential, full-precision thermo to the end."""
-    return f"""units metal
-atom_style atomic
-boundary p p p
-"""
+HEADER = "units metal\natom_style atomic\nboundary p p p\n"
 
 
 def potential_lines(p):
-    name, style, coeff = p[0], p[1], p[2].format(pot=POT)
+    """pair_style and pair_coeff of a POTENTIALS entry."""
+    style, coeff = p[1], p[2].format(pot=POT)
     return f"pair_style {style}\npair_coeff {coeff}\n"
 
 
 def tail(minimize):
+    """Full-precision thermo (first and last rows), then the minimisation command."""
     return (f"thermo_style custom {' '.join(THERMO)}\nthermo_modify format float %24.17g\nthermo 1000\n"
             + minimize)
 
@@ -126,7 +123,7 @@ def run_wafermd(folder, exe, out):
 def box_relax(p, folder, exe, cells):
     """a0 and Ec: a lattice 1 % too large relaxed with CG and fix box/relax iso 0."""
     lattice, a_start = p[4], p[5] * 1.01
-    script = (header(0, 0, 0) + f"lattice {lattice} {a_start!r}\nregion box block 0 {cells} 0 {cells} 0 {cells}\n"
+    script = (HEADER + f"lattice {lattice} {a_start!r}\nregion box block 0 {cells} 0 {cells} 0 {cells}\n"
               f"create_box 1 box\ncreate_atoms 1 box\n" + potential_lines(p)
               + "fix relax all box/relax iso 0.0 vmax 0.001\nmin_style cg\n"
               + tail("minimize 0 1e-12 20000 200000\n"))
@@ -189,7 +186,7 @@ def strained_pressures(p, folder, exe, a0s, rotated, mass):
             sub = folder / f"{'rot' if rotated else 'cub'}_{code}_{'p' if sign > 0 else 'm'}"
             sub.mkdir(parents=True, exist_ok=True)
             write_data(sub / "cell.data", pos0 * f, edges * f, mass)
-            script = (header(0, 0, 0) + "read_data cell.data\n" + potential_lines(p)
+            script = (HEADER + "read_data cell.data\n" + potential_lines(p)
                       + tail("min_style cg\nminimize 0 1e-12 1000 10000\n"))
             r = run_both(sub, script, exe, (code,))
             res[sign] = r[code]
@@ -223,7 +220,7 @@ def vacancy(p, folder, exe, a0s, ecs, mass, cells):
         sub = folder / f"vac_{code}"
         sub.mkdir(parents=True, exist_ok=True)
         write_data(sub / "cell.data", pos, np.full(3, cells * a0), mass)
-        script = (header(0, 0, 0) + "read_data cell.data\n" + potential_lines(p)
+        script = (HEADER + "read_data cell.data\n" + potential_lines(p)
                   + tail("min_style cg\nminimize 0 1e-12 5000 50000\n"))
         r = run_both(sub, script, exe, (code,))
         n = len(frac)
