@@ -111,7 +111,9 @@ double Minimizer::evaluate() {
   double e = r.energy;
   if (br_.active) {
     const double v = s_.box.volume();
-    const double ptarget_ev = br_.target[0] / units::nktv2p;  // all relaxed dims share one target
+    double ptarget_ev = 0.0;  // all relaxed dimensions share one target (fix box/relax checks it)
+    for (int d = 2; d >= 0; --d)
+      if (br_.dim[d]) ptarget_ev = br_.target[d] / units::nktv2p;
     e += ptarget_ev * v;
     for (int k = 0; k < 3; ++k) fq_[k] = 0.0;
     int k = 0;

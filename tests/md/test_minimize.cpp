@@ -123,6 +123,18 @@ TEST(Minimize, AnisoRelaxUnderPressureShrinksTheBox) {
   EXPECT_LT(r.state().box.prd(0), 3 * 3.615);
 }
 
+TEST(Minimize, SingleDimensionRelaxReachesItsTarget) {
+  // only z is a degree of freedom: pzz reaches the target, x and y keep their lengths
+  wmd::test::ScriptRun r(
+      kCrystal + "fix br all box/relax z 5000.0 vmax 0.001\nminimize 0 1e-10 10000 100000\n",
+      wmd::test::scratch_dir("min_z"));
+  double pzz = 0;
+  r.sim->keyword_value("pzz", pzz);
+  EXPECT_NEAR(pzz, 5000.0, 0.1);
+  EXPECT_EQ(r.state().box.prd(0), 3 * 3.615);
+  EXPECT_LT(r.state().box.prd(2), 3 * 3.615);
+}
+
 void expect_input_error(const std::string& tail, const std::string& needle) {
   try {
     wmd::test::ScriptRun r(kCrystal + tail, wmd::test::scratch_dir("min_bad"), true);
