@@ -83,7 +83,7 @@ class Translator {
     if (!root.IsMap()) fail_input(SourcePos{path_, 1}, "the input must be a YAML mapping of keys");
     only_keys(root, "",
               {"backend", "deterministic", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
-               "timestep", "run", "stages", "output"});
+               "timestep", "minimize", "run", "stages", "output"});
     settings(root);
     emit(root, "units", {"metal"});
     emit(root, "atom_style", {"atomic"});
@@ -92,20 +92,25 @@ class Translator {
     if (!root["potential"]) fail_input(SourcePos{path_, 1}, "missing key 'potential'");
     system(root["system"], root["potential"]);
     potential(root["potential"]);
-    if (root["velocity"]) velocity(root["velocity"]);
+    if (root["velocity"] && !root["minimize"]) velocity(root["velocity"]);
     if (root["neighbor"]) neighbor(root["neighbor"]);
     if (root["timestep"]) emit(root["timestep"], "timestep", {str(number(root["timestep"], "timestep"))});
     emit(root, "fix", {"integrate", "all", "nve"});
     if (root["output"]) output(root["output"]);
     if (root["run"] && root["stages"]) fail(root["stages"], "give either 'run' or 'stages', not both");
+    // As in a LAMMPS script: minimise at rest, then create velocities on the relaxed structure.
+    if (root["minimize"]) {
+      minimize(root["minimize"]);
+      if (root["velocity"]) velocity(root["velocity"]);
+    }
     if (root["run"]) {
       emit(root["run"], "run", {std::to_string(integer(root["run"], "run (steps)", 0, 2000000000LL))});
     } else if (root["stages"]) {
       const YAML::Node& st = root["stages"];
       if (!st.IsSequence()) fail(st, "stages must be a list");
       for (const auto& s : st) stage(s);
-    } else {
-      fail_input(SourcePos{path_, 1}, "missing key 'run' (number of steps) or 'stages'");
+    } else if (!root["minimize"]) {
+      fail_input(SourcePos{path_, 1}, "missing key 'run' (number of steps), 'stages' or 'minimize'");
     }
   }
 
@@ -270,6 +275,39 @@ class Translator {
       emit(d, "dump", a);
       if (d["sort"]) emit(d["sort"], "dump_modify", {"dump", "sort", scalar(d["sort"], "output.dump.sort")});
     }
+  }
+
+  // minimize: {style, etol, ftol, maxiter, maxeval, dmax, box_relax: {mode, pressure, vmax}} → LAMMPS's
+  // min_style / min_modify / fix box/relax / minimize / unfix, run before the dynamics.
+  void minimize(const YAML::Node& m) {
+    if (m.IsNull()) fail(m, "minimize must be a mapping (style, etol, ftol, maxiter, ...)");
+    only_keys(m, "minimize", {"style", "etol", "ftol", "maxiter", "maxeval", "dmax", "box_relax"});
+    const std::string style = m["style"] ? scalar(m["style"], "minimize.style") : "cg";
+    if (style != "cg" && style != "fire")
+      fail(m["style"], "minimize.style must be cg or fire, got '" + style + "'");
+    emit(m, "min_style", {style});
+    if (m["dmax"]) emit(m["dmax"], "min_modify", {"dmax", str(number(m["dmax"], "minimize.dmax"))});
+    bool box = false;
+    if (const auto b = m["box_relax"]) {
+      only_keys(b, "minimize.box_relax", {"mode", "pressure", "vmax"});
+      const std::string mode = b["mode"] ? scalar(b["mode"], "minimize.box_relax.mode") : "iso";
+      if (mode != "iso" && mode != "aniso")
+        fail(b["mode"], "minimize.box_relax.mode must be iso or aniso, got '" + mode + "'");
+      std::vector<std::string> a = {
+          "wafermd_box_relax", "all", "box/relax", mode,
+          str(b["pressure"] ? number(b["pressure"], "minimize.box_relax.pressure") : 0.0)};
+      if (b["vmax"]) a.insert(a.end(), {"vmax", str(number(b["vmax"], "minimize.box_relax.vmax"))});
+      emit(b, "fix", a);
+      box = true;
+    }
+    const double etol = m["etol"] ? number(m["etol"], "minimize.etol") : 0.0;
+    const double ftol = m["ftol"] ? number(m["ftol"], "minimize.ftol") : 1.0e-8;
+    const long long maxiter =
+        m["maxiter"] ? integer(m["maxiter"], "minimize.maxiter", 0, 2000000000LL) : 10000;
+    const long long maxeval =
+        m["maxeval"] ? integer(m["maxeval"], "minimize.maxeval", 0, 2000000000LL) : 10 * maxiter;
+    emit(m, "minimize", {str(etol), str(ftol), std::to_string(maxiter), std::to_string(maxeval)});
+    if (box) emit(m, "unfix", {"wafermd_box_relax"});
   }
 
   void stage(const YAML::Node& s) {

@@ -61,6 +61,9 @@ void Simulation::execute(const io::Command& c) {
       {"dump_modify", &Simulation::cmd_dump_modify},
       {"undump", &Simulation::cmd_undump},
       {"run", &Simulation::cmd_run},
+      {"min_style", &Simulation::cmd_min_style},
+      {"min_modify", &Simulation::cmd_min_modify},
+      {"minimize", &Simulation::cmd_minimize},
       {"print", nullptr},
       {"echo", nullptr},
   };
@@ -71,7 +74,13 @@ void Simulation::execute(const io::Command& c) {
   }
   record_physics(c);
   if (restart_pending() && c.name == "velocity") return;  // the checkpoint holds the velocities
-  if (c.name == "timestep") {
+  if (c.name == "fix" && c.args.size() >= 3 && c.args[2] == "box/relax") {
+    cmd_fix_box_relax(c);
+  } else if (c.name == "unfix" && c.args.size() == 1 && !box_relax_id_.empty() &&
+             c.args[0] == box_relax_id_) {
+    box_relax_ = BoxRelax{};
+    box_relax_id_.clear();
+  } else if (c.name == "timestep") {
     io::ArgCursor a(c);
     const double dt = a.positive("the timestep (ps)");
     a.finish();

@@ -22,6 +22,7 @@
 #include "md/cluster/decomposition.hpp"
 #include "md/comm.hpp"
 #include "md/lattice.hpp"
+#include "md/minimize/minimizer.hpp"
 #include "md/neighbor_settings.hpp"
 #include "md/region.hpp"
 #include "md/state.hpp"
@@ -172,6 +173,11 @@ class Simulation {
   /// Adds a command to the physics fingerprint unless it is a run, output or velocity command.
   void record_physics(const io::Command& c);
   bool restart_pending() const { return !restart_path_.empty() && !restart_loaded_; }
+  // minimize/commands_minimize.cpp
+  void cmd_min_style(const io::Command& c);
+  void cmd_min_modify(const io::Command& c);
+  void cmd_minimize(const io::Command& c);
+  void cmd_fix_box_relax(const io::Command& c);
   // dump_output.cpp
   void write_dump_frame(Dump& d);
   double per_atom_compute(const Compute& cp, size_t i) const;
@@ -223,6 +229,9 @@ class Simulation {
   std::string physics_text_;                       // commands that enter physics_hash()
   std::string input_name_, input_text_;
   int64_t last_checkpoint_step_ = -1;
+  MinSettings min_;     // min_style / min_modify
+  BoxRelax box_relax_;  // fix box/relax (one at a time, as LAMMPS allows)
+  std::string box_relax_id_;
 };
 
 }  // namespace wmd::md

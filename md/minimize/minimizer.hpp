@@ -1,0 +1,62 @@
+// Energy minimisation (LAMMPS `minimize`): Polak–Ribière conjugate gradients with a derivative-based line
+// search, and FIRE 2.0 damped dynamics; optional box relaxation (LAMMPS `fix box/relax`) for CG.
+// Works through the Backend interface only, with global sums through a Comm, so it runs on every backend.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "md/backend.hpp"
+#include "md/comm.hpp"
+#include "md/neighbor_settings.hpp"
+#include "md/state.hpp"
+#include "potentials/eam_tables.hpp"
+
+namespace wmd::md {
+
+/// `min_style`, `min_modify` and `minimize` settings (LAMMPS names and defaults).
+struct MinSettings {
+  std::string style = "cg";  // cg | fire
+  double etol = 0.0, ftol = 0.0;
+  int64_t maxiter = 0, maxeval = 0;
+  double dmax = 0.1;               // Å: largest atom move per line search (cg) or per step (fire)
+  std::string norm = "two";        // two | max | inf: the force norm compared with ftol
+  std::string line = "quadratic";  // accepted for LAMMPS inputs; one line search serves all (docs/input.md)
+  // FIRE 2.0 (Guénolé et al. 2020), LAMMPS defaults
+  int64_t delaystep = 20;
+  double dtgrow = 1.1, dtshrink = 0.5, alpha0 = 0.25, alphashrink = 0.99, tmax = 10.0, tmin = 0.02;
+  bool halfstepback = true, initialdelay = true;
+  int64_t vdfmax = 2000;
+};
+
+/// `fix box/relax`: which box lengths are degrees of freedom and their target pressures (bar).
+struct BoxRelax {
+  bool active = false;
+  bool couple = false;  // iso: one common scale factor for x, y, z
+  bool dim[3] = {false, false, false};
+  double target[3] = {0.0, 0.0, 0.0};  // bar
+  double vmax = 0.0001;                // largest fractional change of a box length per iteration
+};
+
+/// What LAMMPS prints as "Minimization stats".
+struct MinStats {
+  std::string stop;  // LAMMPS's stopping-criterion text
+  double e_initial = 0, e_next_to_last = 0, e_final = 0;
+  double fnorm2_initial = 0, fnorm2_final = 0;      // two-norm of the force vector
+  double fnorminf_initial = 0, fnorminf_final = 0;  // largest force component
+  double alpha_final = 0;
+  int64_t iterations = 0, evaluations = 0;
+  NeighborStats neighbors;  // summed over all backend set-ups
+  PhaseTimes times;
+};
+
+/// Called after the initial evaluation (first = true) and after every iteration, with the state current.
+using MinCallback = std::function<void(bool first, bool last)>;
+
+/// Minimises the energy (plus P·V when box relaxation is on) of s in place; s.step advances once per
+/// iteration. The backend is set up here; on return its result() belongs to the final configuration.
+MinStats minimize(State& s, Backend& backend, const potentials::EamTables& tables, const NeighborSettings& nb,
+                  const MinSettings& settings, const BoxRelax& box, const Comm& comm,
+                  const MinCallback& each_iteration);
+
+}  // namespace wmd::md
