@@ -7,8 +7,18 @@
 
 namespace wmd::md {
 
+namespace {
+// The world communicator, initialising MPI on first use for in-process callers (tests) that did not.
+MPI_Comm world() {
+  int up = 0;
+  MPI_Initialized(&up);
+  if (!up) MPI_Init(nullptr, nullptr);
+  return MPI_COMM_WORLD;
+}
+}  // namespace
+
 Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_run, io::ThermoCsv* csv)
-    : log_(log), settings_(settings), dry_run_(dry_run), csv_(csv) {
+    : log_(log), settings_(settings), dry_run_(dry_run), csv_(csv), comm_(world()) {
   s_.group_names = {"all"};
   if (settings_.backend != "cluster") {
     fail_input(SourcePos{"<settings>", 0},
@@ -53,6 +63,10 @@ void Simulation::execute(const io::Command& c) {
       {"undump", &Simulation::cmd_undump},
       {"run", &Simulation::cmd_run},
       {"print", nullptr},
+      {"zbl_splice", &Simulation::cmd_zbl_splice},
+      {"write_potential", &Simulation::cmd_write_potential},
+      {"cascade", &Simulation::cmd_cascade},
+      {"defects", &Simulation::cmd_defects},
       {"echo", nullptr},
   };
   auto it = handlers.find(c.name);
@@ -102,7 +116,10 @@ uint32_t Simulation::group_of(const io::ArgCursor& a, const std::string& name) c
 }
 
 const potentials::EamTables& Simulation::tables() {
-  if (!tables_) tables_ = eam_->build();
+  if (!tables_) {
+    tables_ = eam_->build();
+    apply_zbl(*tables_);
+  }
   return *tables_;
 }
 
