@@ -32,8 +32,17 @@ void Simulation::cmd_zbl_splice(const io::Command& c) {
     z.elements[t] = e;
   }
   while (!a.done()) {
-    const std::string k = a.choice("a zbl_splice keyword", {"r_f", "b_f"});
-    (k == "r_f" ? z.r_f : z.b_f) = a.positive(k == "r_f" ? "r_f (Å)" : "b_f (1/Å)");
+    const std::string k = a.choice("a zbl_splice keyword", {"r_f", "b_f", "pair"});
+    if (k == "pair") {
+      ZblSettings::Pair p;
+      p.i = static_cast<int>(a.integer("the first type of the pair", 1, s_.ntypes));
+      p.j = static_cast<int>(a.integer("the second type of the pair", 1, s_.ntypes));
+      p.r_f = a.positive("r_f (Å) of the pair");
+      p.b_f = a.positive("b_f (1/Å) of the pair");
+      z.pairs.push_back(p);
+    } else {
+      (k == "r_f" ? z.r_f : z.b_f) = a.positive(k == "r_f" ? "r_f (Å)" : "b_f (1/Å)");
+    }
   }
   zbl_ = z;
   tables_.reset();
@@ -42,13 +51,23 @@ void Simulation::cmd_zbl_splice(const io::Command& c) {
 
 void Simulation::apply_zbl(potentials::EamTables& t) const {
   if (!zbl_) return;
-  std::vector<int> done;
+  std::vector<int> done, done_rho;
   for (int i = 1; i <= t.ntypes; ++i)
     for (int j = 1; j <= i; ++j) {
+      double rf = zbl_->r_f, bf = zbl_->b_f;
+      for (const auto& p : zbl_->pairs) {
+        if ((p.i == i && p.j == j) || (p.i == j && p.j == i)) rf = p.r_f, bf = p.b_f;
+      }
       const int arr = t.z2r_array(i, j);
-      if (std::find(done.begin(), done.end(), arr) != done.end()) continue;  // shared array, spliced once
-      done.push_back(arr);
-      potentials::splice_zbl(t, i, j, zbl_->z[i], zbl_->z[j], zbl_->r_f, zbl_->b_f);
+      if (std::find(done.begin(), done.end(), arr) == done.end()) {  // a shared array is spliced once
+        done.push_back(arr);
+        potentials::splice_zbl(t, i, j, zbl_->z[i], zbl_->z[j], rf, bf);
+      }
+      for (const int rho : {t.rho_array(i, j), t.rho_array(j, i)}) {
+        if (std::find(done_rho.begin(), done_rho.end(), rho) != done_rho.end()) continue;
+        done_rho.push_back(rho);
+        potentials::splice_density(t, rho, rf, bf);
+      }
     }
 }
 

@@ -169,6 +169,11 @@ class Simulation {
     std::vector<std::string> elements;  // per type (index 1..ntypes)
     std::vector<int> z;
     double r_f = 0.0, b_f = 0.0;
+    struct Pair {
+      int i, j;
+      double r_f, b_f;
+    };
+    std::vector<Pair> pairs;  // per-pair overrides of r_f, b_f
   };
   std::optional<ZblSettings> zbl_;
   std::unique_ptr<DefectTracker> defects_;

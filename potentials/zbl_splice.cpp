@@ -1,5 +1,6 @@
 #include "potentials/zbl_splice.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -40,8 +41,37 @@ double fermi_switch(double r, double r_f, double b_f) {
   return 1.0 / (1.0 + std::exp(-b_f * (r - r_f)));
 }
 
+namespace {
+
+// Knot values of a spline with everything below r_min replaced by the straight-line continuation of the
+// tabulated function from r_min (value and slope): EAM files are often unphysical at very short range
+// (Fe_mm.eam.fs: φ ≈ 10¹² eV at 0.5 Å) and even a Fermi-suppressed share of that would swamp ZBL.
+std::vector<double> knots_with_linear_core(const EamTables& t, const double* spline, double r_min) {
+  std::vector<double> f(t.nr + 1, 0.0);
+  int m;
+  double p;
+  locate_r(r_min, t.rdr, t.nr, m, p);
+  const double* c = spline + static_cast<size_t>(m) * 7;
+  const double v0 = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
+  const double d0 = (c[0] * p + c[1]) * p + c[2];
+  for (int k = 1; k <= t.nr; ++k) {
+    const double r = (k - 1) * t.dr;
+    f[k] = r < r_min ? v0 + d0 * (r - r_min) : spline[static_cast<size_t>(k) * 7 + 6];
+  }
+  return f;
+}
+
+// Where the EAM functions stop being used: three switch widths inside r_f (S = 0.047 there).
+double core_radius(const EamTables& t, double r_f, double b_f) {
+  return std::max(r_f - 3.0 / b_f, 2.0 * t.dr);
+}
+
+}  // namespace
+
 void splice_zbl(EamTables& t, int i, int j, double zi, double zj, double r_f, double b_f) {
   const int arr = t.z2r_array(i, j);
+  double* spline = &t.z2r[static_cast<size_t>(arr) * (t.nr + 1) * 7];
+  const std::vector<double> eam = knots_with_linear_core(t, spline, core_radius(t, r_f, b_f));
   std::vector<double> f(t.nr + 1, 0.0);
   const double zze = zi * zj * kCoulombEvA;
   for (int m = 1; m <= t.nr; ++m) {
@@ -49,9 +79,25 @@ void splice_zbl(EamTables& t, int i, int j, double zi, double zj, double r_f, do
     const double s = fermi_switch(r, r_f, b_f);
     // r·φ_ZBL → Zi Zj e² as r → 0 (the screening function sums to 1), so the knot at r = 0 is finite.
     const double rphi_zbl = r > 0.0 ? r * zbl_energy(zi, zj, r) : zze;
-    f[m] = (1.0 - s) * rphi_zbl + s * t.z2r_knot(arr, m)[6];
+    f[m] = (1.0 - s) * rphi_zbl + s * eam[m];
   }
-  build_spline(t.nr, t.dr, f.data(), &t.z2r[static_cast<size_t>(arr) * (t.nr + 1) * 7]);
+  build_spline(t.nr, t.dr, f.data(), spline);
+}
+
+void splice_density(EamTables& t, int array, double r_f, double b_f) {
+  double* spline = &t.rhor[static_cast<size_t>(array) * (t.nr + 1) * 7];
+  int m;
+  double p;
+  locate_r(r_f, t.rdr, t.nr, m, p);
+  const double* c = spline + static_cast<size_t>(m) * 7;
+  const double rho_f = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
+  const std::vector<double> rho = knots_with_linear_core(t, spline, core_radius(t, r_f, b_f));
+  std::vector<double> f(t.nr + 1, 0.0);
+  for (int k = 1; k <= t.nr; ++k) {
+    const double s = fermi_switch((k - 1) * t.dr, r_f, b_f);
+    f[k] = s * rho[k] + (1.0 - s) * rho_f;
+  }
+  build_spline(t.nr, t.dr, f.data(), spline);
 }
 
 bool write_eam_file(const EamTables& t, bool fs, const std::vector<int>& z,

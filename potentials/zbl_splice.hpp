@@ -24,10 +24,16 @@ double zbl_energy(double zi, double zj, double r, double* deriv = nullptr);
 /// Fermi switch S(r) = 1/(1 + exp(−b_f (r − r_f))): 0 at short range (pure ZBL), 1 beyond (pure EAM).
 double fermi_switch(double r, double r_f, double b_f);
 
-/// Replaces the r·φ table of the type pair (i, j) by (1 − S)·r·φ_ZBL + S·r·φ_EAM at every knot and rebuilds
+/// Replaces the r·φ table of the type pair (i, j) by (1 − S)·r·φ_ZBL + S·r·φ_EAM at every knot (r·φ_EAM
+/// continued as a straight line below r_f − 3/b_f, where EAM files are often unphysical) and rebuilds
 /// its spline. The array may be shared with other type pairs of the same elements; splicing it once is
 /// enough.
 void splice_zbl(EamTables& t, int i, int j, double zi, double zj, double r_f, double b_f);
+
+/// Freezes the density array `array` below the switch: ρ ← S·ρ + (1 − S)·ρ(r_f). Without it the embedding
+/// energy of a close pair follows the EAM density to huge values (Fe_mm.eam.fs: ~10⁹ eV at 0.5 Å) and swamps
+/// the ZBL wall; with it the short-range energy is ZBL plus a constant embedding term.
+void splice_density(EamTables& t, int array, double r_f, double b_f);
 
 /// Writes the tables as a setfl (fs = false) or Finnis–Sinclair file with one element per type: knot values
 /// of F, ρ and r·φ at 17 significant digits, so LAMMPS rebuilds the same splines. z and element names per
