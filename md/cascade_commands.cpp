@@ -230,6 +230,9 @@ bool Simulation::cascade_thermo(const std::string& k, double& v) const {
 }
 
 void Simulation::finish_cascade_report() {
+  // The summary describes the final configuration: sample it unless the last sample was this step.
+  if (defects_->series().empty() || defects_->series().back()[1] != static_cast<double>(s_.step))
+    defects_->sample(s_, comm_);
   const WsResult& r = defects_->last();
   nlohmann::json& j = cascade_report_;
   if (!j.is_object()) j = nlohmann::json::object();
