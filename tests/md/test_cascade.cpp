@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/yaml_input.hpp"
 #include "md/analysis/wigner_seitz.hpp"
 #include "md/cascade.hpp"
 #include "potentials/zbl_splice.hpp"
@@ -220,6 +221,50 @@ TEST(Cascade, ConservesEnergyWithoutThermostatOrStopping) {
   EXPECT_GE(rep["peak_defects"].get<int64_t>(), 1);
   EXPECT_EQ(rep["vacancies"].get<int64_t>(), rep["interstitials"].get<int64_t>());
   EXPECT_NEAR(run.state().time, 0.3, 0.002);
+}
+
+}  // namespace
+
+namespace {
+
+// The YAML cascade, equilibrate and thermostat blocks reject bad input with the YAML line.
+TEST(CascadeYaml, BadBlocksAreInputErrors) {
+  const std::string head =
+      "system: {lattice: {style: fcc, constant: 3.615}, cells: [4, 4, 4]}\n"
+      "potential: {style: eam/alloy, file: /usr/share/lammps/potentials/Cu_mishin1.eam.alloy, elements: "
+      "[Cu]}\n";
+  const char* bad[] = {
+      "cascade: {time_ps: 1.0, pka_id: 1, seed: 1}\n",       // no energy
+      "cascade: {energy_ev: 100, time_ps: 1.0, seed: 1}\n",  // no PKA
+      "cascade: {energy_ev: 100, time_ps: 1.0, pka_id: 1, direction: [1, 0]}\n",
+      "cascade: {energy_ev: 100, time_ps: 1.0, pka_id: 1, seed: 1, bogus: 3}\n",
+      "cascade: {energy_ev: 100, time_ps: 1.0, pka_id: 1, seed: 1}\nrun: 10\n",
+      "equilibrate: {temperature: 300}\nrun: 10\n",
+      "thermostat: {style: andersen, temperature: 300}\nrun: 10\n",
+  };
+  int k = 0;
+  for (const char* b : bad) {
+    const std::string dir = wmd::test::scratch_dir("cascade_yaml_" + std::to_string(k++));
+    std::ofstream(dir + "/in.yaml") << head << b;
+    EXPECT_THROW(wmd::io::read_yaml_input(dir + "/in.yaml", {}), wmd::InputError) << b;
+  }
+}
+
+// A valid block translates and runs its dry run: PKA out of range is caught there.
+TEST(CascadeYaml, UnknownPkaIdFailsInTheDryRun) {
+  const std::string dir = wmd::test::scratch_dir("cascade_yaml_pka");
+  std::ofstream(dir + "/in.yaml")
+      << "system: {lattice: {style: fcc, constant: 3.615}, cells: [4, 4, 4]}\n"
+         "potential: {style: eam/alloy, file: /usr/share/lammps/potentials/Cu_mishin1.eam.alloy, elements: "
+         "[Cu],"
+         " zbl: true}\ncascade: {energy_ev: 100, time_ps: 0.01, pka_id: 99999, seed: 1}\n";
+  const auto in = wmd::io::read_yaml_input(dir + "/in.yaml", {});
+  wmd::io::Log log;
+  wmd::md::Simulation sim(log, in.settings, true, nullptr);
+  auto run_all = [&] {
+    for (const auto& c : in.commands) sim.execute(c);
+  };
+  EXPECT_THROW(run_all(), wmd::InputError);
 }
 
 }  // namespace
