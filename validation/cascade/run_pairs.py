@@ -121,9 +121,21 @@ def main():
     ap.add_argument("--tmax", type=float, default=0.004)
     ap.add_argument("--out", required=True)
     ap.add_argument("--exe", default=os.path.join(ROOT, "build", "wafermd"))
+    ap.add_argument("--replot", action="store_true", help="rebuild summary and figure from an existing --out")
     args = ap.parse_args()
     m = MATERIALS[args.material]
     os.makedirs(args.out, exist_ok=True)
+    if args.replot:
+        rows = []
+        for r in csv_rows(os.path.join(args.out, "pairs.csv")):
+            rep = json.load(open(os.path.join(args.out, f"seed{int(r['seed']):03d}", "wafermd", "report.json")))
+            c = rep["cascade"]
+            rows.append(dict(seed=int(r["seed"]), pka_id=int(r["pka_id"]), fp_wafermd=int(r["fp_wafermd"]),
+                             fp_wafermd_builtin=int(r["fp_wafermd_builtin"]), peak_wafermd=int(r["peak_wafermd"]),
+                             fp_lammps=int(r["fp_lammps"]), peak_lammps=int(r["peak_lammps"]), nrt=c["nrt_dpa"],
+                             arc=c["arc_dpa"], damage_energy=c["damage_energy_ev"]))
+        write_outputs(rows, m, args)
+        return
     rows = []
     for k in range(args.first, args.first + args.seeds):
         os.makedirs(os.path.join(args.out, f"seed{k:03d}"), exist_ok=True)
@@ -183,6 +195,12 @@ def one_pair_separate(k, m, args):
                 nrt=rep.get("nrt_dpa"), arc=rep.get("arc_dpa"), damage_energy=rep.get("damage_energy_ev"))
 
 
+def csv_rows(path):
+    import csv
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
 def write_outputs(rows, m, args):
     import matplotlib
     matplotlib.use("Agg")
@@ -208,7 +226,8 @@ def write_outputs(rows, m, args):
                    damage_energy_ev=rows[0]["damage_energy"], nrt_dpa=rows[0]["nrt"], arc_dpa=rows[0]["arc"],
                    ratio_to_nrt=dict(wafermd=mw / rows[0]["nrt"], lammps=ml / rows[0]["nrt"]),
                    ratio_to_arc=dict(wafermd=mw / rows[0]["arc"], lammps=ml / rows[0]["arc"]),
-                   command="/usr/bin/python3 validation/cascade/run_pairs.py " + " ".join(sys.argv[1:]))
+                   command="/usr/bin/python3 validation/cascade/run_pairs.py "
+                   + " ".join(a for a in sys.argv[1:] if a != "--replot"))
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     # Mean defect count vs time, both codes, on a common time grid.
@@ -226,9 +245,11 @@ def write_outputs(rows, m, args):
     ax.axhline(rows[0]["nrt"], ls="--", c="k", lw=0.8, label="NRT-dpa")
     ax.axhline(rows[0]["arc"], ls=":", c="k", lw=0.8, label="arc-dpa")
     ax.set_xscale("symlog", linthresh=0.1)
+    ax.set_xlim(0, args.time)
     ax.set_xlabel("time (ps)")
     ax.set_ylabel("Frenkel pairs (Wigner–Seitz vacancies)")
-    ax.set_title(f"{m['el']} {m['energy'] / 1000:g} keV, {summary['atoms']} atoms, {args.temp:g} K")
+    ax.set_title(f"{m['el']} {m['energy'] / 1000:g} keV, {summary['atoms']} atoms, {args.temp:g} K "
+                 "(wafermd sampled every 20 steps, LAMMPS every 100)", fontsize=9)
     ax.legend(fontsize=8)
     fig.text(0.01, 0.01, summary["command"], fontsize=5)
     fig.tight_layout()
