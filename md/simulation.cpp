@@ -124,6 +124,7 @@ const potentials::EamTables& Simulation::tables() {
 }
 
 bool Simulation::keyword_value(const std::string& name, double& value) {
+  if (cascade_thermo(name, value)) return true;  // vacancies, interstitials, clusters
   ThermoContext ctx{&s_, forces_current_ ? &backend_->result() : nullptr, 0.0, run_start_step_, thermo_norm_};
   return thermo_value(name, ctx, value);
 }
