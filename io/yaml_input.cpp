@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -83,7 +85,7 @@ class Translator {
     if (!root.IsMap()) fail_input(SourcePos{path_, 1}, "the input must be a YAML mapping of keys");
     only_keys(root, "",
               {"backend", "deterministic", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
-               "timestep", "minimize", "run", "stages", "output"});
+               "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate", "cascade"});
     settings(root);
     emit(root, "units", {"metal"});
     emit(root, "atom_style", {"atomic"});
@@ -97,6 +99,14 @@ class Translator {
     if (root["timestep"]) emit(root["timestep"], "timestep", {str(number(root["timestep"], "timestep"))});
     emit(root, "fix", {"integrate", "all", "nve"});
     if (root["output"]) output(root["output"]);
+    if (root["thermostat"]) thermostat(root["thermostat"]);
+    if (root["equilibrate"]) equilibrate(root["equilibrate"]);
+    if (root["cascade"]) {
+      if (root["run"] || root["stages"])
+        fail(root["cascade"], "a cascade input takes its length from cascade.time_ps: drop 'run'/'stages'");
+      cascade(root["cascade"], root["potential"]);
+      return;
+    }
     if (root["run"] && root["stages"]) fail(root["stages"], "give either 'run' or 'stages', not both");
     // As in a LAMMPS script: minimise at rest, then create velocities on the relaxed structure.
     if (root["minimize"]) {
@@ -203,7 +213,7 @@ class Translator {
   }
 
   void potential(const YAML::Node& p) {
-    only_keys(p, "potential", {"style", "file", "files", "elements"});
+    only_keys(p, "potential", {"style", "file", "files", "elements", "zbl", "write"});
     if (!p["style"]) fail(p, "potential needs 'style' (eam, eam/alloy or eam/fs)");
     const std::string style = scalar(p["style"], "potential.style");
     emit(p["style"], "pair_style", {style});
@@ -219,6 +229,170 @@ class Translator {
       for (const auto& e : list(p["elements"], "potential.elements")) args.push_back(e);
       emit(p["file"], "pair_coeff", args);
     }
+    if (const auto z = p["zbl"]) {
+      // potential.zbl: true (defaults) or {r_f: Å, b_f: 1/Å}; the elements name the nuclear charges.
+      std::vector<std::string> args;
+      if (p["elements"]) {
+        args = list(p["elements"], "potential.elements");
+      } else {
+        fail(z, "potential.zbl needs potential.elements (the element of each type, for the nuclear charges)");
+      }
+      if (z.IsMap()) {
+        only_keys(z, "potential.zbl", {"r_f", "b_f"});
+        if (z["r_f"]) args.insert(args.end(), {"r_f", str(positive(z["r_f"], "potential.zbl.r_f"))});
+        if (z["b_f"]) args.insert(args.end(), {"b_f", str(positive(z["b_f"], "potential.zbl.b_f"))});
+      } else if (!boolean(z, "potential.zbl")) {
+        args.clear();
+      }
+      if (!args.empty()) emit(z, "zbl_splice", args);
+    }
+    if (p["write"]) emit(p["write"], "write_potential", {scalar(p["write"], "potential.write")});
+  }
+
+  double positive(const YAML::Node& n, const std::string& what) const {
+    const double v = number(n, what);
+    if (!(v > 0)) fail(n, what + " must be > 0");
+    return v;
+  }
+
+  // thermostat: {style: langevin|nvt|npt|berendsen, temperature: K, damp: ps, seed: N, pressure: bar,
+  // pressure_damp: ps} — the ensemble of the main run.
+  void thermostat(const YAML::Node& t) {
+    only_keys(t, "thermostat", {"style", "temperature", "damp", "seed", "pressure", "pressure_damp"});
+    if (!t["style"] || !t["temperature"]) fail(t, "thermostat needs 'style' and 'temperature'");
+    const std::string style = scalar(t["style"], "thermostat.style");
+    const std::string temp = str(positive(t["temperature"], "thermostat.temperature"));
+    const std::string damp = str(t["damp"] ? positive(t["damp"], "thermostat.damp") : 0.1);
+    if (style == "langevin") {
+      const long long seed = t["seed"] ? integer(t["seed"], "thermostat.seed", 1, 2147483646) : 12345;
+      emit(t, "fix",
+           {"thermostat", "all", "langevin", temp, temp, damp, std::to_string(seed), "zero", "yes"});
+    } else if (style == "berendsen") {
+      emit(t, "fix", {"thermostat", "all", "temp/berendsen", temp, temp, damp});
+    } else if (style == "nvt" || style == "npt") {
+      emit(t, "unfix", {"integrate"});
+      std::vector<std::string> a = {"integrate", "all", style, "temp", temp, temp, damp};
+      if (style == "npt") {
+        const std::string p = str(t["pressure"] ? number(t["pressure"], "thermostat.pressure") : 0.0);
+        const std::string pd =
+            str(t["pressure_damp"] ? positive(t["pressure_damp"], "thermostat.pressure_damp") : 1.0);
+        a.insert(a.end(), {"iso", p, p, pd});
+      }
+      emit(t, "fix", a);
+    } else {
+      fail(t["style"], "thermostat.style must be langevin, nvt, npt or berendsen, got '" + style + "'");
+    }
+  }
+
+  // equilibrate: {temperature: K, pressure: bar (0), time_ps: t, timestep: ps (the input's), damp: 0.1,
+  // pressure_damp: 1.0} — Nosé–Hoover NPT, then NVE restored and the clock reset to step 0, time 0.
+  void equilibrate(const YAML::Node& e) {
+    only_keys(e, "equilibrate", {"temperature", "pressure", "time_ps", "timestep", "damp", "pressure_damp"});
+    if (!e["temperature"] || !e["time_ps"]) fail(e, "equilibrate needs 'temperature' (K) and 'time_ps'");
+    const double t = positive(e["temperature"], "equilibrate.temperature");
+    const double p = e["pressure"] ? number(e["pressure"], "equilibrate.pressure") : 0.0;
+    const double time = positive(e["time_ps"], "equilibrate.time_ps");
+    const double dt = e["timestep"] ? positive(e["timestep"], "equilibrate.timestep") : 0.002;
+    const double damp = e["damp"] ? positive(e["damp"], "equilibrate.damp") : 0.1;
+    const double pdamp = e["pressure_damp"] ? positive(e["pressure_damp"], "equilibrate.pressure_damp") : 1.0;
+    emit(e, "timestep", {str(dt)});
+    emit(e, "unfix", {"integrate"});
+    emit(e, "fix",
+         {"integrate", "all", "npt", "temp", str(t), str(t), str(damp), "iso", str(p), str(p), str(pdamp)});
+    emit(e, "run", {std::to_string(std::max(1LL, static_cast<long long>(std::llround(time / dt))))});
+    emit(e, "unfix", {"integrate"});
+    emit(e, "fix", {"integrate", "all", "nve"});
+    emit(e, "reset_timestep", {"0", "time", "0"});
+  }
+
+  // cascade: see docs/input.md. PKA kick, border Langevin slab, adaptive timestep, optional electronic
+  // stopping, Wigner–Seitz defects every N steps, run for time_ps.
+  void cascade(const YAML::Node& c, const YAML::Node& pot) {
+    only_keys(c, "cascade",
+              {"pka_id", "pka_near", "energy_ev", "direction", "seed", "min_angle", "time_ps", "border",
+               "dt_reset", "electronic_stopping", "defects_every", "cluster_cutoff", "thermo_every"});
+    if (!c["energy_ev"] || !c["time_ps"]) fail(c, "cascade needs 'energy_ev' and 'time_ps'");
+    const std::string every =
+        c["defects_every"] ? std::to_string(integer(c["defects_every"], "cascade.defects_every", 1, 1000000))
+                           : "20";
+    std::vector<std::string> d = {"every", every};
+    if (c["cluster_cutoff"])
+      d.insert(d.end(), {"cutoff", str(positive(c["cluster_cutoff"], "cascade.cluster_cutoff"))});
+    emit(c, "defects", d);
+    std::vector<std::string> a;
+    if (c["pka_id"] && c["pka_near"]) fail(c, "give cascade.pka_id or cascade.pka_near, not both");
+    if (c["pka_id"]) {
+      a = {"id", std::to_string(integer(c["pka_id"], "cascade.pka_id", 1, 4000000000000000000LL))};
+    } else if (c["pka_near"]) {
+      const auto p = list(c["pka_near"], "cascade.pka_near");
+      if (p.size() != 3) fail(c["pka_near"], "cascade.pka_near needs [x, y, z] (Å)");
+      a = {"near", p[0], p[1], p[2]};
+    } else {
+      fail(c, "cascade needs 'pka_id' or 'pka_near: [x, y, z]'");
+    }
+    a.insert(a.end(), {"energy", str(positive(c["energy_ev"], "cascade.energy_ev"))});
+    const YAML::Node dir = c["direction"];
+    if (!dir || (dir.IsScalar() && dir.as<std::string>() == "random")) {
+      if (!c["seed"]) fail(c, "a random cascade direction needs cascade.seed");
+      a.insert(a.end(),
+               {"random", std::to_string(integer(c["seed"], "cascade.seed", 1, 4000000000000000000LL))});
+      if (c["min_angle"]) a.insert(a.end(), {"min_angle", str(number(c["min_angle"], "cascade.min_angle"))});
+    } else {
+      const auto v = list(dir, "cascade.direction");
+      if (v.size() != 3) fail(dir, "cascade.direction needs [dx, dy, dz] or 'random'");
+      a.insert(a.end(), {"direction", v[0], v[1], v[2]});
+    }
+    a.insert(a.end(), {"time", str(positive(c["time_ps"], "cascade.time_ps"))});
+    if (pot["elements"]) a.insert(a.end(), {"element", list(pot["elements"], "potential.elements")[0]});
+    std::string border_temp;
+    YAML::Node b = c["border"];
+    if (b) {
+      only_keys(b, "cascade.border", {"thickness", "temperature", "damp", "seed"});
+      if (!b["thickness"] || !b["temperature"])
+        fail(b, "cascade.border needs 'thickness' (Å) and 'temperature' (K)");
+      a.insert(a.end(), {"border", str(positive(b["thickness"], "cascade.border.thickness"))});
+    }
+    emit(c, "cascade", a);
+    if (b) {
+      const std::string t = str(positive(b["temperature"], "cascade.border.temperature"));
+      const std::string damp = str(b["damp"] ? positive(b["damp"], "cascade.border.damp") : 0.1);
+      const long long seed = b["seed"] ? integer(b["seed"], "cascade.border.seed", 1, 2147483646) : 4928459;
+      emit(b, "fix", {"cascade_border", "cascade_border", "langevin", t, t, damp, std::to_string(seed)});
+    }
+    // Adaptive timestep, LAMMPS fix dt/reset semantics; defaults follow common cascade practice.
+    double xmax = 0.05, tmax = 0.002, tmin = 1e-6, emax = 20.0;
+    if (const auto r = c["dt_reset"]) {
+      if (r.IsScalar() && !boolean(r, "cascade.dt_reset")) xmax = -1.0;
+      if (r.IsMap()) {
+        only_keys(r, "cascade.dt_reset", {"xmax", "tmin", "tmax", "emax"});
+        if (r["xmax"]) xmax = positive(r["xmax"], "cascade.dt_reset.xmax");
+        if (r["tmin"]) tmin = positive(r["tmin"], "cascade.dt_reset.tmin");
+        if (r["tmax"]) tmax = positive(r["tmax"], "cascade.dt_reset.tmax");
+        if (r["emax"]) emax = positive(r["emax"], "cascade.dt_reset.emax");
+      }
+    }
+    if (xmax > 0)
+      emit(c, "fix",
+           {"cascade_dt", "all", "dt/reset", "1", str(tmin), str(tmax), str(xmax), "emax", str(emax), "units",
+            "box"});
+    std::vector<std::string> thermo = {"custom",  "step",   "time",  "dt",        "temp",
+                                       "pe",      "etotal", "press", "vacancies", "interstitials",
+                                       "clusters"};
+    if (const auto s = c["electronic_stopping"]) {
+      only_keys(s, "cascade.electronic_stopping", {"table", "ecut"});
+      if (!s["table"])
+        fail(s, "cascade.electronic_stopping needs 'table' (LAMMPS fix electron/stopping format)");
+      const std::string ecut = str(s["ecut"] ? number(s["ecut"], "cascade.electronic_stopping.ecut") : 10.0);
+      emit(s, "fix",
+           {"cascade_stopping", "all", "electron/stopping", ecut,
+            scalar(s["table"], "cascade.electronic_stopping.table")});
+      thermo.push_back("f_cascade_stopping");
+    }
+    emit(c, "thermo_style", thermo);
+    if (c["thermo_every"])
+      emit(c["thermo_every"], "thermo",
+           {std::to_string(integer(c["thermo_every"], "cascade.thermo_every", 0, 2000000000LL))});
+    emit(c, "run", {"2000000000"});
   }
 
   void velocity(const YAML::Node& v) {

@@ -85,11 +85,15 @@ void Simulation::record_physics(const io::Command& c) {
   if (!hash_ignores(c.name)) physics_text_ += c.text + "\n";
 }
 
-NamedArrays Simulation::fix_state(const Fix& /*f*/) const {
-  return {};
+NamedArrays Simulation::fix_state(const Fix& f) const {
+  NamedArrays out;
+  f.save_state(out);
+  return out;
 }
 
-void Simulation::restore_fix_state(Fix& /*f*/, const NamedArrays& /*arrays*/) {}
+void Simulation::restore_fix_state(Fix& f, const NamedArrays& arrays) {
+  f.restore_state(arrays);
+}
 
 void Simulation::write_checkpoint() {
   const Comm* comm = &comm_;
@@ -130,9 +134,10 @@ void Simulation::write_checkpoint() {
   d.ints["atoms/mask"] = convert<int64_t>(gather_all(c, a.mask));
   put_ranked(d, c, "backend", backend_->save_state());
   std::string fix_ids;
-  for (const Fix& f : fixes_) {
-    fix_ids += (fix_ids.empty() ? "" : "\n") + f.id;
-    put_ranked(d, c, "fixes/" + f.id, fix_state(f));
+  for (const auto& fp : fixes_) {
+    const Fix& f = *fp;
+    fix_ids += (fix_ids.empty() ? "" : "\n") + f.id();
+    put_ranked(d, c, "fixes/" + f.id(), fix_state(f));
   }
   d.texts["fixes/ids"] = fix_ids;
   for (const H5md& h : h5md_) {
@@ -208,10 +213,11 @@ void Simulation::load_checkpoint(const SourcePos& at) {
   const int rank = c ? c->rank() : 0;
   backend_->restore_state(take_ranked(d, "backend", rank));
   const auto saved_fixes = split_lines(text("fixes/ids"));
-  for (Fix& f : fixes_) {
-    if (std::find(saved_fixes.begin(), saved_fixes.end(), f.id) == saved_fixes.end())
-      fail_input(at, what + " has no state for fix '" + f.id + "'");
-    restore_fix_state(f, take_ranked(d, "fixes/" + f.id, rank));
+  for (auto& fp : fixes_) {
+    Fix& f = *fp;
+    if (std::find(saved_fixes.begin(), saved_fixes.end(), f.id()) == saved_fixes.end())
+      fail_input(at, what + " has no state for fix '" + f.id() + "'");
+    restore_fix_state(f, take_ranked(d, "fixes/" + f.id(), rank));
   }
   const std::string traj = "output/trajectory/";
   for (const auto& [key, v] : d.ints) {

@@ -21,24 +21,24 @@ const std::vector<std::string>& dump_columns() {
 void Simulation::cmd_fix(const io::Command& c) {
   require_box(c);
   io::ArgCursor a(c);
-  Fix f;
-  f.id = a.word("a fix ID");
-  f.group = group_of(a, a.word("a group ID"));
-  f.style = a.word("a fix style");
-  if (f.style != "nve") a.fail("fix style '" + f.style + "' is not supported (supported: nve)");
-  a.finish();
-  auto it = std::find_if(fixes_.begin(), fixes_.end(), [&](const Fix& x) { return x.id == f.id; });
+  const std::string id = a.word("a fix ID");
+  const uint32_t group = group_of(a, a.word("a group ID"));
+  const std::string style = a.word("a fix style");
+  FixBuildContext ctx{s_, regions_, lattice_.defined() ? lattice_.spacing[0] : 0.0};
+  std::unique_ptr<Fix> f = make_fix(id, group, style, a, ctx);
+  // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order).
+  auto it = std::find_if(fixes_.begin(), fixes_.end(), [&](const auto& x) { return x->id() == id; });
   if (it != fixes_.end())
-    *it = f;
+    *it = std::move(f);
   else
-    fixes_.push_back(f);
+    fixes_.push_back(std::move(f));
 }
 
 void Simulation::cmd_unfix(const io::Command& c) {
   io::ArgCursor a(c);
   const std::string id = a.word("a fix ID");
   a.finish();
-  auto it = std::find_if(fixes_.begin(), fixes_.end(), [&](const Fix& x) { return x.id == id; });
+  auto it = std::find_if(fixes_.begin(), fixes_.end(), [&](const auto& x) { return x->id() == id; });
   if (it == fixes_.end()) a.fail("unknown fix ID '" + id + "'");
   fixes_.erase(it);
 }
@@ -77,7 +77,16 @@ void Simulation::cmd_thermo_style(const io::Command& c) {
         keys.push_back(k);
         continue;
       }
-      if (thermo_header(k).empty()) a.fail("unknown thermo keyword '" + k + "'");
+      if (k.rfind("f_", 0) == 0) {
+        const std::string fid = k.substr(2);
+        if (std::none_of(fixes_.begin(), fixes_.end(), [&](const auto& x) { return x->id() == fid; }))
+          a.fail("thermo keyword '" + k + "' names an unknown fix");
+        keys.push_back(k);
+        continue;
+      }
+      double unused;
+      if (thermo_header(k).empty() && !cascade_thermo(k, unused))
+        a.fail("unknown thermo keyword '" + k + "'");
       keys.push_back(k);
     }
     if (keys.empty()) a.fail("thermo_style custom needs at least one keyword");

@@ -125,6 +125,7 @@ void write_report(const std::string& dir, const RunOptions& opt, const io::RunSe
   j["energy"] = {{"initial_ev", t.initial_energy},
                  {"final_ev", t.final_energy},
                  {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
+  if (!sim.cascade_report().is_null()) j["cascade"] = sim.cascade_report();
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
   if (!io::write_json_atomically(dir + "/report.json", j))

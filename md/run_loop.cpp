@@ -66,36 +66,12 @@ bool Simulation::eatom_needed(int64_t step) const {
   return false;
 }
 
-// v += ½dt·F/m for the atoms of one nve fix.
-void Simulation::half_kick(const Fix& f) {
-  Atoms& at = s_.atoms;
-  const double dtf = 0.5 * s_.dt * units::ftm2v;
-  for (size_t i = 0; i < at.size(); ++i) {
-    if (!(at.mask[i] & f.group)) continue;
-    const double dtfm = dtf / s_.mass[at.type[i]];
-    at.vx[i] += dtfm * at.fx[i];
-    at.vy[i] += dtfm * at.fy[i];
-    at.vz[i] += dtfm * at.fz[i];
-  }
-}
-
-// Fix by fix, as LAMMPS: half kick, then drift x += dt·v.
-void Simulation::integrate_initial() {
-  Atoms& at = s_.atoms;
-  for (const Fix& f : fixes_) {
-    half_kick(f);
-    for (size_t i = 0; i < at.size(); ++i) {
-      if (!(at.mask[i] & f.group)) continue;
-      at.x[i] += s_.dt * at.vx[i];
-      at.y[i] += s_.dt * at.vy[i];
-      at.z[i] += s_.dt * at.vz[i];
-    }
-  }
-}
-
-// The closing half kick of every nve fix.
-void Simulation::integrate_final() {
-  for (const Fix& f : fixes_) half_kick(f);
+FixContext Simulation::fix_context() {
+  FixContext c{s_, comm_};
+  c.force = &backend_->result();
+  c.run_begin = run_start_step_;
+  c.run_end = run_end_step_;
+  return c;
 }
 
 void Simulation::check_finite() const {
@@ -129,6 +105,16 @@ void Simulation::thermo_output(bool header) {
     if (k.rfind("v_", 0) == 0) {
       if (!vars_) throw RunError("thermo keyword " + k + " needs variables");
       v = vars_->value(k.substr(2), SourcePos{"thermo_style", 0});
+      headers.push_back(k);
+      ints.push_back(false);
+    } else if (cascade_thermo(k, v)) {
+      headers.push_back(k == "vacancies" ? "Vacancies" : k == "interstitials" ? "Interstitials" : "Clusters");
+      ints.push_back(true);
+    } else if (k.rfind("f_", 0) == 0) {
+      for (const auto& f : fixes_) {
+        if ("f_" + f->id() == k && !f->scalar(v))
+          throw RunError("fix " + f->id() + " has no scalar for thermo");
+      }
       headers.push_back(k);
       ints.push_back(false);
     } else {
@@ -168,14 +154,21 @@ void Simulation::run_steps(int64_t nsteps) {
   log_.line(fmt::format("  Time step     : {}", s_.dt));
   run_start_step_ = s_.step;
   const int64_t end = s_.step + nsteps;
+  run_end_step_ = end;
+  const double time_start = s_.time;
   backend_->setup(s_, tables(), neighbor_, eatom_needed(s_.step));
   forces_current_ = true;
+  {
+    FixContext fc = fix_context();
+    for (auto& f : fixes_) f->setup(fc);
+  }
   const PhaseTimes setup_times = backend_->phase_times();
   check_finite();
   const double mem = current_rss_mb();
   log_.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
                         comm_.min(mem), comm_.sum(mem) / comm_.size(), comm_.max(mem)));
   run_clock_ = std::chrono::steady_clock::now();
+  if (defects_) cascade_end_of_step(true);
   thermo_output(true);
   write_dumps(false);
   open_trajectories();
@@ -187,19 +180,27 @@ void Simulation::run_steps(int64_t nsteps) {
   if (comm) comm->broadcast(&show_progress, 1);
   double modify = 0.0, output = 0.0;
   const auto loop_start = std::chrono::steady_clock::now();
-  while (s_.step < end) {
+  int64_t done = 0;
+  while (s_.step < end && !(cascade_stop_time_ > 0.0 && s_.time >= cascade_stop_time_ * (1.0 - 1e-12))) {
+    ++done;
     ++s_.step;
     s_.time += s_.dt;
     auto t0 = std::chrono::steady_clock::now();
-    integrate_initial();
+    FixContext fc = fix_context();
+    for (auto& f : fixes_) f->initial_integrate(fc);
     modify += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     backend_->compute(s_, eatom_needed(s_.step));
     t0 = std::chrono::steady_clock::now();
-    integrate_final();
+    for (auto& f : fixes_) f->post_force(fc);
+    for (auto& f : fixes_) f->final_integrate(fc);
+    for (auto& f : fixes_) f->end_of_step(fc);
     check_finite();
+    if (defects_) cascade_end_of_step(false);  // Wigner–Seitz sample when due
     modify += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     t0 = std::chrono::steady_clock::now();
-    if ((thermo_every_ > 0 && s_.step % thermo_every_ == 0) || s_.step == end) {
+    const bool last =
+        s_.step == end || (cascade_stop_time_ > 0.0 && s_.time >= cascade_stop_time_ * (1.0 - 1e-12));
+    if ((thermo_every_ > 0 && s_.step % thermo_every_ == 0) || last) {
       progress.clear();
       thermo_output(false);
     }
@@ -231,9 +232,12 @@ void Simulation::run_steps(int64_t nsteps) {
   }
   progress.clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  nsteps = done;
+  if (cascade_stop_time_ > 0.0 && s_.time >= cascade_stop_time_ * (1.0 - 1e-12)) cascade_stop_time_ = -1.0;
+  if (defects_) finish_cascade_report();
   totals_.steps += nsteps;
   totals_.loop_seconds += seconds;
-  totals_.simulated_ps += nsteps * s_.dt;
+  totals_.simulated_ps += s_.time - time_start;  // accumulated step by step (dt/reset changes dt)
   last_stats_ = backend_->neighbor_stats();
   // LAMMPS's summary: rank 0's loop time; phases and counts as min/avg/max over ranks.
   PhaseTimes pt = backend_->phase_times();

@@ -65,6 +65,10 @@ void Simulation::execute(const io::Command& c) {
       {"min_modify", &Simulation::cmd_min_modify},
       {"minimize", &Simulation::cmd_minimize},
       {"print", nullptr},
+      {"zbl_splice", &Simulation::cmd_zbl_splice},
+      {"write_potential", &Simulation::cmd_write_potential},
+      {"cascade", &Simulation::cmd_cascade},
+      {"defects", &Simulation::cmd_defects},
       {"echo", nullptr},
   };
   auto it = handlers.find(c.name);
@@ -141,11 +145,15 @@ uint32_t Simulation::group_of(const io::ArgCursor& a, const std::string& name) c
 }
 
 const potentials::EamTables& Simulation::tables() {
-  if (!tables_) tables_ = eam_->build();
+  if (!tables_) {
+    tables_ = eam_->build();
+    apply_zbl(*tables_);
+  }
   return *tables_;
 }
 
 bool Simulation::keyword_value(const std::string& name, double& value) {
+  if (cascade_thermo(name, value)) return true;  // vacancies, interstitials, clusters
   ThermoContext ctx{
       &s_, forces_current_ ? &backend_->result() : nullptr, 0.0, run_start_step_, thermo_norm_, &comm_};
   return thermo_value(name, ctx, value);

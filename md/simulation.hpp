@@ -19,8 +19,10 @@
 #include "io/run_settings.hpp"
 #include "io/thermo_format.hpp"
 #include "md/backend.hpp"
+#include "md/cascade.hpp"
 #include "md/cluster/decomposition.hpp"
 #include "md/comm.hpp"
+#include "md/fixes/fix.hpp"
 #include "md/lattice.hpp"
 #include "md/minimize/minimizer.hpp"
 #include "md/neighbor_settings.hpp"
@@ -65,6 +67,10 @@ class Simulation {
   const RunTotals& totals() const { return totals_; }
   const NeighborStats& last_neighbor_stats() const { return last_stats_; }
   std::string backend_name() const { return settings_.backend; }
+  /// The fixes in definition order (checkpoints call save_state/restore_state on them).
+  const std::vector<std::unique_ptr<Fix>>& fixes() const { return fixes_; }
+  /// The `cascade` summary for report.json (null when the input ran no cascade).
+  const nlohmann::json& cascade_report() const { return cascade_report_; }
 
   /// Restart from a checkpoint: it is loaded at the first `run` (which then means N more steps); before that,
   /// atom-creating commands create no atoms and velocity commands are skipped.
@@ -78,10 +84,6 @@ class Simulation {
   std::string physics_hash() const;
 
  private:
-  struct Fix {
-    std::string id, style;
-    uint32_t group;
-  };
   struct Compute {
     std::string id, style;
     uint32_t group;
@@ -145,12 +147,19 @@ class Simulation {
   void cmd_dump_modify(const io::Command& c);
   void dump_h5md(io::ArgCursor& a, const std::string& id);
   void cmd_undump(const io::Command& c);
+  // cascade_commands.cpp: wafermd extensions (ZBL splice, cascade set-up, Wigner–Seitz defects)
+  void cmd_zbl_splice(const io::Command& c);
+  void cmd_write_potential(const io::Command& c);
+  void cmd_cascade(const io::Command& c);
+  void cmd_defects(const io::Command& c);
+  void apply_zbl(potentials::EamTables& t) const;
+  void cascade_end_of_step(bool last);
+  bool cascade_thermo(const std::string& key, double& value) const;
+  void finish_cascade_report();
   // run_loop.cpp
   void cmd_run(const io::Command& c);
   void run_steps(int64_t nsteps);
-  void integrate_initial();
-  void integrate_final();
-  void half_kick(const Fix& f);
+  FixContext fix_context();
   void check_finite() const;
   void thermo_output(bool header);
   void write_dumps(bool force_all);
@@ -205,7 +214,7 @@ class Simulation {
   std::unique_ptr<potentials::EamBuilder> eam_;
   std::optional<potentials::EamTables> tables_;
   NeighborSettings neighbor_;
-  std::vector<Fix> fixes_;
+  std::vector<std::unique_ptr<Fix>> fixes_;
   std::vector<Compute> computes_;
   std::vector<Dump> dumps_;
   int thermo_every_ = 0;
@@ -217,7 +226,23 @@ class Simulation {
   bool forces_current_ = false;
   std::chrono::steady_clock::time_point run_clock_;
   int64_t run_start_step_ = 0;
+  int64_t run_end_step_ = 0;
   RunTotals totals_;
+  struct ZblSettings {
+    std::vector<std::string> elements;  // per type (index 1..ntypes)
+    std::vector<int> z;
+    double r_f = 0.0, b_f = 0.0;
+    struct Pair {
+      int i, j;
+      double r_f, b_f;
+    };
+    std::vector<Pair> pairs;  // per-pair overrides of r_f, b_f
+  };
+  std::optional<ZblSettings> zbl_;
+  std::unique_ptr<DefectTracker> defects_;
+  nlohmann::json cascade_report_;
+  std::string cascade_element_;
+  double cascade_stop_time_ = -1.0;  // a cascade run ends at this simulated time (ps) when > 0
   NeighborStats last_stats_;
   // trajectories, checkpoints, restarts (h5md branch)
   std::vector<H5md> h5md_;

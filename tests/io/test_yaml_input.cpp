@@ -58,7 +58,7 @@ void expect_error(const std::string& text, int line, const std::string& needle) 
 }
 
 TEST(YamlInput, UnknownKeyNamesItsLine) {
-  expect_error(std::string(kGood) + "thermostat: 300\n", 10, "unknown key 'thermostat'");
+  expect_error(std::string(kGood) + "barostat: 300\n", 10, "unknown key 'barostat'");
 }
 
 TEST(YamlInput, WrongTypeNamesItsLine) {

@@ -79,8 +79,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"unknown_yaml_key", "in.yaml",
                 "system: {lattice: {style: fcc, constant: 3.615}, cells: [3, 3, 3]}\n"
                 "potential: {style: eam, files: [" +
-                    kPot + "Cu_u3.eam]}\nrun: 5\nthermostat: nose\n",
-                4, "unknown key 'thermostat'"},
+                    kPot + "Cu_u3.eam]}\nrun: 5\nbarostat: nose\n",
+                4, "unknown key 'barostat'"},
         BadCase{"bad_cluster_grid", "in.yaml",
                 "system: {lattice: {style: fcc, constant: 3.615}, cells: [3, 3, 3]}\n"
                 "potential: {style: eam, files: [" +
