@@ -1,6 +1,7 @@
 // What the run loop asks of an execution backend (cluster, mesh): neighbour upkeep and forces.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ class Backend {
   virtual NeighborStats neighbor_stats() const = 0;
   /// Phase times since the last setup.
   virtual PhaseTimes phase_times() const = 0;
+  /// Lines for the log after setup (the mesh backend prints its grid and window radius).
+  virtual std::vector<std::string> setup_notes() const { return {}; }
+  /// Adds backend-specific objects to report.json (the mesh backend's `fabric`).
+  virtual void add_report(nlohmann::json& /*report*/) const {}
 };
 
 }  // namespace wmd::md

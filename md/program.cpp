@@ -83,8 +83,8 @@ double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
   return sxx > 0 ? sxy / sxx : 0.0;
 }
 
-void write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
-                  const Simulation& sim, double wall) {
+nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
+                            const Simulation& sim, double wall) {
   const RunTotals& t = sim.totals();
   const double natoms = static_cast<double>(sim.state().atoms.size());
   nlohmann::json j;
@@ -106,8 +106,10 @@ void write_report(const std::string& dir, const RunOptions& opt, const io::RunSe
                  {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
+  sim.backend().add_report(j);
   if (!io::write_json_atomically(dir + "/report.json", j))
     throw RunError("cannot write " + dir + "/report.json");
+  return j;
 }
 
 }  // namespace
@@ -143,9 +145,19 @@ int run_program(const RunOptions& opt) {
       throw;
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_report(dir, opt, in.settings, sim, wall);
+    const nlohmann::json report = write_report(dir, opt, in.settings, sim, wall);
     const int secs = static_cast<int>(wall);
     log.line(fmt::format("Total wall time: {}:{:02d}:{:02d}", secs / 3600, (secs / 60) % 60, secs % 60));
+    if (report.contains("fabric")) {
+      // The mesh's closing line: what a wafer would do with this input, next to what the emulator did.
+      const auto& f = report["fabric"];
+      log.line(fmt::format(
+          "Mesh speed: emulator {:.4g} steps/s on this machine; predicted {} wafer {:.4g} steps/s "
+          "({:.0f} cycles/step, b = {})",
+          report["steps_per_second"].get<double>(), f["wafer"].get<std::string>(),
+          f["predicted_steps_per_second"].get<double>(), f["cycles_per_step"]["total"].get<double>(),
+          f["window_b"].get<int>()));
+    }
     return exit_ok;
   } catch (const InputError& e) {
     std::cerr << "error: " << e.what() << std::endl;

@@ -147,6 +147,7 @@ void Simulation::run_steps(int64_t nsteps) {
   run_start_step_ = s_.step;
   const int64_t end = s_.step + nsteps;
   backend_->setup(s_, tables(), neighbor_, eatom_needed(s_.step));
+  for (const auto& note : backend_->setup_notes()) log_.line(note);
   forces_current_ = true;
   const PhaseTimes setup_times = backend_->phase_times();
   check_finite();

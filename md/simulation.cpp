@@ -4,17 +4,25 @@
 #include <unordered_map>
 
 #include "md/cluster/cluster_backend.hpp"
+#include "md/mesh/mesh_backend.hpp"
 
 namespace wmd::md {
 
 Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_run, io::ThermoCsv* csv)
     : log_(log), settings_(settings), dry_run_(dry_run), csv_(csv) {
   s_.group_names = {"all"};
-  if (settings_.backend != "cluster") {
-    fail_input(SourcePos{"<settings>", 0},
-               "backend '" + settings_.backend + "' is not available in this build (available: cluster)");
+  if (settings_.backend == "mesh") {
+    mesh::MeshOptions mo;
+    mo.wafer = settings_.mesh_wafer;
+    mo.fp64 = settings_.mesh_precision == "fp64";
+    mo.deterministic = settings_.deterministic;
+    backend_ = std::make_unique<mesh::MeshBackend>(mo);
+  } else if (settings_.backend == "cluster") {
+    backend_ = std::make_unique<ClusterBackend>();
+  } else {
+    fail_input(SourcePos{"<settings>", 0}, "backend '" + settings_.backend +
+                                               "' is not available in this build (available: cluster, mesh)");
   }
-  backend_ = std::make_unique<ClusterBackend>();
 }
 
 Simulation::~Simulation() = default;

@@ -52,6 +52,8 @@ class Simulation {
   const RunTotals& totals() const { return totals_; }
   const NeighborStats& last_neighbor_stats() const { return last_stats_; }
   std::string backend_name() const { return settings_.backend; }
+  /// The execution backend (for backend-specific report entries).
+  const Backend& backend() const { return *backend_; }
 
  private:
   struct Fix {
