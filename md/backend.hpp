@@ -47,6 +47,9 @@ class Backend {
   virtual NeighborStats neighbor_stats() const = 0;
   /// Phase times since the last setup.
   virtual PhaseTimes phase_times() const = 0;
+  /// Checks, in the dry run, what setup would refuse (InputError), so bad input stops before any output.
+  virtual void validate(const State& /*s*/, const potentials::EamTables& /*tables*/,
+                        const NeighborSettings& /*nb*/) const {}
   /// Lines for the log after setup (the mesh backend prints its grid and window radius).
   virtual std::vector<std::string> setup_notes() const { return {}; }
   /// Adds backend-specific objects to report.json (the mesh backend's `fabric`).

@@ -30,7 +30,11 @@ void Simulation::cmd_run(const io::Command& c) {
     if (s_.mass[t] <= 0.0) a.fail("atom type " + std::to_string(t) + " has no mass");
   }
   if (s_.atoms.size() == 0) a.fail("run needs atoms (create_atoms or read_data)");
-  if (dry_run_) return;
+  if (dry_run_) {
+    backend_->validate(s_, tables(), neighbor_);
+    if (run_hook_) run_hook_(s_, tables(), neighbor_);
+    return;
+  }
   run_steps(n);
 }
 

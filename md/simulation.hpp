@@ -2,6 +2,7 @@
 // the potential, fixes, computes, thermo and dump settings, and runs the velocity-Verlet loop on a backend.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -52,6 +53,9 @@ class Simulation {
   const RunTotals& totals() const { return totals_; }
   const NeighborStats& last_neighbor_stats() const { return last_stats_; }
   std::string backend_name() const { return settings_.backend; }
+  /// Called at each `run` of a dry run with the system as it stands (`wafermd model` prices it).
+  using RunHook = std::function<void(const State&, const potentials::EamTables&, const NeighborSettings&)>;
+  void set_run_hook(RunHook hook) { run_hook_ = std::move(hook); }
   /// The execution backend (for backend-specific report entries).
   const Backend& backend() const { return *backend_; }
 
@@ -154,6 +158,7 @@ class Simulation {
   int64_t run_start_step_ = 0;
   RunTotals totals_;
   NeighborStats last_stats_;
+  RunHook run_hook_;
 };
 
 }  // namespace wmd::md

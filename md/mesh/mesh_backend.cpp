@@ -94,8 +94,22 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
   nb_ = nb;
   stats_ = NeighborStats{};
   times_ = PhaseTimes{};
-  counters_ = MeshCounters{};
+  validate(s, tables, nb);
   cutneigh_ = tables.cutmax + nb.skin;
+  if (!opt_.fp64) impl_->ft = make_float_tables(tables);
+  // The PE assignment persists between runs of one system (it lives on the wafer); a new system is mapped.
+  bool same = map_.size() > 0 && map_.pe_of.size() == s.atoms.size();
+  for (int d = 0; d < 3 && same; ++d) same = box_lo_[d] == s.box.lo[d] && box_hi_[d] == s.box.hi[d];
+  for (int d = 0; d < 3; ++d) box_lo_[d] = s.box.lo[d], box_hi_[d] = s.box.hi[d];
+  rebuild(s, !same);
+  if (opt_.fp64)
+    forces<double>(s, eatom);
+  else
+    forces<float>(s, eatom);
+}
+
+void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
+                           const NeighborSettings& nb) const {
   for (int d = 0; d < 3; ++d) {
     for (int side = 0; side < 2; ++side) {
       const Face f = s.box.face[d][side];
@@ -106,18 +120,18 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
             "(s, m) need the cluster backend");
     }
   }
-  check_single_image(s.box, cutneigh_);
-  if (!opt_.fp64) impl_->ft = make_float_tables(tables);
-  rebuild(s, true);
-  if (opt_.fp64)
-    forces<double>(s, eatom);
-  else
-    forces<float>(s, eatom);
+  check_single_image(s.box, tables.cutmax + nb.skin);
+  int w = 0, h = 0;
+  choose_grid(static_cast<int64_t>(s.atoms.size()), s.box, hw_.grid_width, hw_.grid_height, hw_.pe_count,
+              hw_.name, w, h);
 }
 
 void MeshBackend::compute(State& s, bool eatom) {
   ++counters_.steps;
-  if (rebuild_due(s)) rebuild(s, false);
+  if (rebuild_due(s)) {
+    rebuild(s, false);
+    ++counters_.step_rebuilds;
+  }
   if (opt_.fp64)
     forces<double>(s, eatom);
   else
@@ -530,6 +544,7 @@ void MeshBackend::forces(State& s, bool eatom) {
     }
   });
   I.fp->charge();
+  ++counters_.forces;
   counters_.sum_candidates_max += busiest_cand;
   counters_.sum_in_cut_max += busiest_cut;
 
@@ -571,12 +586,11 @@ StepCycles MeshBackend::step_cycles() const {
   w.position_words = opt_.fp64 ? 6 : 3;
   w.fp_words = opt_.fp64 ? 2 : 1;
   w.swap_words = swap_words;
-  const double forces = static_cast<double>(counters_.steps + 1);
+  const double forces = std::max<double>(1.0, static_cast<double>(counters_.forces));
   w.candidates = counters_.sum_candidates_max / forces;
   w.in_cut = counters_.sum_in_cut_max / forces;
   const double steps = std::max<double>(1.0, static_cast<double>(counters_.steps));
-  w.rebuild_interval =
-      counters_.steps > 0 ? steps / std::max<double>(1.0, static_cast<double>(counters_.rebuilds - 1)) : 1.0;
+  w.rebuild_interval = steps / std::max<double>(1.0, static_cast<double>(counters_.step_rebuilds));
   w.checks_per_step = counters_.steps > 0 ? static_cast<double>(counters_.checks) / steps : 1.0;
   w.remap_cycles_per_step = counters_.remap_cycles / steps;
   return account_step(w, hw_);

@@ -24,9 +24,9 @@ struct MeshOptions {
   int chunk_pes = 16384;       // PEs streamed through the transport at once (bounds the receive buffer)
 };
 
-/// Counters of the fabric traffic and of the mapping's upkeep since setup.
+/// Counters of the fabric traffic and of the mapping's upkeep over the backend's life (all runs).
 struct MeshCounters {
-  int64_t steps = 0, rebuilds = 0, swaps = 0, remaps = 0, checks = 0;
+  int64_t steps = 0, forces = 0, rebuilds = 0, step_rebuilds = 0, swaps = 0, remaps = 0, checks = 0;
   double remap_cycles = 0;
   double sum_candidates_max = 0, sum_in_cut_max = 0;  // per force step, busiest PE
   int max_b = 0;
@@ -40,6 +40,8 @@ class MeshBackend : public Backend {
   void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) override;
   void compute(State& s, bool eatom) override;
   const ForceResult& result() const override { return result_; }
+  void validate(const State& s, const potentials::EamTables& tables,
+                const NeighborSettings& nb) const override;
   NeighborStats neighbor_stats() const override { return stats_; }
   PhaseTimes phase_times() const override { return times_; }
 
@@ -78,6 +80,7 @@ class MeshBackend : public Backend {
   int b_ = 1;
   int ago_ = 0;
   double cutneigh_ = 0;
+  double box_lo_[3] = {0, 0, 0}, box_hi_[3] = {0, 0, 0};  // box of the current mapping
   // Per-PE state, SoA over logical PE ids.
   std::vector<int> type_;          // 0 for an empty PE
   std::vector<int64_t> id_;        // global atom id, 0 for an empty PE
