@@ -111,6 +111,7 @@ nlohmann::json model_input(const ModelOptions& opt) {
   double interval = vmax > 0 ? 0.5 * snap->nb.skin / (vmax * s.dt) : 1e9;
   interval = std::max(
       {1.0, std::floor(interval), static_cast<double>(snap->nb.every), static_cast<double>(snap->nb.delay)});
+  if (!snap->nb.check) interval = std::max(1, std::max(snap->nb.every, snap->nb.delay));  // fixed interval
   if (snap->nb.once) interval = 1e9;
 
   mesh::StepWork work;

@@ -40,10 +40,18 @@ float bits_float(uint32_t u) {
 int8_t pack_shift(int sx, int sy, int sz) {
   return static_cast<int8_t>((sx + 1) + 3 * (sy + 1) + 9 * (sz + 1));
 }
+// A table instead of divisions: this runs once per neighbour per pass.
+struct ShiftTable {
+  int8_t v[27][3];
+  ShiftTable() {
+    for (int s = 0; s < 27; ++s) v[s][0] = s % 3 - 1, v[s][1] = (s / 3) % 3 - 1, v[s][2] = s / 9 - 1;
+  }
+};
+const ShiftTable kShifts;
 void unpack_shift(int8_t s, int& sx, int& sy, int& sz) {
-  sx = s % 3 - 1;
-  sy = (s / 3) % 3 - 1;
-  sz = s / 9 - 1;
+  sx = kShifts.v[s][0];
+  sy = kShifts.v[s][1];
+  sz = kShifts.v[s][2];
 }
 
 }  // namespace
