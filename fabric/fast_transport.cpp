@@ -37,6 +37,10 @@ FastTransport::FastTransport(const ScheduleSpec& spec, const HardwareSpec& hw)
       slots_per_pe_ = spec.words;
       break;
   }
+  if (spec.kind == ScheduleKind::WindowMulticast) {
+    row_of_.resize(spec.grid.size());
+    for (int p = 0; p < spec.grid.size(); ++p) row_of_[p] = p / spec.grid.width;
+  }
 }
 
 int FastTransport::offset_pe(int dst, int dx, int dy) const {
@@ -136,7 +140,7 @@ void FastTransport::deliver_requested_range(int d_begin, int d_end, const std::i
       // column; anything unusual goes through covers().
       bool ok = false;
       if (window && s >= 0 && s < n && s != d) {
-        int ddy = s / g.width - dyp;
+        int ddy = row_of_[s] - dyp;
         int ddx = s - (dyp + ddy) * g.width - dxp;
         if (ddy < 0) ddy = -ddy;
         if (ddx < 0) ddx = -ddx;

@@ -4,6 +4,7 @@
 // physical PE.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "fabric/cost_model.hpp"
 #include "fabric/hardware.hpp"
@@ -66,6 +67,8 @@ class FastTransport {
   ScheduleCost cost_;
   int slots_per_pe_ = 0;
   long long charged_ = 0;
+  std::vector<std::int32_t>
+      row_of_;  // logical row of each PE: coverage checks without a division per request
 };
 
 }  // namespace wmd::fabric

@@ -65,7 +65,7 @@ void for_each_pair(const Box& box, const double* x, const double* y, const doubl
             double r2 = 0;
             for (int d = 0; d < 3; ++d) {
               double dd = pos[d][i] - pos[d][j];
-              if (per[d]) dd -= len[d] * std::round(dd / len[d]);
+              if (per[d]) dd = dd > 0.5 * len[d] ? dd - len[d] : (dd < -0.5 * len[d] ? dd + len[d] : dd);
               r2 += dd * dd;
             }
             if (r2 < cutsq) f(i, j);
