@@ -1,6 +1,7 @@
 #include "md/mesh/mesh_backend.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
@@ -118,6 +119,16 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
 
 void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
                            const NeighborSettings& nb) const {
+  // The PE grid is not tiled over ranks yet: every PE must live in this process.
+  int mpi_on = 0, ranks = 1;
+  MPI_Initialized(&mpi_on);
+  if (mpi_on) MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks > 1)
+    fail_input(SourcePos{"<mesh>", 0},
+               fmt::format("the mesh backend runs on one MPI rank in this build (its tiling of the "
+                           "PE grid over ranks is not built); got {} ranks: run it without mpirun, "
+                           "or use the cluster backend",
+                           ranks));
   for (int d = 0; d < 3; ++d) {
     for (int side = 0; side < 2; ++side) {
       const Face f = s.box.face[d][side];
