@@ -218,7 +218,7 @@ void MeshBackend::rebuild(State& s, bool first) {
     make_transports();
   } else {
     swap_round(s);
-    remap_if_needed(s, false);
+    remap_if_needed(s);
   }
   const int npe = map_.size();
   type_.assign(npe, 0);
@@ -315,8 +315,7 @@ void MeshBackend::swap_round(State& s) {
 // The emulator's guard that no interaction is ever lost: every pair within cutoff + skin must lie inside the
 // window. If the swaps could not keep up (a fast knock-on atom), the atoms are remapped from scratch through
 // the fabric (priced as the swap rounds that carry the farthest atom to its new PE) and b grows if it must.
-void MeshBackend::remap_if_needed(State& s, bool first) {
-  (void)first;
+void MeshBackend::remap_if_needed(State& s) {
   const Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
   const int need = required_window(map_, s.box, a.x.data(), a.y.data(), a.z.data(), n, cutneigh_);
@@ -617,19 +616,21 @@ StepCycles MeshBackend::step_cycles() const {
 
 nlohmann::json MeshBackend::fabric_json() const {
   const StepCycles c = step_cycles();
-  return {{"wafer", hw_.name},
-          {"grid", {map_.width, map_.height}},
-          {"window_b", b_},
-          {"wrap", map_.wrap},
-          {"precision", opt_.fp64 ? "fp64" : "fp32"},
-          {"cycles_per_step", cycles_json(c)},
-          {"predicted_steps_per_second", c.steps_per_second},
-          {"energy_per_step_joules", c.energy_per_step_j},
-          {"swaps", counters_.swaps},
-          {"remaps", counters_.remaps},
-          {"rebuilds", counters_.rebuilds},
-          {"rebuild_checks", counters_.checks},
-          {"remap_cycles", counters_.remap_cycles}};
+  return {
+      {"wafer", hw_.name},
+      {"grid", {map_.width, map_.height}},
+      {"window_b", b_},
+      {"wrap", map_.wrap},
+      {"precision", opt_.fp64 ? "fp64" : "fp32"},
+      {"deterministic", opt_.fp64},  // fp64 PEs sum in ascending global id: the cluster's deterministic order
+      {"cycles_per_step", cycles_json(c)},
+      {"predicted_steps_per_second", c.steps_per_second},
+      {"energy_per_step_joules", c.energy_per_step_j},
+      {"swaps", counters_.swaps},
+      {"remaps", counters_.remaps},
+      {"rebuilds", counters_.rebuilds},
+      {"rebuild_checks", counters_.checks},
+      {"remap_cycles", counters_.remap_cycles}};
 }
 
 std::vector<std::string> MeshBackend::setup_notes() const {

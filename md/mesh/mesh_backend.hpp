@@ -20,7 +20,7 @@ namespace wmd::md::mesh {
 struct MeshOptions {
   std::string wafer = "wse2";  // preset name or hardware YAML
   bool fp64 = false;           // PE arithmetic in fp64 (comparison mode) instead of fp32
-  bool deterministic = false;  // fp64 is always deterministic; recorded for the report
+  bool deterministic = false;  // the input's key; fp64 PEs always sum in ascending global id (deterministic)
   int chunk_pes = 16384;       // PEs streamed through the transport at once (bounds the receive buffer)
 };
 
@@ -67,7 +67,7 @@ class MeshBackend : public Backend {
   void make_transports();
   void scan_windows(const State& s);
   void swap_round(State& s);
-  void remap_if_needed(State& s, bool first);
+  void remap_if_needed(State& s);
   template <class Real>
   void forces(State& s, bool eatom);
 
