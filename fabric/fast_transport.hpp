@@ -4,6 +4,7 @@
 // physical PE.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "fabric/cost_model.hpp"
 #include "fabric/hardware.hpp"
@@ -47,6 +48,18 @@ class FastTransport {
   /// Reduction: op over all PEs of each word of `values` (PE × words, logical ids), folded in the schedule's
   /// order so the bits equal the simulator's; writes `words` results to `result`. Charges one schedule.
   void reduce(const std::uint32_t* values, std::uint32_t* result);
+  /// deliver_requested for the destinations [d_begin, d_end) only, so a caller can stream a large grid
+  /// through a bounded buffer: offsets[i] .. offsets[i+1] index the sources of destination d_begin + i, and
+  /// request k lands at out[(k − offsets[0])·words]. Checks coverage like deliver_requested; charges nothing:
+  /// the caller charges one schedule per exchange with charge().
+  void deliver_requested_range(int d_begin, int d_end, const std::int32_t* offsets,
+                               const std::int32_t* sources, const std::uint32_t* payload, std::uint32_t* out);
+  /// Window multicast: deliver_all's output for destinations [d_begin, d_end) only, PE d_begin + i at
+  /// out[i·slots_per_pe()]; for streaming a large grid through a bounded buffer. Charges nothing (see
+  /// charge()).
+  void deliver_window_range(int d_begin, int d_end, const std::uint32_t* payload, std::uint32_t* out) const;
+  /// Charges one run of the full schedule.
+  void charge() { charged_ += cost_.cycles; }
 
  private:
   ScheduleSpec spec_;
@@ -54,6 +67,8 @@ class FastTransport {
   ScheduleCost cost_;
   int slots_per_pe_ = 0;
   long long charged_ = 0;
+  std::vector<std::int32_t>
+      row_of_;  // logical row of each PE: coverage checks without a division per request
 };
 
 }  // namespace wmd::fabric

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,13 @@ class Backend {
   virtual NamedArrays save_state() const { return {}; }
   /// Restores what save_state gave; the next setup must continue exactly as the saved run would have.
   virtual void restore_state(const NamedArrays& /*state*/) {}
+  /// Checks, in the dry run, what setup would refuse (InputError), so bad input stops before any output.
+  virtual void validate(const State& /*s*/, const potentials::EamTables& /*tables*/,
+                        const NeighborSettings& /*nb*/) const {}
+  /// Lines for the log after setup (the mesh backend prints its grid and window radius).
+  virtual std::vector<std::string> setup_notes() const { return {}; }
+  /// Adds backend-specific objects to report.json (the mesh backend's `fabric`).
+  virtual void add_report(nlohmann::json& /*report*/) const {}
 };
 
 }  // namespace wmd::md

@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 #include "fabric/simulate_command.hpp"
+#include "md/model_command.hpp"
 #include "md/program.hpp"
 
 namespace {
@@ -38,6 +39,17 @@ int dispatch(int argc, char** argv) {
   run_cmd->add_option("--restart", run.restart,
                       "Continue from a checkpoint.h5 (run N then means N more steps)");
 
+  wmd::md::ModelOptions model;
+  std::vector<std::string> model_sets;
+  auto* model_cmd =
+      app.add_subcommand("model", "Predict the wafer's speed for an input without running dynamics");
+  model_cmd->add_option("INPUT", model.input, "Input file")->required();
+  model_cmd->add_option("--wafer", model.wafer, "Hardware: wse2, wse3 or a YAML file (default: mesh.wafer)");
+  model_cmd->add_flag("--json", model.json, "Print JSON");
+  model_cmd->add_option("--set", model_sets, "Override an input key: KEY=VALUE (YAML path)")
+      ->take_all()
+      ->expected(1);
+
   wmd::fabric::SimulateOptions fab;
   std::string mesh;
   auto* fabric_cmd = app.add_subcommand("fabric", "Wafer fabric tools");
@@ -62,6 +74,10 @@ int dispatch(int argc, char** argv) {
       for (const auto& s : sets) run.sets.push_back(split_set(s));
       for (size_t i = 0; i + 1 < vars.size(); i += 2) run.vars.emplace_back(vars[i], vars[i + 1]);
       return wmd::md::run_program(run);
+    }
+    if (model_cmd->parsed()) {
+      for (const auto& s : model_sets) model.sets.push_back(split_set(s));
+      return wmd::md::run_model_command(model, std::cout);
     }
     if (sim_cmd->parsed()) {
       wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);

@@ -97,15 +97,14 @@ double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
   return sxx > 0 ? sxy / sxx : 0.0;
 }
 
-// Collective (atom count and memory over all ranks); rank 0 writes.
-void write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
-                  const Simulation& sim, double wall) {
+nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
+                            const Simulation& sim, double wall) {
   const RunTotals& t = sim.totals();
   const Comm& comm = sim.comm();
   const int64_t natoms_all = sim.natoms();
   const double natoms = static_cast<double>(natoms_all);
   const double rss = comm.sum(peak_rss_mb());
-  if (!comm.root()) return;
+  if (!comm.root()) return {};
   nlohmann::json j;
   j["version"] = WAFERMD_VERSION;
   j["input"] = opt.input;
@@ -128,8 +127,10 @@ void write_report(const std::string& dir, const RunOptions& opt, const io::RunSe
   if (!sim.cascade_report().is_null()) j["cascade"] = sim.cascade_report();
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
+  sim.backend().add_report(j);
   if (!io::write_json_atomically(dir + "/report.json", j))
     throw RunError("cannot write " + dir + "/report.json");
+  return j;
 }
 
 }  // namespace
@@ -182,9 +183,19 @@ int run_program(const RunOptions& opt) {
       throw;
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_report(dir, opt, in.settings, sim, wall);
+    const nlohmann::json report = write_report(dir, opt, in.settings, sim, wall);
     const int secs = static_cast<int>(wall);
     log.line(fmt::format("Total wall time: {}:{:02d}:{:02d}", secs / 3600, (secs / 60) % 60, secs % 60));
+    if (report.contains("fabric")) {
+      // The mesh's closing line: what a wafer would do with this input, next to what the emulator did.
+      const auto& f = report["fabric"];
+      log.line(fmt::format(
+          "Mesh speed: emulator {:.4g} steps/s on this machine; predicted {} wafer {:.4g} steps/s "
+          "({:.0f} cycles/step, b = {})",
+          report["steps_per_second"].get<double>(), f["wafer"].get<std::string>(),
+          f["predicted_steps_per_second"].get<double>(), f["cycles_per_step"]["total"].get<double>(),
+          f["window_b"].get<int>()));
+    }
     return exit_ok;
   } catch (const InputError& e) {
     if (world.root()) std::cerr << "error: " << e.what() << std::endl;

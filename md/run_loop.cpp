@@ -49,7 +49,11 @@ void Simulation::cmd_run(const io::Command& c) {
         comm_.size(), decomp_.grid_text(), "xyz"[d], decomp_.min_width(s_.box, d), cutneigh, fit[0], fit[1],
         fit[2]));
   }
-  if (dry_run_) return;
+  if (dry_run_) {
+    backend_->validate(s_, tables(), neighbor_);
+    if (run_hook_) run_hook_(s_, tables(), neighbor_);
+    return;
+  }
   run_steps(n);
 }
 
@@ -157,6 +161,7 @@ void Simulation::run_steps(int64_t nsteps) {
   run_end_step_ = end;
   const double time_start = s_.time;
   backend_->setup(s_, tables(), neighbor_, eatom_needed(s_.step));
+  for (const auto& note : backend_->setup_notes()) log_.line(note);
   forces_current_ = true;
   {
     FixContext fc = fix_context();

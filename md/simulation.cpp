@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "md/cluster/cluster_backend.hpp"
+#include "md/mesh/mesh_backend.hpp"
 
 namespace wmd::md {
 
@@ -11,11 +12,18 @@ Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_r
     : log_(log), settings_(settings), dry_run_(dry_run), csv_(csv) {
   s_.group_names = {"all"};
   comm_.set_deterministic(settings_.deterministic);
-  if (settings_.backend != "cluster") {
-    fail_input(SourcePos{"<settings>", 0},
-               "backend '" + settings_.backend + "' is not available in this build (available: cluster)");
+  if (settings_.backend == "mesh") {
+    mesh::MeshOptions mo;
+    mo.wafer = settings_.mesh_wafer;
+    mo.fp64 = settings_.mesh_precision == "fp64";
+    mo.deterministic = settings_.deterministic;
+    backend_ = std::make_unique<mesh::MeshBackend>(mo);
+  } else if (settings_.backend == "cluster") {
+    backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic);
+  } else {
+    fail_input(SourcePos{"<settings>", 0}, "backend '" + settings_.backend +
+                                               "' is not available in this build (available: cluster, mesh)");
   }
-  backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic);
   if (settings_.trajectory_every > 0) {
     H5md h;
     h.file = (settings_.output_dir.empty() ? std::string(".") : settings_.output_dir) + "/trajectory.h5";

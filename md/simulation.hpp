@@ -82,6 +82,11 @@ class Simulation {
   void add_observable(const std::string& name, const std::string& unit, std::function<double()> value);
   /// Fingerprint of the input's physics: every command so far except run, output and velocity commands.
   std::string physics_hash() const;
+  /// Called at each `run` of a dry run with the system as it stands (`wafermd model` prices it).
+  using RunHook = std::function<void(const State&, const potentials::EamTables&, const NeighborSettings&)>;
+  void set_run_hook(RunHook hook) { run_hook_ = std::move(hook); }
+  /// The execution backend (for backend-specific report entries).
+  const Backend& backend() const { return *backend_; }
 
  private:
   struct Compute {
@@ -257,6 +262,7 @@ class Simulation {
   MinSettings min_;     // min_style / min_modify
   BoxRelax box_relax_;  // fix box/relax (one at a time, as LAMMPS allows)
   std::string box_relax_id_;
+  RunHook run_hook_;
 };
 
 }  // namespace wmd::md

@@ -2,7 +2,7 @@
 """Multi-rank checks of the cluster backend, run by ctest under mpirun.
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
-CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom
+CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits
 """
 import os
 import shutil
@@ -154,5 +154,29 @@ def lost_atom():
     print("lost atom: " + next(ln for ln in err.splitlines() if "lost atom" in ln))
 
 
-{"lammps_digits": lammps_digits, "deterministic": deterministic, "too_thin": too_thin,
+def mesh_bits():
+    # Deterministic mode is one arithmetic for both backends: the cluster backend on 2 ranks and the mesh
+    # backend in fp64 must write byte-identical data files after 100 steps (rebuilds included).
+    d = fresh("mesh_bits")
+    with open(os.path.join(d, "in.bits"), "w") as f:
+        f.write(small_input(8, "velocity all create 1600.0 376847 loop geom\n"
+                            "neigh_modify every 1 delay 5 check yes\nfix 1 all nve\ntimestep 0.005\n"
+                            "thermo 50\nrun 100\nwrite_data final.data\n"))
+    common = ["--set", "deterministic=true"]
+    rc, out, err = run(2, ["run", "in.bits", "--output", "c"] + common, d)
+    if rc != 0:
+        fail(f"cluster: exit {rc}\n{err}")
+    shutil.move(os.path.join(d, "final.data"), os.path.join(d, "cluster.data"))
+    rc, out, err = run(1, ["run", "in.bits", "--backend", "mesh", "--set", "mesh.precision=fp64",
+                           "--output", "m"] + common, d)
+    if rc != 0:
+        fail(f"mesh: exit {rc}\n{err}")
+    a = open(os.path.join(d, "cluster.data"), "rb").read()
+    b = open(os.path.join(d, "final.data"), "rb").read()
+    if a != b:
+        fail("cluster (2 ranks) and mesh (fp64) data files differ in deterministic mode")
+    print(f"mesh fp64 == cluster on 2 ranks, deterministic: {len(a)} bytes identical")
+
+
+{"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
  "grid_mismatch": grid_mismatch, "lost_atom": lost_atom}[CASE]()

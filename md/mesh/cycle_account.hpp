@@ -1,0 +1,42 @@
+// Per-step cycle account of the mesh backend on a wafer: fabric schedules priced by fabric/'s cost model plus
+// per-PE compute cycles counted from operation classes (hardware YAML `compute_cycles`). Shared by the
+// backend (measured counts) and `wafermd model` (counts from the initial configuration).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fabric/hardware.hpp"
+#include "fabric/schedule.hpp"
+
+namespace wmd::md::mesh {
+
+/// What one step costs depends on these counts (per-PE figures are of the busiest PE, which gates the step).
+struct StepWork {
+  fabric::Grid grid;
+  bool wrap = false;
+  int b = 1;
+  int position_words = 3;       // words per PE of the position multicast (3 fp32, 6 fp64)
+  int fp_words = 1;             // words per PE of the F' multicast
+  int swap_words = 11;          // words of one atom record moved by a swap
+  double candidates = 0;        // neighbour-list entries (pairs within cutoff + skin) of the busiest PE
+  double in_cut = 0;            // of those, pairs within the potential's cutoff
+  double rebuild_interval = 1;  // steps between neighbour rebuilds (measured, or estimated by the model)
+  double checks_per_step = 1;   // rebuild-trigger reductions per step (LAMMPS `check yes`: one per step)
+  double remap_cycles_per_step = 0;
+};
+
+/// Cycles per step by component, the predicted speed and the energy of one step.
+struct StepCycles {
+  double multicast_positions = 0, multicast_fp = 0, reductions = 0, compute = 0, swap = 0, total = 0;
+  double compute_pairs = 0, compute_rebuild = 0, compute_other = 0;  // parts of `compute`
+  double steps_per_second = 0;
+  double energy_per_step_j = 0;
+};
+
+/// Prices one step of `w` on wafer `hw`.
+StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw);
+
+/// report.json's cycles_per_step object.
+nlohmann::json cycles_json(const StepCycles& c);
+
+}  // namespace wmd::md::mesh

@@ -1,0 +1,345 @@
+// The mesh backend: mapping and window radius against brute force, the two-images and too-many-atoms errors,
+// fp64 parity with LAMMPS's digits and with the cluster backend, bit-identity with a brute-force reference
+// built from md/eam_atom_kernels.hpp, remaps under a 1 keV knock-on atom, and `wafermd model --json`.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "md/cluster/cluster_backend.hpp"
+#include "md/eam_atom_kernels.hpp"
+#include "md/mesh/mapping.hpp"
+#include "md/mesh/mesh_backend.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+using namespace wmd;
+const std::string kPot = "/usr/share/lammps/potentials/Cu_u3.eam";
+
+// A simulation of LAMMPS-script text with chosen run settings (backend, precision), run in `dir`.
+struct ScriptSim {
+  io::Log log;
+  io::Variables vars;
+  std::unique_ptr<md::Simulation> sim;
+  ScriptSim(const std::string& script, const std::string& dir, const io::RunSettings& settings) {
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/in.test") << script;
+    sim = std::make_unique<md::Simulation>(log, settings, false, nullptr);
+    vars.set_thermo_resolver([this](const std::string& n, double& v) { return sim->keyword_value(n, v); });
+    sim->set_variables(&vars);
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir);
+    try {
+      io::LammpsScript in("in.test", vars, SourcePos{"<test>", 0});
+      io::Command c;
+      while (in.next(c)) sim->execute(c);
+    } catch (...) {
+      std::filesystem::current_path(cwd);
+      throw;
+    }
+    std::filesystem::current_path(cwd);
+  }
+};
+
+io::RunSettings mesh_settings(const std::string& precision) {
+  io::RunSettings s;
+  s.backend = "mesh";
+  s.mesh_precision = precision;
+  return s;
+}
+
+// inputs/lammps/in.eam at 10x10x10 cells (4000 atoms): LAMMPS (Debian lmp 20220106) prints at step 100
+//   100    803.03853   -13745.383            0   -13330.283    51295.762
+std::string eam4k(int steps) {
+  return "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 10 0 10 0 10\n"
+         "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +
+         kPot +
+         "\nvelocity all create 1600.0 376847 loop geom\nneighbor 1.0 bin\n"
+         "neigh_modify every 1 delay 5 check yes\nfix 1 all nve\ntimestep 0.005\nthermo 50\nrun " +
+         std::to_string(steps) + "\n";
+}
+
+std::map<int64_t, std::array<double, 3>> positions_by_id(const md::State& s) {
+  std::map<int64_t, std::array<double, 3>> m;
+  const md::Atoms& a = s.atoms;
+  for (size_t i = 0; i < a.size(); ++i)
+    m[a.id[i]] = {a.x[i] + a.ix[i] * s.box.prd(0), a.y[i] + a.iy[i] * s.box.prd(1),
+                  a.z[i] + a.iz[i] * s.box.prd(2)};
+  return m;
+}
+
+// A perturbed fcc crystal in a periodic box, for the mapping tests.
+md::State crystal(int cells, double noise, unsigned seed) {
+  md::State s;
+  const double a0 = 3.615;
+  for (int d = 0; d < 3; ++d) s.box.lo[d] = 0, s.box.hi[d] = cells * a0;
+  s.box.defined = true;
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> g(0.0, noise);
+  const double basis[4][3] = {{0, 0, 0}, {.5, .5, 0}, {.5, 0, .5}, {0, .5, .5}};
+  int64_t id = 0;
+  for (int k = 0; k < cells; ++k)
+    for (int j = 0; j < cells; ++j)
+      for (int i = 0; i < cells; ++i)
+        for (const auto& b : basis) {
+          double p[3] = {(i + b[0]) * a0 + g(rng), (j + b[1]) * a0 + g(rng), (k + b[2]) * a0 + g(rng)};
+          for (int d = 0; d < 3; ++d) p[d] = std::fmod(p[d] + s.box.prd(d), s.box.prd(d));
+          s.atoms.add(++id, 1, p[0], p[1], p[2]);
+        }
+  return s;
+}
+
+TEST(MeshMapping, WindowRadiusMatchesBruteForceOverAllImages) {
+  for (unsigned seed : {1u, 2u}) {
+    md::State s = crystal(5, 0.15, seed);
+    const md::Atoms& a = s.atoms;
+    const int n = static_cast<int>(a.size());
+    int w = 0, h = 0;
+    md::mesh::choose_grid(n, s.box, 922, 922, 850000, "wse2", w, h);
+    ASSERT_GE(static_cast<int64_t>(w) * h, n);
+    const auto m = md::mesh::map_atoms(s.box, a.x.data(), a.y.data(), a.z.data(), a.id.data(), n, w, h);
+    // One atom per PE, every atom placed.
+    std::vector<int> seen(m.size(), 0);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_GE(m.pe_of[i], 0);
+      ASSERT_EQ(m.atom_of[m.pe_of[i]], i);
+      ++seen[m.pe_of[i]];
+    }
+    for (int c : seen) ASSERT_LE(c, 1);
+    const double cut = 5.95;
+    int brute = 1;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        for (int sx = -1; sx <= 1; ++sx)
+          for (int sy = -1; sy <= 1; ++sy)
+            for (int sz = -1; sz <= 1; ++sz) {
+              const double dx = a.x[i] - a.x[j] - sx * s.box.prd(0), dy = a.y[i] - a.y[j] - sy * s.box.prd(1),
+                           dz = a.z[i] - a.z[j] - sz * s.box.prd(2);
+              if (dx * dx + dy * dy + dz * dz >= cut * cut) continue;
+              const int pi = m.pe_of[i], pj = m.pe_of[j];
+              int ddx = std::abs(pi % w - pj % w), ddy = std::abs(pi / w - pj / w);
+              ddx = std::min(ddx, w - ddx), ddy = std::min(ddy, h - ddy);
+              brute = std::max({brute, ddx, ddy});
+            }
+    EXPECT_EQ(md::mesh::required_window(m, s.box, a.x.data(), a.y.data(), a.z.data(), n, cut), brute);
+    EXPECT_LE(brute, 13) << "the mapping should stay local for a 500-atom crystal";
+  }
+}
+
+TEST(MeshMapping, TwoImagesOfOneNeighbourIsAnInputError) {
+  md::Box box;
+  for (int d = 0; d < 3; ++d) box.lo[d] = 0, box.hi[d] = 20.0;
+  box.hi[2] = 10.0;
+  try {
+    md::mesh::check_single_image(box, 5.95);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("two images"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("along z"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("11.9"), std::string::npos) << msg;
+  }
+  box.hi[2] = 11.9;
+  EXPECT_NO_THROW(md::mesh::check_single_image(box, 5.95));
+  box.face[2][0] = box.face[2][1] = md::Face::fixed;
+  box.hi[2] = 5.0;
+  EXPECT_NO_THROW(md::mesh::check_single_image(box, 5.95));
+}
+
+TEST(MeshBackend, Fp64PrintsLammpsDigitsAndMatchesClusterPositions) {
+  const std::string dir = test::scratch_dir("mesh_fp64");
+  ScriptSim mesh(eam4k(100), dir + "/mesh", mesh_settings("fp64"));
+  ScriptSim cluster(eam4k(100), dir + "/cluster", io::RunSettings{});
+  double temp, epair, etotal, press;
+  ASSERT_TRUE(mesh.sim->keyword_value("temp", temp));
+  ASSERT_TRUE(mesh.sim->keyword_value("pe", epair));
+  ASSERT_TRUE(mesh.sim->keyword_value("etotal", etotal));
+  ASSERT_TRUE(mesh.sim->keyword_value("press", press));
+  EXPECT_EQ(fmt::format("{:.8g} {:.8g} {:.8g} {:.8g}", temp, epair, etotal, press),
+            "803.03853 -13745.383 -13330.283 51295.762");
+  const auto pm = positions_by_id(mesh.sim->state()), pc = positions_by_id(cluster.sim->state());
+  ASSERT_EQ(pm.size(), pc.size());
+  double worst = 0;
+  for (const auto& [id, p] : pm)
+    for (int d = 0; d < 3; ++d) worst = std::max(worst, std::fabs(p[d] - pc.at(id)[d]));
+  EXPECT_LT(worst, 1e-8);
+}
+
+// Reference: every atom over all atoms within cutoff (nearest image), neighbours in ascending id, through the
+// shared per-atom kernels. The mesh backend in fp64 must agree bit for bit.
+TEST(MeshBackend, Fp64IsBitIdenticalToBruteForceAtomKernels) {
+  md::State s = crystal(6, 0.12, 7);
+  s.ntypes = 1;
+  s.mass = {0.0, 63.55};
+  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
+  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
+  const potentials::EamTables t = eb.build();
+  md::NeighborSettings nb;
+  nb.skin = 1.0;
+  md::mesh::MeshOptions opt;
+  opt.fp64 = true;
+  md::mesh::MeshBackend mesh(opt);
+  mesh.setup(s, t, nb, true);
+  const md::Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int x, int y) { return a.id[x] < a.id[y]; });
+  const double cut = t.cutmax + nb.skin;
+  std::vector<double> rho(n), fp(n), energy(n);
+  auto neighbours = [&](int i, std::vector<double>& dx, std::vector<double>& dy, std::vector<double>& dz,
+                        std::vector<int>& tj, std::vector<int>& idx) {
+    dx.clear(), dy.clear(), dz.clear(), tj.clear(), idx.clear();
+    for (int j : order) {
+      if (j == i) continue;
+      int sh[3];
+      double d[3], r2 = 0;
+      const double xi[3] = {a.x[i], a.y[i], a.z[i]}, xj[3] = {a.x[j], a.y[j], a.z[j]};
+      for (int k = 0; k < 3; ++k) {
+        const double dd = xi[k] - xj[k], L = s.box.prd(k);
+        sh[k] = dd > 0.5 * L ? 1 : (dd < -0.5 * L ? -1 : 0);
+        d[k] = md::periodic_delta(xi[k], xj[k], sh[k], L);
+        r2 += d[k] * d[k];
+      }
+      if (r2 >= cut * cut) continue;
+      dx.push_back(d[0]), dy.push_back(d[1]), dz.push_back(d[2]), tj.push_back(a.type[j]), idx.push_back(j);
+    }
+  };
+  std::vector<double> dx, dy, dz, fpj;
+  std::vector<int> tj, idx;
+  for (int i = 0; i < n; ++i) {
+    neighbours(i, dx, dy, dz, tj, idx);
+    rho[i] = md::atom_density(t, a.type[i], static_cast<int>(dx.size()), dx.data(), dy.data(), dz.data(),
+                              tj.data());
+    energy[i] = md::atom_embed(t, a.type[i], rho[i], fp[i]);
+  }
+  for (int i = 0; i < n; ++i) {
+    neighbours(i, dx, dy, dz, tj, idx);
+    fpj.clear();
+    for (int j : idx) fpj.push_back(fp[j]);
+    double f[3] = {0, 0, 0}, vir[6] = {0, 0, 0, 0, 0, 0};
+    energy[i] += md::atom_force(t, a.type[i], fp[i], static_cast<int>(dx.size()), dx.data(), dy.data(),
+                                dz.data(), tj.data(), fpj.data(), f, vir);
+    ASSERT_EQ(std::memcmp(&f[0], &a.fx[i], 8), 0) << "atom " << a.id[i];
+    ASSERT_EQ(std::memcmp(&f[1], &a.fy[i], 8), 0) << "atom " << a.id[i];
+    ASSERT_EQ(std::memcmp(&f[2], &a.fz[i], 8), 0) << "atom " << a.id[i];
+    ASSERT_EQ(std::memcmp(&energy[i], &mesh.result().eatom[i], 8), 0) << "atom " << a.id[i];
+  }
+}
+
+// A 1 keV primary knock-on atom outruns its window: the backend remaps, and at every checked step its fp32
+// forces equal the cluster backend's (fp64) on the same configuration, so no interaction was lost.
+TEST(MeshBackend, KnockOnAtomRemapsWithoutLosingInteractions) {
+  const std::string dir = test::scratch_dir("mesh_pka");
+  // 1 keV Cu: v = sqrt(2E/m) = 551 Å/ps, along a low-index direction so it travels far.
+  const std::string script =
+      "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 10 0 10 0 6\n"
+      "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +
+      kPot +
+      "\nvelocity all create 300.0 4928 loop geom\ngroup pka id 1\nvelocity pka set 540.0 100.0 30.0\n"
+      "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.0002\nthermo "
+      "100\n";
+  io::RunSettings settings = mesh_settings("fp32");
+  ScriptSim run(script, dir, settings);
+  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
+  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
+  const potentials::EamTables t = eb.build();
+  md::NeighborSettings nb;
+  nb.skin = 1.0;
+  int checks = 0;
+  for (int chunk = 0; chunk < 6; ++chunk) {
+    io::Command c;
+    c.name = "run";
+    c.args = {"25"};
+    c.pos = SourcePos{"<test>", 0};
+    run.sim->execute(c);
+    md::State copy = run.sim->state();
+    md::ClusterBackend cluster;
+    cluster.setup(copy, t, nb, false);
+    const md::State& m = run.sim->state();
+    double worst = 0, fmax = 0;
+    for (size_t i = 0; i < m.atoms.size(); ++i) {
+      const double df = std::hypot(m.atoms.fx[i] - copy.atoms.fx[i], m.atoms.fy[i] - copy.atoms.fy[i],
+                                   m.atoms.fz[i] - copy.atoms.fz[i]);
+      const double f = std::hypot(copy.atoms.fx[i], copy.atoms.fy[i], copy.atoms.fz[i]);
+      worst = std::max(worst, df / (1e-2 + 1e-3 * f));
+      fmax = std::max(fmax, f);
+    }
+    EXPECT_LT(worst, 1.0) << "step " << m.step << ": fp32 mesh forces differ from the cluster's (max |f| "
+                          << fmax << ")";
+    ++checks;
+  }
+  const auto* mesh = dynamic_cast<const md::mesh::MeshBackend*>(&run.sim->backend());
+  ASSERT_NE(mesh, nullptr);
+  EXPECT_GT(mesh->counters().remaps, 0) << "the knock-on atom should outrun its window";
+  EXPECT_GT(mesh->counters().swaps, 0);
+  EXPECT_EQ(checks, 6);
+}
+
+struct Result {
+  int status;
+  std::string err, out;
+};
+Result run_wafermd(const std::string& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir + "' && '" + WAFERMD_EXE + "' " + args + " >stdout.txt 2>stderr.txt";
+  const int rc = std::system(cmd.c_str());
+  auto slurp = [&](const char* f) {
+    std::ifstream in(dir + "/" + f);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  return Result{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp("stderr.txt"), slurp("stdout.txt")};
+}
+
+TEST(MeshProgram, ModelJsonHasTheContractKeys) {
+  const std::string dir = test::scratch_dir("mesh_model");
+  std::ofstream(dir + "/in.test") << eam4k(10);
+  const Result r = run_wafermd(dir, "model in.test --wafer wse3 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j.at("predicted_steps_per_second").get<double>(), 0.0);
+  EXPECT_GE(j.at("window_b").get<int>(), 1);
+  EXPECT_EQ(j.at("grid").size(), 2u);
+  for (const char* k : {"multicast_positions", "multicast_fp", "reductions", "compute", "swap", "total"})
+    EXPECT_GT(j.at("cycles_per_step").at(k).get<double>(), 0.0) << k;
+  EXPECT_EQ(j.at("wafer"), "wse3");
+}
+
+TEST(MeshProgram, TooManyAtomsNamesBothNumbers) {
+  const std::string dir = test::scratch_dir("mesh_too_many");
+  std::ofstream(dir + "/tiny.yaml")
+      << "base: wse2\nname: tiny\npe_count: 400\ngrid: {width: 20, height: 20}\n";
+  std::ofstream(dir + "/in.test") << eam4k(10);
+  const Result r = run_wafermd(dir, "run in.test --backend mesh --set mesh.wafer=tiny.yaml --output out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("4000 atoms"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("400 PEs"), std::string::npos) << r.err;
+}
+
+TEST(MeshProgram, RunReportsTheFabric) {
+  const std::string dir = test::scratch_dir("mesh_report");
+  std::ofstream(dir + "/in.test") << eam4k(10);
+  const Result r = run_wafermd(dir, "run in.test --backend mesh --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("window radius b = "), std::string::npos);
+  EXPECT_NE(r.out.find("predicted wse2 wafer"), std::string::npos);
+  std::ifstream in(dir + "/out/report.json");
+  const auto j = nlohmann::json::parse(in);
+  const auto& f = j.at("fabric");
+  for (const char* k :
+       {"wafer", "grid", "window_b", "cycles_per_step", "predicted_steps_per_second", "swaps", "remaps"})
+    EXPECT_TRUE(f.contains(k)) << k;
+  EXPECT_EQ(j.at("backend"), "mesh");
+}
+
+}  // namespace
