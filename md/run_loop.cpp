@@ -182,6 +182,7 @@ void Simulation::run_steps(int64_t nsteps) {
   // LAMMPS's summary
   PhaseTimes pt = backend_->phase_times();
   pt.pair -= setup_times.pair, pt.neigh -= setup_times.neigh, pt.comm -= setup_times.comm;
+  totals_.phases.pair += pt.pair, totals_.phases.neigh += pt.neigh, totals_.phases.comm += pt.comm;
   const double natoms = static_cast<double>(s_.atoms.size());
   log_.line(fmt::format("Loop time of {:.6g} on 1 procs for {} steps with {} atoms\n", seconds, nsteps,
                         s_.atoms.size()));

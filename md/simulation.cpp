@@ -14,7 +14,7 @@ Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_r
     fail_input(SourcePos{"<settings>", 0},
                "backend '" + settings_.backend + "' is not available in this build (available: cluster)");
   }
-  backend_ = std::make_unique<ClusterBackend>();
+  backend_ = std::make_unique<ClusterBackend>(parse_pair_precision(settings_.cluster_precision));
 }
 
 Simulation::~Simulation() = default;

@@ -64,6 +64,10 @@ void enforce_boundaries(State& s) {
 
 void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
                            bool eatom) {
+  ensure_kokkos();
+  if (tables_ != &tables || pair_tables_.nr != tables.nr || pair_tables_.rdr != tables.rdr) {
+    pair_tables_ = pack_pair_tables(tables, precision_ != PairPrecision::fp64);
+  }
   tables_ = &tables;
   nb_ = nb;
   stats_ = NeighborStats{};
@@ -122,35 +126,65 @@ void ClusterBackend::rebuild(State& s) {
 
 void ClusterBackend::forces(State& s, bool eatom) {
   const auto t0 = std::chrono::steady_clock::now();
-  const potentials::EamTables& t = *tables_;
   const int nall = images_.nall(), nlocal = images_.nlocal;
-  rho_.resize(nall);
-  fp_.resize(nall);
-  f_.assign(3 * static_cast<size_t>(nall), 0.0);
+  if (rho_.extent(0) < static_cast<size_t>(nall)) {
+    // Grow with slack so small changes in the ghost count do not reallocate at every rebuild.
+    const size_t cap = static_cast<size_t>(nall) + nall / 8 + 64;
+    rho_ =
+        Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("rho", Kokkos::WithoutInitializing), cap);
+    fp_ =
+        Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("fp", Kokkos::WithoutInitializing), cap);
+    f_ = Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing),
+                                                  3 * cap);
+  }
+  const HostView<double> rho(rho_.data(), nall), fp(fp_.data(), nall),
+      f(f_.data(), 3 * static_cast<size_t>(nall));
   double* ea = nullptr;
   if (eatom) {
     eatom_.assign(nall, 0.0);
     ea = eatom_.data();
   }
-  eam_density_half(t, images_, list_, rho_.data());
-  // Reverse communication: densities accumulated on images belong to their owners.
-  for (int j = nlocal; j < nall; ++j) rho_[images_.rec[j].owner] += rho_[j];
+  const HalfPairs hp = half_pairs(images_, list_);
+  eam_density_half(pair_tables_, hp, precision_, rho);
+  times_.pair += seconds_since(t0);
+  reverse_density();
+  const auto t1 = std::chrono::steady_clock::now();
   result_ = ForceResult{};
-  result_.energy = eam_embed(t, images_, rho_.data(), fp_.data(), ea);
-  // Forward communication: images carry their owner's F'.
-  for (int j = nlocal; j < nall; ++j) fp_[j] = fp_[images_.rec[j].owner];
-  result_.energy += eam_force_half(t, images_, list_, fp_.data(), f_.data(), result_.virial, ea);
-  for (int j = nlocal; j < nall; ++j) {
-    const int o = images_.rec[j].owner;
-    f_[3 * o] += f_[3 * j], f_[3 * o + 1] += f_[3 * j + 1], f_[3 * o + 2] += f_[3 * j + 2];
-    if (ea) ea[o] += ea[j];
-  }
+  result_.energy = eam_embed(*tables_, hp, rho, fp, ea);
+  times_.pair += seconds_since(t1);
+  forward_fp();
+  const auto t2 = std::chrono::steady_clock::now();
+  Kokkos::deep_copy(f, 0.0);
+  result_.energy += eam_force_half(pair_tables_, hp, precision_, fp, f, result_.virial, ea);
+  times_.pair += seconds_since(t2);
+  reverse_forces(ea);
   Atoms& a = s.atoms;
   for (int i = 0; i < nlocal; ++i) {
-    a.fx[i] = f_[3 * i], a.fy[i] = f_[3 * i + 1], a.fz[i] = f_[3 * i + 2];
+    a.fx[i] = f(3 * i), a.fy[i] = f(3 * i + 1), a.fz[i] = f(3 * i + 2);
   }
   if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.begin() + nlocal);
-  times_.pair += seconds_since(t0);
+}
+
+void ClusterBackend::reverse_density() {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int j = images_.nlocal; j < images_.nall(); ++j) rho_(images_.rec[j].owner) += rho_(j);
+  times_.comm += seconds_since(t0);
+}
+
+void ClusterBackend::forward_fp() {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int j = images_.nlocal; j < images_.nall(); ++j) fp_(j) = fp_(images_.rec[j].owner);
+  times_.comm += seconds_since(t0);
+}
+
+void ClusterBackend::reverse_forces(double* eatom) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int j = images_.nlocal; j < images_.nall(); ++j) {
+    const int o = images_.rec[j].owner;
+    f_(3 * o) += f_(3 * j), f_(3 * o + 1) += f_(3 * j + 1), f_(3 * o + 2) += f_(3 * j + 2);
+    if (eatom) eatom[o] += eatom[j];
+  }
+  times_.comm += seconds_since(t0);
 }
 
 }  // namespace wmd::md
