@@ -39,10 +39,12 @@ bool is_yaml(const std::string& path) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-// Runs argv with stdout and stderr into `log` (in directory `cwd` when not empty); returns the exit status
+// Runs argv with stdout into `log` and stderr there too or into `errlog` (in directory `cwd` when not
+// empty); returns the exit status
 // (128 + signal when killed, 127 when it cannot start). MPI variables inherited from this process (itself
 // started as an MPI singleton) are removed so the child mpirun starts a fresh job.
-int spawn(const std::vector<std::string>& argv, const std::string& log, const std::string& cwd) {
+int spawn(const std::vector<std::string>& argv, const std::string& log, const std::string& cwd,
+          const std::string& errlog = "") {
   const pid_t pid = fork();
   if (pid < 0) return 127;
   if (pid == 0) {
@@ -62,8 +64,12 @@ int spawn(const std::vector<std::string>& argv, const std::string& log, const st
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
-      dup2(fd, 2);
+      if (errlog.empty()) dup2(fd, 2);
       close(fd);
+    }
+    if (!errlog.empty()) {
+      const int efd = open(errlog.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (efd >= 0) dup2(efd, 2), close(efd);
     }
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -223,7 +229,8 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   // The mesh backend's prediction for the same input, where `wafermd model` exists (skipped otherwise).
   const std::string model = dir + "/model.json";
   fs::remove(model, ec);
-  const int mrc = spawn({exe, "model", fs::absolute(opt.input).string(), "--json"}, model, "");
+  const int mrc =
+      spawn({exe, "model", fs::absolute(opt.input).string(), "--json"}, model, "", dir + "/model.log");
   if (mrc != 0) {
     out << "scaling: no mesh prediction (wafermd model exited " << mrc << "); the plot omits it" << std::endl;
     fs::remove(model, ec);

@@ -30,7 +30,8 @@ def load_csv(path):
 
 def frontier_model(params, atoms, devices):
     """Seconds per step on `devices` GPUs for `atoms` atoms: compute + fixed launches + halo exchanges."""
-    dev, net, dec = params["device"], params["network"], params["decomposition"]
+    num = lambda d: {k: float(v) if isinstance(v, (int, float, str)) and k != "name" else v for k, v in d.items()}
+    dev, net, dec = num(params["device"]), num(params["network"]), num(params["decomposition"])
     rate = dev["peak_fp64_tflops"] * 1e12 * dev["compute_efficiency"] / dev["flops_per_atom_step"]
     n = np.asarray(devices, dtype=float)
     local = atoms / n
@@ -61,10 +62,11 @@ def main():
     rows = load_csv(a.csv)
     ranks = [int(r["ranks"]) for r in rows]
     sps = [float(r["steps_per_second"]) for r in rows]
-    atoms = a.atoms or int(rows[0]["atoms"])
+    measured_atoms = int(rows[0]["atoms"])
+    atoms = a.atoms or measured_atoms
 
-    fig, ax = plt.subplots(figsize=(8, 5.5))
-    ax.plot(ranks, sps, "o-", color="C0", label=f"wafermd cluster backend, this machine (measured, {atoms:,} atoms)")
+    fig, ax = plt.subplots(figsize=(8, 7))
+    ax.plot(ranks, sps, "o-", color="C0", label=f"wafermd cluster backend on this machine (measured, {measured_atoms:,} atoms)")
     ideal = [sps[0] * k / ranks[0] for k in ranks]
     ax.plot(ranks, ideal, ":", color="C0", alpha=0.6, label="ideal strong scaling from the first point")
     for k, s, r in zip(ranks, sps, rows):
@@ -79,8 +81,8 @@ def main():
         t, rate = frontier_model(params, atoms, devices)
         best = devices[np.argmax(1 / t)]
         ax.plot(devices, 1.0 / t, "-", color="C3",
-                label=f"GPU-cluster projection (frontier.yaml: {rate:.2g} atom-steps/s per GCD, "
-                      f"latency/bandwidth model); peak {1 / t.min():,.0f} steps/s at {best:,} GCDs")
+                label=f"GPU-cluster projection, {atoms:,} atoms (frontier.yaml: {rate:.2g} atom-steps/s per GCD\n"
+                      f"+ latency/bandwidth model); best {1 / t.min():,.0f} steps/s at {best:,} GCDs")
         xmax = max(xmax, devices[-1])
         if atoms == 801792:
             ax.axhline(1.5e3, color="C3", ls="--", alpha=0.5,
@@ -102,7 +104,7 @@ def main():
     ax.set_ylabel("simulation speed (timesteps per second)")
     ax.set_title(f"Strong scaling{': ' + a.title if a.title else ''}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7.5, loc="upper left")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1)
     fig.tight_layout()
     fig.savefig(a.out, dpi=120)
     print(f"wrote {a.out}")
