@@ -153,9 +153,8 @@ void force_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<const do
 }
 
 #ifdef WMD_AVX512
-// Neighbours are handled in blocks: a distance stage compacts the in-cutoff ones (index, r², offsets) into
-// small stack buffers, then a table stage evaluates the splines eight pairs at a time with no idle lanes.
-constexpr int kBlock = 64;
+// A distance stage compacts the in-cut-off neighbours (index, r², offsets) into small stack buffers, then a
+// table stage evaluates the splines eight pairs at a time with no idle lanes.
 
 // out[k] lane l = p[l][off + k], k < 4: eight 32-byte rows loaded whole and transposed in registers
 // (hardware gathers cost as much as eight scalar loads on this kind of CPU).
@@ -182,13 +181,15 @@ inline __m512d mul_add(__m512d a, __m512d b, __m512d c) {
   return _mm512_add_pd(_mm512_mul_pd(a, b), c);
 }
 
-// Distance stage for neighbours nbr[k0..k1) of the atom at (xi, yi, zi): in-cutoff ones are appended to the
-// buffers (j, r², and the offsets when `offsets` is set); returns how many.
+// Distance stage for neighbours nbr[k0..k1) of the atom at (xi, yi, zi): in-cutoff ones are appended to bj
+// and brsq (and their offsets to bdx, bdy, bdz when `offsets` is set), the others to bo when it is not null;
+// returns how many are in the cut-off (`nout` gets the others).
 template <bool offsets>
 inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t k1, __m512d xi, __m512d yi,
                          __m512d zi, __m512d cutsq, int* bj, double* brsq, double* bdx, double* bdy,
-                         double* bdz) {
+                         double* bdz, int* bo, int& nout) {
   int cnt = 0;
+  nout = 0;
   for (int64_t k = k0; k < k1; k += 8) {
     const int nl = static_cast<int>(std::min<int64_t>(8, k1 - k));
     const __mmask8 tail = lanes_mask(nl);
@@ -208,6 +209,11 @@ inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t 
       _mm512_storeu_pd(bdy + cnt, _mm512_maskz_compress_pd(in, dy));
       _mm512_storeu_pd(bdz + cnt, _mm512_maskz_compress_pd(in, dz));
     }
+    if (bo) {
+      const __mmask8 outside = static_cast<__mmask8>(tail & ~in);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(bo + nout), _mm256_maskz_compress_epi32(outside, jv));
+      nout += _mm_popcnt_u32(outside);
+    }
     cnt += _mm_popcnt_u32(in);
   }
   return cnt;
@@ -223,143 +229,220 @@ inline __m512d locate8(__m512d r, __m512d rdr, __m256i nrm1, int* m) {
   return _mm512_min_pd(p, one);
 }
 
-void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double> rho) {
-  const int nr = t.nr, nt = t.ntypes;
-  const double rdr = t.rdr, cutsq = t.cutmax * t.cutmax;
-  const PosRec* rec = hp.rec.data();
-  const int64_t* off = hp.offset.data();
-  const int* nbr = hp.nbr.data();
-  const double* tab = t.dens.data();
-  double* rh = rho.data();
-  Kokkos::parallel_for("eam_density_half_avx512", Kokkos::RangePolicy<Exec>(0, hp.nlocal), [=](const int i) {
-    alignas(64) int bj[kBlock + 16];
-    alignas(64) double brsq[kBlock + 8];
-    alignas(32) int m[8];
-    alignas(64) double tj[8];
-    const PosRec ri = rec[i];
-    const size_t base = static_cast<size_t>(ri.type - 1) * nt;
-    const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
-    const __m512d vcut = _mm512_set1_pd(cutsq), vrdr = _mm512_set1_pd(rdr), one = _mm512_set1_pd(1.0);
-    const __m256i nrm1 = _mm256_set1_epi32(nr - 1);
-    __m512d rhoi = _mm512_setzero_pd();
-    for (int64_t k0 = off[i]; k0 < off[i + 1]; k0 += kBlock) {
-      const int64_t k1 = std::min<int64_t>(off[i + 1], k0 + kBlock);
-      const int cnt =
-          compact_block<false>(rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr, nullptr);
-      for (int c0 = 0; c0 < cnt; c0 += 8) {
-        const int nl = std::min(8, cnt - c0);
-        const __mmask8 tail = lanes_mask(nl);
-        const __m512d r = _mm512_sqrt_pd(_mm512_mask_loadu_pd(one, tail, brsq + c0));
-        const __m512d p = locate8(r, vrdr, nrm1, m);
-        const double* q[8];
-        for (int l = 0; l < 8; ++l) {
-          const size_t pair = nt == 1 || l >= nl ? 0 : base + rec[bj[c0 + l]].type - 1;
-          q[l] = tab + (pair * (nr + 1) + m[l]) * 8;
-        }
-        __m512d a[4], b[4];
-        transpose8x4(q, 0, a);
-        transpose8x4(q, 4, b);
-        const __m512d vi = mul_add(mul_add(mul_add(a[0], p, a[1]), p, a[2]), p, a[3]);
-        rhoi = _mm512_mask_add_pd(rhoi, tail, rhoi, vi);
-        _mm512_store_pd(tj, mul_add(mul_add(mul_add(b[0], p, b[1]), p, b[2]), p, b[3]));
-        for (int l = 0; l < nl; ++l) scatter_add(rh + bj[c0 + l], tj[l]);
-      }
+// Tables and constants of one kernel launch.
+struct PairConsts {
+  const PosRec* rec;
+  const double* tab;
+  int nr, nt;
+  double rdr, cutsq;
+};
+
+// Density table stage over cnt compacted pairs of atom i: returns Σ ρ_{j→i} and scatters ρ_{i→j} onto j.
+// With one atom type ρ_{i→j} = ρ_{j→i}, so one transpose serves both.
+template <bool single>
+inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, const double* brsq, int cnt,
+                             double* rho, __m512d rhoi) {
+  alignas(32) int m[8];
+  alignas(64) double tj[8];
+  const __m512d one = _mm512_set1_pd(1.0), vrdr = _mm512_set1_pd(k.rdr);
+  const __m256i nrm1 = _mm256_set1_epi32(k.nr - 1);
+  for (int c0 = 0; c0 < cnt; c0 += 8) {
+    const int nl = std::min(8, cnt - c0);
+    const __mmask8 tail = lanes_mask(nl);
+    const __m512d r = _mm512_sqrt_pd(_mm512_mask_loadu_pd(one, tail, brsq + c0));
+    const __m512d p = locate8(r, vrdr, nrm1, m);
+    const double* q[8];
+    for (int l = 0; l < 8; ++l) {
+      const size_t pair = single || l >= nl ? 0 : base + k.rec[bj[c0 + l]].type - 1;
+      q[l] = k.tab + (pair * (k.nr + 1) + m[l]) * 8;
     }
-    scatter_add(rh + i, _mm512_reduce_add_pd(rhoi));
+    __m512d a[4];
+    transpose8x4(q, 0, a);
+    const __m512d vi = mul_add(mul_add(mul_add(a[0], p, a[1]), p, a[2]), p, a[3]);
+    rhoi = _mm512_mask_add_pd(rhoi, tail, rhoi, vi);
+    if constexpr (single) {
+      _mm512_store_pd(tj, vi);
+    } else {
+      __m512d b[4];
+      transpose8x4(q, 4, b);
+      _mm512_store_pd(tj, mul_add(mul_add(mul_add(b[0], p, b[1]), p, b[2]), p, b[3]));
+    }
+    for (int l = 0; l < nl; ++l) scatter_add(rho + bj[c0 + l], tj[l]);
+  }
+  return rhoi;
+}
+
+// Lists up to this long are partitioned in place by the density pass (in-cut-off neighbours first), so the
+// force pass reads only those and skips the distance test; longer lists (very dense systems) are not.
+constexpr int kInline = 512;
+
+template <bool single>
+void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double> rhov) {
+  const PairConsts k{hp.rec.data(), t.dens.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
+  const int64_t* off = hp.offset.data();
+  int* nbr = hp.nbr.data();
+  int* ncut = hp.ncut.data();
+  double* rho = rhov.data();
+  Kokkos::parallel_for("eam_density_half_avx512", Kokkos::RangePolicy<Exec>(0, hp.nlocal), [=](const int i) {
+    alignas(64) int bj[kInline + 16], bo[kInline + 16];
+    alignas(64) double brsq[kInline + 8];
+    const PosRec ri = k.rec[i];
+    const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
+    const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
+    const __m512d vcut = _mm512_set1_pd(k.cutsq);
+    __m512d rhoi = _mm512_setzero_pd();
+    const int64_t b = off[i], e = off[i + 1];
+    int nout = 0;
+    if (e - b <= kInline) {
+      const int cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
+                                           nullptr, bo, nout);
+      rhoi = density_table<single>(k, base, bj, brsq, cnt, rho, rhoi);
+      std::copy(bj, bj + cnt, nbr + b);
+      std::copy(bo, bo + nout, nbr + b + cnt);
+      ncut[i] = cnt;
+    } else {
+      for (int64_t k0 = b; k0 < e; k0 += kInline) {
+        const int64_t k1 = std::min<int64_t>(e, k0 + kInline);
+        const int cnt = compact_block<false>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
+                                             nullptr, nullptr, nout);
+        rhoi = density_table<single>(k, base, bj, brsq, cnt, rho, rhoi);
+      }
+      ncut[i] = -1;
+    }
+    scatter_add(rho + i, _mm512_reduce_add_pd(rhoi));
   });
 }
 
+// Per-atom accumulators of the force pass.
+struct ForceAcc {
+  __m512d fx, fy, fz, e, v0, v1, v2, v3, v4, v5;
+};
+
+// Force table stage for eight (nl valid) in-cut-off pairs of atom i with offsets dx, dy, dz and indices jv.
+template <bool single>
+inline void force_group(const PairConsts& k, size_t base, const double* fp, double* f, __m512d fpi,
+                        __m512d dx, __m512d dy, __m512d dz, __m512d rsq, __m256i jv, int nl, ForceAcc& a) {
+  alignas(32) int m[8];
+  alignas(32) int js[8];
+  alignas(64) double tx[8], ty[8], tz[8];
+  const __mmask8 tail = lanes_mask(nl);
+  const __m512d one = _mm512_set1_pd(1.0);
+  const __m512d r = _mm512_sqrt_pd(_mm512_mask_mov_pd(one, tail, rsq));
+  const __m512d p = locate8(r, _mm512_set1_pd(k.rdr), _mm256_set1_epi32(k.nr - 1), m);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(js), jv);
+  const double* q[8];
+  for (int l = 0; l < 8; ++l) {
+    const size_t pair = single || l >= nl ? 0 : base + k.rec[js[l]].type - 1;
+    q[l] = k.tab + (pair * (k.nr + 1) + m[l]) * 16;
+  }
+  const __m512d fpj = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), tail, jv, fp, 8);
+  __m512d z[4], u[4], w[4];
+  transpose8x4(q, 0, z);  // r·φ c0..c3
+  transpose8x4(q, 4, u);  // r·φ c4..c6, ρ_{i→j} c0
+  transpose8x4(q, 8, w);  // ρ_{i→j} c1..c2, ρ_{j→i} c0..c1
+  const __m512d z2p = mul_add(mul_add(z[0], p, z[1]), p, z[2]);
+  const __m512d z2 = mul_add(mul_add(mul_add(z[3], p, u[0]), p, u[1]), p, u[2]);
+  const __m512d rhoip = mul_add(mul_add(u[3], p, w[0]), p, w[1]);
+  __m512d rhojp = rhoip;
+  if constexpr (!single) {
+    __m512d s[4];
+    transpose8x4(q, 12, s);  // ρ_{j→i} c2
+    rhojp = mul_add(mul_add(w[2], p, w[3]), p, s[0]);
+  }
+  const __m512d recip = _mm512_div_pd(one, r);
+  const __m512d phi = _mm512_mul_pd(z2, recip);
+  const __m512d phip = _mm512_sub_pd(_mm512_mul_pd(z2p, recip), _mm512_mul_pd(phi, recip));
+  const __m512d psip =
+      _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(fpi, rhojp), _mm512_mul_pd(fpj, rhoip)), phip);
+  const __m512d fpair = _mm512_maskz_mul_pd(tail, _mm512_sub_pd(_mm512_setzero_pd(), psip), recip);
+  const __m512d fx = _mm512_mul_pd(dx, fpair), fy = _mm512_mul_pd(dy, fpair), fz = _mm512_mul_pd(dz, fpair);
+  a.fx = _mm512_add_pd(a.fx, fx);
+  a.fy = _mm512_add_pd(a.fy, fy);
+  a.fz = _mm512_add_pd(a.fz, fz);
+  a.e = _mm512_mask_add_pd(a.e, tail, a.e, phi);
+  a.v0 = _mm512_add_pd(a.v0, _mm512_mul_pd(_mm512_mul_pd(dx, dx), fpair));
+  a.v1 = _mm512_add_pd(a.v1, _mm512_mul_pd(_mm512_mul_pd(dy, dy), fpair));
+  a.v2 = _mm512_add_pd(a.v2, _mm512_mul_pd(_mm512_mul_pd(dz, dz), fpair));
+  a.v3 = _mm512_add_pd(a.v3, _mm512_mul_pd(_mm512_mul_pd(dx, dy), fpair));
+  a.v4 = _mm512_add_pd(a.v4, _mm512_mul_pd(_mm512_mul_pd(dx, dz), fpair));
+  a.v5 = _mm512_add_pd(a.v5, _mm512_mul_pd(_mm512_mul_pd(dy, dz), fpair));
+  _mm512_store_pd(tx, fx);
+  _mm512_store_pd(ty, fy);
+  _mm512_store_pd(tz, fz);
+  for (int l = 0; l < nl; ++l) {
+    double* fj = f + 3 * static_cast<size_t>(js[l]);
+    scatter_add(fj, -tx[l]);
+    scatter_add(fj + 1, -ty[l]);
+    scatter_add(fj + 2, -tz[l]);
+  }
+}
+
+template <bool single>
 void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const double> fpv,
                   HostView<double> fv, EnergyVirial& ev) {
-  const int nr = t.nr, nt = t.ntypes;
-  const double rdr = t.rdr, cutsq = t.cutmax * t.cutmax;
-  const PosRec* rec = hp.rec.data();
+  const PairConsts k{hp.rec.data(), t.force.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
   const int64_t* off = hp.offset.data();
   const int* nbr = hp.nbr.data();
-  const double* tab = t.force.data();
+  const int* ncut = hp.ncut.data();
   const double* fp = fpv.data();
   double* f = fv.data();
   Kokkos::parallel_reduce(
       "eam_force_half_avx512", Kokkos::RangePolicy<Exec>(0, hp.nlocal),
       [=](const int i, EnergyVirial& acc) {
-        alignas(64) int bj[kBlock + 16];
-        alignas(64) double brsq[kBlock + 8], bdx[kBlock + 8], bdy[kBlock + 8], bdz[kBlock + 8];
-        alignas(32) int m[8];
-        alignas(64) double tx[8], ty[8], tz[8];
-        const PosRec ri = rec[i];
-        const size_t base = static_cast<size_t>(ri.type - 1) * nt;
+        const PosRec ri = k.rec[i];
+        const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
         const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
-        const __m512d vcut = _mm512_set1_pd(cutsq), vrdr = _mm512_set1_pd(rdr), one = _mm512_set1_pd(1.0);
         const __m512d fpi = _mm512_set1_pd(fp[i]);
-        const __m256i nrm1 = _mm256_set1_epi32(nr - 1);
-        __m512d fxi = _mm512_setzero_pd(), fyi = fxi, fzi = fxi, en = fxi;
-        __m512d v0 = fxi, v1 = fxi, v2 = fxi, v3 = fxi, v4 = fxi, v5 = fxi;
-        for (int64_t k0 = off[i]; k0 < off[i + 1]; k0 += kBlock) {
-          const int64_t k1 = std::min<int64_t>(off[i + 1], k0 + kBlock);
-          const int cnt = compact_block<true>(rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy, bdz);
-          for (int c0 = 0; c0 < cnt; c0 += 8) {
-            const int nl = std::min(8, cnt - c0);
+        const __m512d zero = _mm512_setzero_pd();
+        ForceAcc a{zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
+        const int64_t b = off[i];
+        if (ncut[i] >= 0) {
+          // The density pass put the in-cut-off neighbours first: no distance test, no compaction.
+          const int n = ncut[i];
+          for (int c0 = 0; c0 < n; c0 += 8) {
+            const int nl = std::min(8, n - c0);
             const __mmask8 tail = lanes_mask(nl);
-            const __m512d r = _mm512_sqrt_pd(_mm512_mask_loadu_pd(one, tail, brsq + c0));
-            const __m512d dx = _mm512_maskz_loadu_pd(tail, bdx + c0);
-            const __m512d dy = _mm512_maskz_loadu_pd(tail, bdy + c0);
-            const __m512d dz = _mm512_maskz_loadu_pd(tail, bdz + c0);
-            const __m256i jv = _mm256_maskz_loadu_epi32(tail, bj + c0);
-            const __m512d fpj = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), tail, jv, fp, 8);
-            const __m512d p = locate8(r, vrdr, nrm1, m);
-            const double* q[8];
-            for (int l = 0; l < 8; ++l) {
-              const size_t pair = nt == 1 || l >= nl ? 0 : base + rec[bj[c0 + l]].type - 1;
-              q[l] = tab + (pair * (nr + 1) + m[l]) * 16;
-            }
-            __m512d z[4], u[4], w[4], s[4];
-            transpose8x4(q, 0, z);   // r·φ c0..c3
-            transpose8x4(q, 4, u);   // r·φ c4..c6, ρ_{i→j} c0
-            transpose8x4(q, 8, w);   // ρ_{i→j} c1..c2, ρ_{j→i} c0..c1
-            transpose8x4(q, 12, s);  // ρ_{j→i} c2
-            const __m512d z2p = mul_add(mul_add(z[0], p, z[1]), p, z[2]);
-            const __m512d z2 = mul_add(mul_add(mul_add(z[3], p, u[0]), p, u[1]), p, u[2]);
-            const __m512d rhoip = mul_add(mul_add(u[3], p, w[0]), p, w[1]);
-            const __m512d rhojp = mul_add(mul_add(w[2], p, w[3]), p, s[0]);
-            const __m512d recip = _mm512_div_pd(one, r);
-            const __m512d phi = _mm512_mul_pd(z2, recip);
-            const __m512d phip = _mm512_sub_pd(_mm512_mul_pd(z2p, recip), _mm512_mul_pd(phi, recip));
-            const __m512d psip =
-                _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(fpi, rhojp), _mm512_mul_pd(fpj, rhoip)), phip);
-            const __m512d fpair = _mm512_maskz_mul_pd(tail, _mm512_sub_pd(_mm512_setzero_pd(), psip), recip);
-            const __m512d fx = _mm512_mul_pd(dx, fpair), fy = _mm512_mul_pd(dy, fpair),
-                          fz = _mm512_mul_pd(dz, fpair);
-            fxi = _mm512_add_pd(fxi, fx);
-            fyi = _mm512_add_pd(fyi, fy);
-            fzi = _mm512_add_pd(fzi, fz);
-            en = _mm512_mask_add_pd(en, tail, en, phi);
-            v0 = _mm512_add_pd(v0, _mm512_mul_pd(_mm512_mul_pd(dx, dx), fpair));
-            v1 = _mm512_add_pd(v1, _mm512_mul_pd(_mm512_mul_pd(dy, dy), fpair));
-            v2 = _mm512_add_pd(v2, _mm512_mul_pd(_mm512_mul_pd(dz, dz), fpair));
-            v3 = _mm512_add_pd(v3, _mm512_mul_pd(_mm512_mul_pd(dx, dy), fpair));
-            v4 = _mm512_add_pd(v4, _mm512_mul_pd(_mm512_mul_pd(dx, dz), fpair));
-            v5 = _mm512_add_pd(v5, _mm512_mul_pd(_mm512_mul_pd(dy, dz), fpair));
-            _mm512_store_pd(tx, fx);
-            _mm512_store_pd(ty, fy);
-            _mm512_store_pd(tz, fz);
-            for (int l = 0; l < nl; ++l) {
-              double* fj = f + 3 * static_cast<size_t>(bj[c0 + l]);
-              scatter_add(fj, -tx[l]);
-              scatter_add(fj + 1, -ty[l]);
-              scatter_add(fj + 2, -tz[l]);
+            const __m256i jv = _mm256_maskz_loadu_epi32(tail, nbr + b + c0);
+            const double* p[8];
+            for (int l = 0; l < 8; ++l) p[l] = &k.rec[nbr[b + c0 + (l < nl ? l : 0)]].x;
+            __m512d c[4];
+            transpose8x4(p, 0, c);
+            const __m512d dx = _mm512_maskz_sub_pd(tail, xi, c[0]), dy = _mm512_maskz_sub_pd(tail, yi, c[1]),
+                          dz = _mm512_maskz_sub_pd(tail, zi, c[2]);
+            const __m512d rsq = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
+                                              _mm512_mul_pd(dz, dz));
+            force_group<single>(k, base, fp, f, fpi, dx, dy, dz, rsq, jv, nl, a);
+          }
+        } else {
+          alignas(64) int bj[kInline + 16];
+          alignas(64) double brsq[kInline + 8], bdx[kInline + 8], bdy[kInline + 8], bdz[kInline + 8];
+          const __m512d vcut = _mm512_set1_pd(k.cutsq);
+          int nout = 0;
+          for (int64_t k0 = b; k0 < off[i + 1]; k0 += kInline) {
+            const int64_t k1 = std::min<int64_t>(off[i + 1], k0 + kInline);
+            const int cnt = compact_block<true>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy, bdz,
+                                                nullptr, nout);
+            for (int c0 = 0; c0 < cnt; c0 += 8) {
+              const int nl = std::min(8, cnt - c0);
+              const __mmask8 tail = lanes_mask(nl);
+              force_group<single>(
+                  k, base, fp, f, fpi, _mm512_maskz_loadu_pd(tail, bdx + c0),
+                  _mm512_maskz_loadu_pd(tail, bdy + c0), _mm512_maskz_loadu_pd(tail, bdz + c0),
+                  _mm512_maskz_loadu_pd(tail, brsq + c0), _mm256_maskz_loadu_epi32(tail, bj + c0), nl, a);
             }
           }
         }
-        scatter_add(f + 3 * static_cast<size_t>(i), _mm512_reduce_add_pd(fxi));
-        scatter_add(f + 3 * static_cast<size_t>(i) + 1, _mm512_reduce_add_pd(fyi));
-        scatter_add(f + 3 * static_cast<size_t>(i) + 2, _mm512_reduce_add_pd(fzi));
-        acc.e += _mm512_reduce_add_pd(en);
-        acc.v[0] += _mm512_reduce_add_pd(v0);
-        acc.v[1] += _mm512_reduce_add_pd(v1);
-        acc.v[2] += _mm512_reduce_add_pd(v2);
-        acc.v[3] += _mm512_reduce_add_pd(v3);
-        acc.v[4] += _mm512_reduce_add_pd(v4);
-        acc.v[5] += _mm512_reduce_add_pd(v5);
+        const size_t i3 = 3 * static_cast<size_t>(i);
+        scatter_add(f + i3, _mm512_reduce_add_pd(a.fx));
+        scatter_add(f + i3 + 1, _mm512_reduce_add_pd(a.fy));
+        scatter_add(f + i3 + 2, _mm512_reduce_add_pd(a.fz));
+        acc.e += _mm512_reduce_add_pd(a.e);
+        acc.v[0] += _mm512_reduce_add_pd(a.v0);
+        acc.v[1] += _mm512_reduce_add_pd(a.v1);
+        acc.v[2] += _mm512_reduce_add_pd(a.v2);
+        acc.v[3] += _mm512_reduce_add_pd(a.v3);
+        acc.v[4] += _mm512_reduce_add_pd(a.v4);
+        acc.v[5] += _mm512_reduce_add_pd(a.v5);
       },
       ev);
 }
@@ -418,11 +501,13 @@ EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single) {
   return p;
 }
 
-HalfPairs half_pairs(const GhostImages& g, const HalfNeighborList& list) {
+HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list) {
   HalfPairs h;
+  list.ncut.assign(g.nlocal, -1);
   h.rec = HostView<const PosRec>(g.rec.data(), g.rec.size());
   h.offset = HostView<const int64_t>(list.offset.data(), list.offset.size());
-  h.nbr = HostView<const int>(list.nbr.data(), list.nbr.size());
+  h.nbr = HostView<int>(list.nbr.data(), list.nbr.size());
+  h.ncut = HostView<int>(list.ncut.data(), list.ncut.size());
   h.nlocal = g.nlocal;
   return h;
 }
@@ -431,7 +516,10 @@ void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
   Kokkos::deep_copy(rho, 0.0);
   if (prec != PairPrecision::fp64) return density_scalar<float>(t, hp, rho);
 #ifdef WMD_AVX512
-  density_avx512(t, hp, rho);
+  if (t.ntypes == 1)
+    density_avx512<true>(t, hp, rho);
+  else
+    density_avx512<false>(t, hp, rho);
 #else
   density_scalar<double>(t, hp, rho);
 #endif
@@ -473,7 +561,7 @@ double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
     if (eatom)
       force_scalar<double>(t, hp, fp, f, ev, eatom);
     else
-      force_avx512(t, hp, fp, f, ev);
+      t.ntypes == 1 ? force_avx512<true>(t, hp, fp, f, ev) : force_avx512<false>(t, hp, fp, f, ev);
 #else
     force_scalar<double>(t, hp, fp, f, ev, eatom);
 #endif

@@ -41,16 +41,19 @@ enum class PairPrecision { fp64, mixed, fp32 };
 /// Parses the `cluster.precision` setting (fp64, mixed, fp32).
 PairPrecision parse_pair_precision(const std::string& s);
 
-/// What the pair kernels read: records (owned, then images) and the half list over owned atoms.
+/// What the pair kernels read: records (owned, then images) and the half list over owned atoms. The density
+/// kernel reorders each atom's neighbours so those inside the cut-off come first and records how many in ncut
+/// (−1 where it did not); the force kernel of the same step then reads only those.
 struct HalfPairs {
   HostView<const PosRec> rec;
   HostView<const int64_t> offset;
-  HostView<const int> nbr;
+  HostView<int> nbr;
+  HostView<int> ncut;
   int nlocal = 0;
 };
 
-/// Wraps a ghost-image set and its half list for the kernels (no copy).
-HalfPairs half_pairs(const GhostImages& g, const HalfNeighborList& list);
+/// Wraps a ghost-image set and its half list for the kernels (no copy; resets list.ncut).
+HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list);
 
 /// ρ̄ at every record (owned and images) from the pair terms; caller folds image densities onto owners.
 void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec, HostView<double> rho);

@@ -11,6 +11,7 @@ namespace wmd::md {
 struct HalfNeighborList {
   std::vector<int64_t> offset;  // neighbours of owned atom i: nbr[offset[i] .. offset[i+1])
   std::vector<int> nbr;         // record indices (owned or ghost)
+  std::vector<int> ncut;        // per owned atom: in-cut-off neighbours listed first (EAM kernels), or −1
 
   /// Number of pairs.
   int64_t size() const { return static_cast<int64_t>(nbr.size()); }
