@@ -239,7 +239,26 @@ struct PairConsts {
 
 // Density table stage over cnt compacted pairs of atom i: returns Σ ρ_{j→i} and scatters ρ_{i→j} onto j.
 // With one atom type ρ_{i→j} = ρ_{j→i}, so one transpose serves both.
-template <bool single>
+// r and 1/r of eight squared distances: exact (fp64 sqrt and divide), or, for the reduced-precision modes,
+// the hardware 14-bit reciprocal square root refined by one Newton step (≈ 2^-28 relative, fp32 accuracy) at
+// a fraction of the latency.
+template <bool approx>
+inline __m512d distance8(__m512d rsq, __m512d* recip) {
+  const __m512d one = _mm512_set1_pd(1.0);
+  if constexpr (approx) {
+    __m512d y = _mm512_rsqrt14_pd(rsq);
+    const __m512d h = _mm512_mul_pd(_mm512_set1_pd(0.5), rsq);
+    y = _mm512_mul_pd(y, _mm512_sub_pd(_mm512_set1_pd(1.5), _mm512_mul_pd(h, _mm512_mul_pd(y, y))));
+    if (recip) *recip = y;
+    return _mm512_mul_pd(rsq, y);
+  } else {
+    const __m512d r = _mm512_sqrt_pd(rsq);
+    if (recip) *recip = _mm512_div_pd(one, r);
+    return r;
+  }
+}
+
+template <bool single, bool approx>
 inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, const double* brsq, int cnt,
                              double* rho, __m512d rhoi) {
   alignas(32) int m[8];
@@ -249,7 +268,7 @@ inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, co
   for (int c0 = 0; c0 < cnt; c0 += 8) {
     const int nl = std::min(8, cnt - c0);
     const __mmask8 tail = lanes_mask(nl);
-    const __m512d r = _mm512_sqrt_pd(_mm512_mask_loadu_pd(one, tail, brsq + c0));
+    const __m512d r = distance8<approx>(_mm512_mask_loadu_pd(one, tail, brsq + c0), nullptr);
     const __m512d p = locate8(r, vrdr, nrm1, m);
     const double* q[8];
     for (int l = 0; l < 8; ++l) {
@@ -276,7 +295,7 @@ inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, co
 // force pass reads only those and skips the distance test; longer lists (very dense systems) are not.
 constexpr int kInline = 512;
 
-template <bool single>
+template <bool single, bool approx>
 void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double> rhov) {
   const PairConsts k{hp.rec.data(), t.dens.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
   const int64_t* off = hp.offset.data();
@@ -296,7 +315,7 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
     if (e - b <= kInline) {
       const int cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
                                            nullptr, bo, nout);
-      rhoi = density_table<single>(k, base, bj, brsq, cnt, rho, rhoi);
+      rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
       std::copy(bj, bj + cnt, nbr + b);
       std::copy(bo, bo + nout, nbr + b + cnt);
       ncut[i] = cnt;
@@ -305,7 +324,7 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
         const int64_t k1 = std::min<int64_t>(e, k0 + kInline);
         const int cnt = compact_block<false>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
                                              nullptr, nullptr, nout);
-        rhoi = density_table<single>(k, base, bj, brsq, cnt, rho, rhoi);
+        rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
       }
       ncut[i] = -1;
     }
@@ -319,7 +338,7 @@ struct ForceAcc {
 };
 
 // Force table stage for eight (nl valid) in-cut-off pairs of atom i with offsets dx, dy, dz and indices jv.
-template <bool single>
+template <bool single, bool approx>
 inline void force_group(const PairConsts& k, size_t base, const double* fp, double* f, __m512d fpi,
                         __m512d dx, __m512d dy, __m512d dz, __m512d rsq, __m256i jv, int nl, ForceAcc& a) {
   alignas(32) int m[8];
@@ -327,7 +346,8 @@ inline void force_group(const PairConsts& k, size_t base, const double* fp, doub
   alignas(64) double tx[8], ty[8], tz[8];
   const __mmask8 tail = lanes_mask(nl);
   const __m512d one = _mm512_set1_pd(1.0);
-  const __m512d r = _mm512_sqrt_pd(_mm512_mask_mov_pd(one, tail, rsq));
+  __m512d recip;
+  const __m512d r = distance8<approx>(_mm512_mask_mov_pd(one, tail, rsq), &recip);
   const __m512d p = locate8(r, _mm512_set1_pd(k.rdr), _mm256_set1_epi32(k.nr - 1), m);
   _mm256_store_si256(reinterpret_cast<__m256i*>(js), jv);
   const double* q[8];
@@ -349,7 +369,6 @@ inline void force_group(const PairConsts& k, size_t base, const double* fp, doub
     transpose8x4(q, 12, s);  // ρ_{j→i} c2
     rhojp = mul_add(mul_add(w[2], p, w[3]), p, s[0]);
   }
-  const __m512d recip = _mm512_div_pd(one, r);
   const __m512d phi = _mm512_mul_pd(z2, recip);
   const __m512d phip = _mm512_sub_pd(_mm512_mul_pd(z2p, recip), _mm512_mul_pd(phi, recip));
   const __m512d psip =
@@ -377,7 +396,7 @@ inline void force_group(const PairConsts& k, size_t base, const double* fp, doub
   }
 }
 
-template <bool single>
+template <bool single, bool approx>
 void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const double> fpv,
                   HostView<double> fv, EnergyVirial& ev) {
   const PairConsts k{hp.rec.data(), t.force.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
@@ -411,7 +430,7 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
                           dz = _mm512_maskz_sub_pd(tail, zi, c[2]);
             const __m512d rsq = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
                                               _mm512_mul_pd(dz, dz));
-            force_group<single>(k, base, fp, f, fpi, dx, dy, dz, rsq, jv, nl, a);
+            force_group<single, approx>(k, base, fp, f, fpi, dx, dy, dz, rsq, jv, nl, a);
           }
         } else {
           alignas(64) int bj[kInline + 16];
@@ -425,7 +444,7 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
             for (int c0 = 0; c0 < cnt; c0 += 8) {
               const int nl = std::min(8, cnt - c0);
               const __mmask8 tail = lanes_mask(nl);
-              force_group<single>(
+              force_group<single, approx>(
                   k, base, fp, f, fpi, _mm512_maskz_loadu_pd(tail, bdx + c0),
                   _mm512_maskz_loadu_pd(tail, bdy + c0), _mm512_maskz_loadu_pd(tail, bdz + c0),
                   _mm512_maskz_loadu_pd(tail, brsq + c0), _mm256_maskz_loadu_epi32(tail, bj + c0), nl, a);
@@ -514,14 +533,17 @@ HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list) {
 
 void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec, HostView<double> rho) {
   Kokkos::deep_copy(rho, 0.0);
-  if (prec != PairPrecision::fp64) return density_scalar<float>(t, hp, rho);
 #ifdef WMD_AVX512
+  const bool approx = prec != PairPrecision::fp64;
   if (t.ntypes == 1)
-    density_avx512<true>(t, hp, rho);
+    approx ? density_avx512<true, true>(t, hp, rho) : density_avx512<true, false>(t, hp, rho);
   else
-    density_avx512<false>(t, hp, rho);
+    approx ? density_avx512<false, true>(t, hp, rho) : density_avx512<false, false>(t, hp, rho);
 #else
-  density_scalar<double>(t, hp, rho);
+  if (prec != PairPrecision::fp64)
+    density_scalar<float>(t, hp, rho);
+  else
+    density_scalar<double>(t, hp, rho);
 #endif
 }
 
@@ -554,18 +576,19 @@ double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<c
 double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec,
                       HostView<const double> fp, HostView<double> f, double virial[6], double* eatom) {
   EnergyVirial ev;
-  if (prec != PairPrecision::fp64) {
-    force_scalar<float>(t, hp, fp, f, ev, eatom);
-  } else {
+  const bool reduced = prec != PairPrecision::fp64;
 #ifdef WMD_AVX512
-    if (eatom)
-      force_scalar<double>(t, hp, fp, f, ev, eatom);
-    else
-      t.ntypes == 1 ? force_avx512<true>(t, hp, fp, f, ev) : force_avx512<false>(t, hp, fp, f, ev);
-#else
-    force_scalar<double>(t, hp, fp, f, ev, eatom);
-#endif
+  if (eatom) {
+    // Per-atom energies (dumps of pe/atom) take the portable loop.
+    reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);
+  } else if (t.ntypes == 1) {
+    reduced ? force_avx512<true, true>(t, hp, fp, f, ev) : force_avx512<true, false>(t, hp, fp, f, ev);
+  } else {
+    reduced ? force_avx512<false, true>(t, hp, fp, f, ev) : force_avx512<false, false>(t, hp, fp, f, ev);
   }
+#else
+  reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);
+#endif
   for (int k = 0; k < 6; ++k) virial[k] += ev.v[k];
   return ev.e;
 }

@@ -34,8 +34,9 @@ struct EamPairTables {
 /// Packs `t` into per-pair, per-knot records (fp32 copies too when `single` is true).
 EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single);
 
-/// Arithmetic of the pair kernels: fp64 everywhere, fp32 pair math with fp64 sums (mixed), or fp32 with
-/// fp32 per-atom partial sums (fp32). Embedding, exchanges and integration stay fp64 in every mode.
+/// Arithmetic of the pair kernels. fp64: exact (LAMMPS's digits). mixed and fp32 (one mode today): r and 1/r to
+/// fp32 accuracy (AVX-512: 14-bit rsqrt + one Newton step; portable: fp32 pair math), sums in fp64. Embedding,
+/// exchanges and integration stay fp64 in every mode.
 enum class PairPrecision { fp64, mixed, fp32 };
 
 /// Parses the `cluster.precision` setting (fp64, mixed, fp32).
