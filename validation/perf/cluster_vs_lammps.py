@@ -54,7 +54,10 @@ def run_wafermd(exe, inp, ranks, workdir, sets):
         cmd += ["--set", s]
     p = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
     if p.returncode != 0:
-        return {"error": f"exit {p.returncode}: {(p.stderr or p.stdout).strip()[-300:]}"}
+        text = (p.stderr or "") + (p.stdout or "")
+        errs = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("error:")]
+        why = errs[0] if errs else (text.strip().splitlines() or ["no output"])[-1]
+        return {"error": f"exit {p.returncode}: {why[:200]}"}
     with open(os.path.join(outdir, "report.json")) as f:
         r = json.load(f)
     return {"aps": r["atom_steps_per_second"], "sps": r["steps_per_second"],
@@ -115,7 +118,8 @@ def main():
             lines.append(
                 f"| {os.path.basename(inp)} | {k} | " + ", ".join(f"{l['aps'] / 1e6:.3f}" for l, _ in rows) + " | "
                 + ", ".join(f"{w['aps'] / 1e6:.3f}" if "aps" in w else "failed" for _, w in rows) + " | "
-                + ", ".join(f"{r:.2f}" for r in ratios) + f" | **{med:.2f}** | {eff} | {mem_w:.0f} / {mem_l:.0f} |")
+                + ", ".join(f"{r:.2f}" for r in ratios) + (f" | **{med:.2f}**" if ratios else " | —")
+                + f" | {eff} | " + (f"{mem_w:.0f}" if ratios else "—") + f" / {mem_l:.0f} |")
             print(f"{os.path.basename(inp):12s} ranks {k}: median ratio {med:.2f}")
     errors = [(os.path.basename(i), k, w["error"]) for (i, k), rows in res.items() for _, w in rows if "error" in w]
     if errors:
