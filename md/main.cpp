@@ -1,4 +1,4 @@
-// The `wafermd` command line: run, fabric simulate, --help, --version.
+// The `wafermd` command line: run, scaling, fabric simulate, --help, --version.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +8,7 @@
 #include "base/error.hpp"
 #include "fabric/simulate_command.hpp"
 #include "md/program.hpp"
+#include "md/scaling_command.hpp"
 
 namespace {
 
@@ -38,6 +39,15 @@ int dispatch(int argc, char** argv) {
   run_cmd->add_option("--restart", run.restart,
                       "Continue from a checkpoint.h5 (run N then means N more steps)");
 
+  wmd::md::ScalingOptions scaling;
+  auto* scaling_cmd =
+      app.add_subcommand("scaling", "Strong-scaling study of the cluster backend (CSV and PNG)");
+  scaling_cmd->add_option("INPUT", scaling.input, "Input file")->required();
+  scaling_cmd->add_option("--ranks", scaling.ranks, "Rank counts, comma-separated (default 1,2,4)");
+  scaling_cmd->add_option("--steps", scaling.steps, "Steps per run (overrides the input's run counts)");
+  scaling_cmd->add_option("--output", scaling.output_dir,
+                          "Output directory (default out/scaling/<input name>/)");
+
   wmd::fabric::SimulateOptions fab;
   std::string mesh;
   auto* fabric_cmd = app.add_subcommand("fabric", "Wafer fabric tools");
@@ -63,6 +73,7 @@ int dispatch(int argc, char** argv) {
       for (size_t i = 0; i + 1 < vars.size(); i += 2) run.vars.emplace_back(vars[i], vars[i + 1]);
       return wmd::md::run_program(run);
     }
+    if (scaling_cmd->parsed()) return wmd::md::run_scaling_command(scaling, std::cout);
     if (sim_cmd->parsed()) {
       wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);
       return wmd::fabric::run_simulate_command(fab, std::cout);

@@ -15,7 +15,8 @@ Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_r
     fail_input(SourcePos{"<settings>", 0},
                "backend '" + settings_.backend + "' is not available in this build (available: cluster)");
   }
-  backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic);
+  backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic,
+                                              parse_pair_precision(settings_.cluster_precision));
   if (settings_.trajectory_every > 0) {
     H5md h;
     h.file = (settings_.output_dir.empty() ? std::string(".") : settings_.output_dir) + "/trajectory.h5";
