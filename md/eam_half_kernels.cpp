@@ -2,114 +2,598 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <type_traits>
+
+#include "base/error.hpp"
+
+#if defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__)
+#define WMD_AVX512 1
+#include <immintrin.h>
+#endif
 
 namespace wmd::md {
+namespace {
 
-void eam_density_half(const potentials::EamTables& t, const GhostImages& g, const HalfNeighborList& list,
-                      double* rho) {
+using Exec = Kokkos::DefaultHostExecutionSpace;
+
+// Scatter into a neighbour's slot: plain on the serial backend, atomic where threads could collide.
+KOKKOS_INLINE_FUNCTION void scatter_add(double* a, double v) {
+  if constexpr (std::is_same_v<Exec, Kokkos::Serial>) {
+    *a += v;
+  } else {
+    Kokkos::atomic_add(a, v);
+  }
+}
+
+// Energy and virial summed over atoms by the force kernel.
+struct EnergyVirial {
+  double e = 0.0, v[6] = {0, 0, 0, 0, 0, 0};
+  KOKKOS_INLINE_FUNCTION EnergyVirial& operator+=(const EnergyVirial& o) {
+    e += o.e;
+    for (int k = 0; k < 6; ++k) v[k] += o.v[k];
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile EnergyVirial& o) volatile {
+    e += o.e;
+    for (int k = 0; k < 6; ++k) v[k] += o.v[k];
+  }
+};
+
+// LAMMPS's r-table lookup (potentials::locate_r) in the pair arithmetic's precision.
+template <class Real>
+KOKKOS_INLINE_FUNCTION void locate(Real r, Real rdr, int nr, int& m, Real& p) {
+  p = r * rdr + Real(1);
+  m = static_cast<int>(p);
+  m = m < nr - 1 ? m : nr - 1;
+  p -= m;
+  p = p < Real(1) ? p : Real(1);
+}
+
+// Portable pair loops (any Kokkos backend, any precision, per-atom energies).
+template <class Real>
+void density_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<double> rho) {
   const double cutsq = t.cutmax * t.cutmax;
-  const double rdr = t.rdr;
-  const int nr = t.nr;
-  const int nlocal = g.nlocal;
-  const PosRec* rec = g.rec.data();
-  std::fill(rho, rho + g.nall(), 0.0);
-  for (int i = 0; i < nlocal; ++i) {
-    const PosRec ri = rec[i];
-    double rhoi = 0.0;
-    for (int64_t k = list.offset[i]; k < list.offset[i + 1]; ++k) {
-      const int j = list.nbr[k];
-      const PosRec& rj = rec[j];
-      const double dx = ri.x - rj.x, dy = ri.y - rj.y, dz = ri.z - rj.z;
-      const double rsq = dx * dx + dy * dy + dz * dz;
-      if (rsq >= cutsq) continue;
-      int m;
-      double p;
-      potentials::locate_r(std::sqrt(rsq), rdr, nr, m, p);
-      const double* c = t.rhor_knot(t.rho_array(rj.type, ri.type), m);
-      rhoi += ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
-      c = t.rhor_knot(t.rho_array(ri.type, rj.type), m);
-      rho[j] += ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
+  const Real rdr = static_cast<Real>(t.rdr);
+  const int nr = t.nr, nt = t.ntypes;
+  const auto rec = hp.rec;
+  const auto off = hp.offset;
+  const auto nbr = hp.nbr;
+  const Real* tab = nullptr;
+  if constexpr (std::is_same_v<Real, float>)
+    tab = t.dens32.data();
+  else
+    tab = t.dens.data();
+  Kokkos::parallel_for(
+      "eam_density_half", Kokkos::RangePolicy<Exec>(0, hp.nlocal), KOKKOS_LAMBDA(const int i) {
+        const PosRec ri = rec(i);
+        const size_t base = static_cast<size_t>(ri.type - 1) * nt;
+        double rhoi = 0.0;
+        for (int64_t k = off(i); k < off(i + 1); ++k) {
+          const int j = nbr(k);
+          const PosRec& rj = rec(j);
+          const double dx = ri.x - rj.x, dy = ri.y - rj.y, dz = ri.z - rj.z;
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          if (rsq >= cutsq) continue;
+          int m;
+          Real p;
+          locate<Real>(std::sqrt(static_cast<Real>(rsq)), rdr, nr, m, p);
+          const Real* c = tab + ((base + rj.type - 1) * (nr + 1) + m) * 8;
+          rhoi += ((c[0] * p + c[1]) * p + c[2]) * p + c[3];
+          scatter_add(&rho(j), ((c[4] * p + c[5]) * p + c[6]) * p + c[7]);
+        }
+        scatter_add(&rho(i), rhoi);
+      });
+}
+
+template <class Real>
+void force_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<const double> fp, HostView<double> f,
+                  EnergyVirial& ev, double* eatom) {
+  const double cutsq = t.cutmax * t.cutmax;
+  const Real rdr = static_cast<Real>(t.rdr);
+  const int nr = t.nr, nt = t.ntypes;
+  const auto rec = hp.rec;
+  const auto off = hp.offset;
+  const auto nbr = hp.nbr;
+  const Real* tab = nullptr;
+  if constexpr (std::is_same_v<Real, float>)
+    tab = t.force32.data();
+  else
+    tab = t.force.data();
+  Kokkos::parallel_reduce(
+      "eam_force_half", Kokkos::RangePolicy<Exec>(0, hp.nlocal),
+      KOKKOS_LAMBDA(const int i, EnergyVirial& acc) {
+        const PosRec ri = rec(i);
+        const size_t base = static_cast<size_t>(ri.type - 1) * nt;
+        const double fpi = fp(i);
+        double fxi = 0.0, fyi = 0.0, fzi = 0.0;
+        for (int64_t k = off(i); k < off(i + 1); ++k) {
+          const int j = nbr(k);
+          const PosRec& rj = rec(j);
+          const double dx = ri.x - rj.x, dy = ri.y - rj.y, dz = ri.z - rj.z;
+          const double rsq = dx * dx + dy * dy + dz * dz;
+          if (rsq >= cutsq) continue;
+          const Real r = std::sqrt(static_cast<Real>(rsq));
+          int m;
+          Real p;
+          locate<Real>(r, rdr, nr, m, p);
+          const Real* c = tab + ((base + rj.type - 1) * (nr + 1) + m) * 16;
+          const Real z2p = (c[0] * p + c[1]) * p + c[2];
+          const Real z2 = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
+          const Real rhoip = (c[7] * p + c[8]) * p + c[9];
+          const Real rhojp = (c[10] * p + c[11]) * p + c[12];
+          const Real recip = Real(1) / r;
+          const Real phi = z2 * recip;
+          const Real phip = z2p * recip - phi * recip;
+          const Real psip = static_cast<Real>(fpi) * rhojp + static_cast<Real>(fp(j)) * rhoip + phip;
+          const double fpair = -psip * recip;
+          fxi += dx * fpair;
+          fyi += dy * fpair;
+          fzi += dz * fpair;
+          scatter_add(&f(3 * j), -dx * fpair);
+          scatter_add(&f(3 * j + 1), -dy * fpair);
+          scatter_add(&f(3 * j + 2), -dz * fpair);
+          acc.e += phi;
+          if (eatom) {
+            scatter_add(&eatom[i], 0.5 * phi);
+            scatter_add(&eatom[j], 0.5 * phi);
+          }
+          acc.v[0] += dx * dx * fpair;
+          acc.v[1] += dy * dy * fpair;
+          acc.v[2] += dz * dz * fpair;
+          acc.v[3] += dx * dy * fpair;
+          acc.v[4] += dx * dz * fpair;
+          acc.v[5] += dy * dz * fpair;
+        }
+        scatter_add(&f(3 * i), fxi);
+        scatter_add(&f(3 * i + 1), fyi);
+        scatter_add(&f(3 * i + 2), fzi);
+      },
+      ev);
+}
+
+#ifdef WMD_AVX512
+// A distance stage compacts the in-cut-off neighbours (index, r², offsets) into small stack buffers, then a
+// table stage evaluates the splines eight pairs at a time with no idle lanes.
+
+// out[k] lane l = p[l][off + k], k < 4: eight 32-byte rows loaded whole and transposed in registers
+// (hardware gathers cost as much as eight scalar loads on this kind of CPU).
+inline void transpose8x4(const double* const p[8], int off, __m512d out[4]) {
+  auto pair = [&](int a, int b) {
+    return _mm512_insertf64x4(_mm512_zextpd256_pd512(_mm256_loadu_pd(p[a] + off)),
+                              _mm256_loadu_pd(p[b] + off), 1);
+  };
+  const __m512d a = pair(0, 2), b = pair(1, 3), c = pair(4, 6), d = pair(5, 7);
+  const __m512d ablo = _mm512_unpacklo_pd(a, b), abhi = _mm512_unpackhi_pd(a, b);
+  const __m512d cdlo = _mm512_unpacklo_pd(c, d), cdhi = _mm512_unpackhi_pd(c, d);
+  out[0] = _mm512_shuffle_f64x2(ablo, cdlo, 0x88);
+  out[1] = _mm512_shuffle_f64x2(abhi, cdhi, 0x88);
+  out[2] = _mm512_shuffle_f64x2(ablo, cdlo, 0xDD);
+  out[3] = _mm512_shuffle_f64x2(abhi, cdhi, 0xDD);
+}
+
+inline __mmask8 lanes_mask(int n) {
+  return static_cast<__mmask8>(n >= 8 ? 0xFF : (1u << n) - 1u);
+}
+
+// a·b + c without fused rounding, as LAMMPS's scalar code computes it.
+inline __m512d mul_add(__m512d a, __m512d b, __m512d c) {
+  return _mm512_add_pd(_mm512_mul_pd(a, b), c);
+}
+
+// Distance stage for neighbours nbr[k0..k1) of the atom at (xi, yi, zi): in-cutoff ones are appended to bj
+// and brsq (and their offsets to bdx, bdy, bdz when `offsets` is set), the others to bo when it is not null;
+// returns how many are in the cut-off (`nout` gets the others).
+template <bool offsets>
+inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t k1, __m512d xi, __m512d yi,
+                         __m512d zi, __m512d cutsq, int* bj, double* brsq, double* bdx, double* bdy,
+                         double* bdz, int* bo, int& nout) {
+  int cnt = 0;
+  nout = 0;
+  for (int64_t k = k0; k < k1; k += 8) {
+    const int nl = static_cast<int>(std::min<int64_t>(8, k1 - k));
+    const __mmask8 tail = lanes_mask(nl);
+    const __m256i jv = _mm256_maskz_loadu_epi32(tail, nbr + k);
+    const double* p[8];
+    for (int l = 0; l < 8; ++l) p[l] = &rec[nbr[k + (l < nl ? l : 0)]].x;
+    __m512d c[4];
+    transpose8x4(p, 0, c);
+    const __m512d dx = _mm512_sub_pd(xi, c[0]), dy = _mm512_sub_pd(yi, c[1]), dz = _mm512_sub_pd(zi, c[2]);
+    const __m512d rsq =
+        _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)), _mm512_mul_pd(dz, dz));
+    const __mmask8 in = _mm512_mask_cmp_pd_mask(tail, rsq, cutsq, _CMP_LT_OQ);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bj + cnt), _mm256_maskz_compress_epi32(in, jv));
+    _mm512_storeu_pd(brsq + cnt, _mm512_maskz_compress_pd(in, rsq));
+    if constexpr (offsets) {
+      _mm512_storeu_pd(bdx + cnt, _mm512_maskz_compress_pd(in, dx));
+      _mm512_storeu_pd(bdy + cnt, _mm512_maskz_compress_pd(in, dy));
+      _mm512_storeu_pd(bdz + cnt, _mm512_maskz_compress_pd(in, dz));
     }
-    rho[i] += rhoi;
+    if (bo) {
+      const __mmask8 outside = static_cast<__mmask8>(tail & ~in);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(bo + nout), _mm256_maskz_compress_epi32(outside, jv));
+      nout += _mm_popcnt_u32(outside);
+    }
+    cnt += _mm_popcnt_u32(in);
+  }
+  return cnt;
+}
+
+// Knot index and fraction for eight distances (LAMMPS's p = r·rdr + 1 lookup, exact in fp64).
+inline __m512d locate8(__m512d r, __m512d rdr, __m256i nrm1, int* m) {
+  const __m512d one = _mm512_set1_pd(1.0);
+  __m512d p = _mm512_add_pd(_mm512_mul_pd(r, rdr), one);
+  const __m256i mi = _mm256_min_epi32(_mm512_cvttpd_epi32(p), nrm1);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(m), mi);
+  p = _mm512_sub_pd(p, _mm512_cvtepi32_pd(mi));
+  return _mm512_min_pd(p, one);
+}
+
+// Tables and constants of one kernel launch.
+struct PairConsts {
+  const PosRec* rec;
+  const double* tab;
+  int nr, nt;
+  double rdr, cutsq;
+};
+
+// Density table stage over cnt compacted pairs of atom i: returns Σ ρ_{j→i} and scatters ρ_{i→j} onto j.
+// With one atom type ρ_{i→j} = ρ_{j→i}, so one transpose serves both.
+// r and 1/r of eight squared distances: exact (fp64 sqrt and divide), or, for the reduced-precision modes,
+// the hardware 14-bit reciprocal square root refined by one Newton step (≈ 2^-28 relative, fp32 accuracy) at
+// a fraction of the latency.
+template <bool approx>
+inline __m512d distance8(__m512d rsq, __m512d* recip) {
+  const __m512d one = _mm512_set1_pd(1.0);
+  if constexpr (approx) {
+    __m512d y = _mm512_rsqrt14_pd(rsq);
+    const __m512d h = _mm512_mul_pd(_mm512_set1_pd(0.5), rsq);
+    y = _mm512_mul_pd(y, _mm512_sub_pd(_mm512_set1_pd(1.5), _mm512_mul_pd(h, _mm512_mul_pd(y, y))));
+    if (recip) *recip = y;
+    return _mm512_mul_pd(rsq, y);
+  } else {
+    const __m512d r = _mm512_sqrt_pd(rsq);
+    if (recip) *recip = _mm512_div_pd(one, r);
+    return r;
   }
 }
 
-double eam_embed(const potentials::EamTables& t, const GhostImages& g, const double* rho, double* fp,
-                 double* eatom) {
-  double energy = 0.0;
-  for (int i = 0; i < g.nlocal; ++i) {
-    int m;
-    double p;
-    potentials::locate_rho(rho[i], t.rdrho, t.nrho, m, p);
-    const double* c = t.frho_knot(t.type2frho[g.rec[i].type], m);
-    fp[i] = (c[0] * p + c[1]) * p + c[2];
-    double phi = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
-    // Beyond the table, extend F linearly so energy stays conserved (LAMMPS does the same).
-    if (rho[i] > t.rhomax) phi += fp[i] * (rho[i] - t.rhomax);
-    energy += phi;
-    if (eatom) eatom[i] += phi;
+template <bool single, bool approx>
+inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, const double* brsq, int cnt,
+                             double* rho, __m512d rhoi) {
+  alignas(32) int m[8];
+  alignas(64) double tj[8];
+  const __m512d one = _mm512_set1_pd(1.0), vrdr = _mm512_set1_pd(k.rdr);
+  const __m256i nrm1 = _mm256_set1_epi32(k.nr - 1);
+  for (int c0 = 0; c0 < cnt; c0 += 8) {
+    const int nl = std::min(8, cnt - c0);
+    const __mmask8 tail = lanes_mask(nl);
+    const __m512d r = distance8<approx>(_mm512_mask_loadu_pd(one, tail, brsq + c0), nullptr);
+    const __m512d p = locate8(r, vrdr, nrm1, m);
+    const double* q[8];
+    for (int l = 0; l < 8; ++l) {
+      const size_t pair = single || l >= nl ? 0 : base + k.rec[bj[c0 + l]].type - 1;
+      q[l] = k.tab + (pair * (k.nr + 1) + m[l]) * 8;
+    }
+    __m512d a[4];
+    transpose8x4(q, 0, a);
+    const __m512d vi = mul_add(mul_add(mul_add(a[0], p, a[1]), p, a[2]), p, a[3]);
+    rhoi = _mm512_mask_add_pd(rhoi, tail, rhoi, vi);
+    if constexpr (single) {
+      _mm512_store_pd(tj, vi);
+    } else {
+      __m512d b[4];
+      transpose8x4(q, 4, b);
+      _mm512_store_pd(tj, mul_add(mul_add(mul_add(b[0], p, b[1]), p, b[2]), p, b[3]));
+    }
+    for (int l = 0; l < nl; ++l) scatter_add(rho + bj[c0 + l], tj[l]);
   }
-  return energy;
+  return rhoi;
 }
 
-double eam_force_half(const potentials::EamTables& t, const GhostImages& g, const HalfNeighborList& list,
-                      const double* fp, double* f, double virial[6], double* eatom) {
-  const double cutsq = t.cutmax * t.cutmax;
-  const double rdr = t.rdr;
-  const int nr = t.nr;
-  const PosRec* rec = g.rec.data();
-  double energy = 0.0;
-  double v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
-  for (int i = 0; i < g.nlocal; ++i) {
-    const PosRec ri = rec[i];
-    const double fpi = fp[i];
-    double fxi = 0.0, fyi = 0.0, fzi = 0.0;
-    for (int64_t k = list.offset[i]; k < list.offset[i + 1]; ++k) {
-      const int j = list.nbr[k];
-      const PosRec& rj = rec[j];
-      const double dx = ri.x - rj.x, dy = ri.y - rj.y, dz = ri.z - rj.z;
-      const double rsq = dx * dx + dy * dy + dz * dz;
-      if (rsq >= cutsq) continue;
-      const double r = std::sqrt(rsq);
-      int m;
-      double p;
-      potentials::locate_r(r, rdr, nr, m, p);
-      const double* c = t.rhor_knot(t.rho_array(ri.type, rj.type), m);
-      const double rhoip = (c[0] * p + c[1]) * p + c[2];
-      c = t.rhor_knot(t.rho_array(rj.type, ri.type), m);
-      const double rhojp = (c[0] * p + c[1]) * p + c[2];
-      c = t.z2r_knot(t.z2r_array(ri.type, rj.type), m);
-      const double z2p = (c[0] * p + c[1]) * p + c[2];
-      const double z2 = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
-      const double recip = 1.0 / r;
-      const double phi = z2 * recip;
-      const double phip = z2p * recip - phi * recip;
-      const double psip = fpi * rhojp + fp[j] * rhoip + phip;
-      const double fpair = -psip * recip;
-      fxi += dx * fpair;
-      fyi += dy * fpair;
-      fzi += dz * fpair;
-      f[3 * j] -= dx * fpair;
-      f[3 * j + 1] -= dy * fpair;
-      f[3 * j + 2] -= dz * fpair;
-      energy += phi;
-      if (eatom) {
-        eatom[i] += 0.5 * phi;
-        eatom[j] += 0.5 * phi;
+// For lists up to this long the density pass copies the in-cut-off neighbours to cut_nbr, so the force pass
+// reads only those and skips the distance test; longer lists (very dense systems) are tested again.
+constexpr int kInline = 512;
+
+template <bool single, bool approx>
+void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double> rhov) {
+  const PairConsts k{hp.rec.data(), t.dens.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
+  const int64_t* off = hp.offset.data();
+  const int* nbr = hp.nbr.data();
+  int* cut_nbr = hp.cut_nbr.data();
+  int* ncut = hp.ncut.data();
+  double* rho = rhov.data();
+  Kokkos::parallel_for("eam_density_half_avx512", Kokkos::RangePolicy<Exec>(0, hp.nlocal), [=](const int i) {
+    alignas(64) int bj[kInline + 16];
+    alignas(64) double brsq[kInline + 8];
+    const PosRec ri = k.rec[i];
+    const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
+    const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
+    const __m512d vcut = _mm512_set1_pd(k.cutsq);
+    __m512d rhoi = _mm512_setzero_pd();
+    const int64_t b = off[i], e = off[i + 1];
+    int nout = 0;
+    if (e - b <= kInline) {
+      const int cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
+                                           nullptr, nullptr, nout);
+      rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
+      std::copy(bj, bj + cnt, cut_nbr + b);
+      ncut[i] = cnt;
+    } else {
+      for (int64_t k0 = b; k0 < e; k0 += kInline) {
+        const int64_t k1 = std::min<int64_t>(e, k0 + kInline);
+        const int cnt = compact_block<false>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
+                                             nullptr, nullptr, nout);
+        rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
       }
-      v0 += dx * dx * fpair;
-      v1 += dy * dy * fpair;
-      v2 += dz * dz * fpair;
-      v3 += dx * dy * fpair;
-      v4 += dx * dz * fpair;
-      v5 += dy * dz * fpair;
+      ncut[i] = -1;
     }
-    f[3 * i] += fxi;
-    f[3 * i + 1] += fyi;
-    f[3 * i + 2] += fzi;
+    scatter_add(rho + i, _mm512_reduce_add_pd(rhoi));
+  });
+}
+
+// Per-atom accumulators of the force pass.
+struct ForceAcc {
+  __m512d fx, fy, fz, e, v0, v1, v2, v3, v4, v5;
+};
+
+// Force table stage for eight (nl valid) in-cut-off pairs of atom i with offsets dx, dy, dz and indices jv.
+template <bool single, bool approx>
+inline void force_group(const PairConsts& k, size_t base, const double* fp, double* f, __m512d fpi,
+                        __m512d dx, __m512d dy, __m512d dz, __m512d rsq, __m256i jv, int nl, ForceAcc& a) {
+  alignas(32) int m[8];
+  alignas(32) int js[8];
+  alignas(64) double tx[8], ty[8], tz[8];
+  const __mmask8 tail = lanes_mask(nl);
+  const __m512d one = _mm512_set1_pd(1.0);
+  __m512d recip;
+  const __m512d r = distance8<approx>(_mm512_mask_mov_pd(one, tail, rsq), &recip);
+  const __m512d p = locate8(r, _mm512_set1_pd(k.rdr), _mm256_set1_epi32(k.nr - 1), m);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(js), jv);
+  const double* q[8];
+  for (int l = 0; l < 8; ++l) {
+    const size_t pair = single || l >= nl ? 0 : base + k.rec[js[l]].type - 1;
+    q[l] = k.tab + (pair * (k.nr + 1) + m[l]) * 16;
   }
-  virial[0] += v0, virial[1] += v1, virial[2] += v2, virial[3] += v3, virial[4] += v4, virial[5] += v5;
+  const __m512d fpj = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), tail, jv, fp, 8);
+  __m512d z[4], u[4], w[4];
+  transpose8x4(q, 0, z);  // r·φ c0..c3
+  transpose8x4(q, 4, u);  // r·φ c4..c6, ρ_{i→j} c0
+  transpose8x4(q, 8, w);  // ρ_{i→j} c1..c2, ρ_{j→i} c0..c1
+  const __m512d z2p = mul_add(mul_add(z[0], p, z[1]), p, z[2]);
+  const __m512d z2 = mul_add(mul_add(mul_add(z[3], p, u[0]), p, u[1]), p, u[2]);
+  const __m512d rhoip = mul_add(mul_add(u[3], p, w[0]), p, w[1]);
+  __m512d rhojp = rhoip;
+  if constexpr (!single) {
+    __m512d s[4];
+    transpose8x4(q, 12, s);  // ρ_{j→i} c2
+    rhojp = mul_add(mul_add(w[2], p, w[3]), p, s[0]);
+  }
+  const __m512d phi = _mm512_mul_pd(z2, recip);
+  const __m512d phip = _mm512_sub_pd(_mm512_mul_pd(z2p, recip), _mm512_mul_pd(phi, recip));
+  const __m512d psip =
+      _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(fpi, rhojp), _mm512_mul_pd(fpj, rhoip)), phip);
+  const __m512d fpair = _mm512_maskz_mul_pd(tail, _mm512_sub_pd(_mm512_setzero_pd(), psip), recip);
+  const __m512d fx = _mm512_mul_pd(dx, fpair), fy = _mm512_mul_pd(dy, fpair), fz = _mm512_mul_pd(dz, fpair);
+  a.fx = _mm512_add_pd(a.fx, fx);
+  a.fy = _mm512_add_pd(a.fy, fy);
+  a.fz = _mm512_add_pd(a.fz, fz);
+  a.e = _mm512_mask_add_pd(a.e, tail, a.e, phi);
+  a.v0 = _mm512_add_pd(a.v0, _mm512_mul_pd(_mm512_mul_pd(dx, dx), fpair));
+  a.v1 = _mm512_add_pd(a.v1, _mm512_mul_pd(_mm512_mul_pd(dy, dy), fpair));
+  a.v2 = _mm512_add_pd(a.v2, _mm512_mul_pd(_mm512_mul_pd(dz, dz), fpair));
+  a.v3 = _mm512_add_pd(a.v3, _mm512_mul_pd(_mm512_mul_pd(dx, dy), fpair));
+  a.v4 = _mm512_add_pd(a.v4, _mm512_mul_pd(_mm512_mul_pd(dx, dz), fpair));
+  a.v5 = _mm512_add_pd(a.v5, _mm512_mul_pd(_mm512_mul_pd(dy, dz), fpair));
+  _mm512_store_pd(tx, fx);
+  _mm512_store_pd(ty, fy);
+  _mm512_store_pd(tz, fz);
+  for (int l = 0; l < nl; ++l) {
+    double* fj = f + 3 * static_cast<size_t>(js[l]);
+    scatter_add(fj, -tx[l]);
+    scatter_add(fj + 1, -ty[l]);
+    scatter_add(fj + 2, -tz[l]);
+  }
+}
+
+template <bool single, bool approx>
+void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const double> fpv,
+                  HostView<double> fv, EnergyVirial& ev) {
+  const PairConsts k{hp.rec.data(), t.force.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
+  const int64_t* off = hp.offset.data();
+  const int* nbr = hp.nbr.data();
+  const int* cut_nbr = hp.cut_nbr.data();
+  const int* ncut = hp.ncut.data();
+  const double* fp = fpv.data();
+  double* f = fv.data();
+  Kokkos::parallel_reduce(
+      "eam_force_half_avx512", Kokkos::RangePolicy<Exec>(0, hp.nlocal),
+      [=](const int i, EnergyVirial& acc) {
+        const PosRec ri = k.rec[i];
+        const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
+        const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
+        const __m512d fpi = _mm512_set1_pd(fp[i]);
+        const __m512d zero = _mm512_setzero_pd();
+        ForceAcc a{zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
+        const int64_t b = off[i];
+        if (ncut[i] >= 0) {
+          // The density pass listed the in-cut-off neighbours: no distance test, no compaction.
+          const int n = ncut[i];
+          for (int c0 = 0; c0 < n; c0 += 8) {
+            const int nl = std::min(8, n - c0);
+            const __mmask8 tail = lanes_mask(nl);
+            const __m256i jv = _mm256_maskz_loadu_epi32(tail, cut_nbr + b + c0);
+            const double* p[8];
+            for (int l = 0; l < 8; ++l) p[l] = &k.rec[cut_nbr[b + c0 + (l < nl ? l : 0)]].x;
+            __m512d c[4];
+            transpose8x4(p, 0, c);
+            const __m512d dx = _mm512_maskz_sub_pd(tail, xi, c[0]), dy = _mm512_maskz_sub_pd(tail, yi, c[1]),
+                          dz = _mm512_maskz_sub_pd(tail, zi, c[2]);
+            const __m512d rsq = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
+                                              _mm512_mul_pd(dz, dz));
+            force_group<single, approx>(k, base, fp, f, fpi, dx, dy, dz, rsq, jv, nl, a);
+          }
+        } else {
+          alignas(64) int bj[kInline + 16];
+          alignas(64) double brsq[kInline + 8], bdx[kInline + 8], bdy[kInline + 8], bdz[kInline + 8];
+          const __m512d vcut = _mm512_set1_pd(k.cutsq);
+          int nout = 0;
+          for (int64_t k0 = b; k0 < off[i + 1]; k0 += kInline) {
+            const int64_t k1 = std::min<int64_t>(off[i + 1], k0 + kInline);
+            const int cnt = compact_block<true>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy, bdz,
+                                                nullptr, nout);
+            for (int c0 = 0; c0 < cnt; c0 += 8) {
+              const int nl = std::min(8, cnt - c0);
+              const __mmask8 tail = lanes_mask(nl);
+              force_group<single, approx>(
+                  k, base, fp, f, fpi, _mm512_maskz_loadu_pd(tail, bdx + c0),
+                  _mm512_maskz_loadu_pd(tail, bdy + c0), _mm512_maskz_loadu_pd(tail, bdz + c0),
+                  _mm512_maskz_loadu_pd(tail, brsq + c0), _mm256_maskz_loadu_epi32(tail, bj + c0), nl, a);
+            }
+          }
+        }
+        const size_t i3 = 3 * static_cast<size_t>(i);
+        scatter_add(f + i3, _mm512_reduce_add_pd(a.fx));
+        scatter_add(f + i3 + 1, _mm512_reduce_add_pd(a.fy));
+        scatter_add(f + i3 + 2, _mm512_reduce_add_pd(a.fz));
+        acc.e += _mm512_reduce_add_pd(a.e);
+        acc.v[0] += _mm512_reduce_add_pd(a.v0);
+        acc.v[1] += _mm512_reduce_add_pd(a.v1);
+        acc.v[2] += _mm512_reduce_add_pd(a.v2);
+        acc.v[3] += _mm512_reduce_add_pd(a.v3);
+        acc.v[4] += _mm512_reduce_add_pd(a.v4);
+        acc.v[5] += _mm512_reduce_add_pd(a.v5);
+      },
+      ev);
+}
+#endif
+
+}  // namespace
+
+void ensure_kokkos() {
+  if (!Kokkos::is_initialized()) {
+    Kokkos::initialize();
+    std::atexit([] {
+      if (Kokkos::is_initialized()) Kokkos::finalize();
+    });
+  }
+}
+
+PairPrecision parse_pair_precision(const std::string& s) {
+  if (s == "fp32") return PairPrecision::fp32;
+  if (s == "mixed") return PairPrecision::mixed;
+  return PairPrecision::fp64;
+}
+
+EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single) {
+  EamPairTables p;
+  p.ntypes = t.ntypes;
+  p.nr = t.nr;
+  p.rdr = t.rdr;
+  p.cutmax = t.cutmax;
+  const int nt = t.ntypes;
+  const size_t knots = static_cast<size_t>(t.nr) + 1;
+  const size_t npairs = static_cast<size_t>(nt) * nt;
+  p.dens = Kokkos::View<double*, Kokkos::HostSpace>("eam_dens", npairs * knots * 8);
+  p.force = Kokkos::View<double*, Kokkos::HostSpace>("eam_force", npairs * knots * 16);
+  for (int ti = 1; ti <= nt; ++ti) {
+    for (int tj = 1; tj <= nt; ++tj) {
+      const size_t pair = static_cast<size_t>(ti - 1) * nt + (tj - 1);
+      const int rho_ji = t.rho_array(tj, ti), rho_ij = t.rho_array(ti, tj), z2r = t.z2r_array(ti, tj);
+      for (int m = 1; m <= t.nr; ++m) {
+        double* d = &p.dens((pair * knots + m) * 8);
+        double* f = &p.force((pair * knots + m) * 16);
+        const double* a = t.rhor_knot(rho_ji, m);
+        const double* b = t.rhor_knot(rho_ij, m);
+        const double* z = t.z2r_knot(z2r, m);
+        for (int k = 0; k < 4; ++k) d[k] = a[3 + k], d[4 + k] = b[3 + k];
+        for (int k = 0; k < 7; ++k) f[k] = z[k];
+        for (int k = 0; k < 3; ++k) f[7 + k] = b[k], f[10 + k] = a[k];
+      }
+    }
+  }
+  if (single) {
+    p.dens32 = Kokkos::View<float*, Kokkos::HostSpace>("eam_dens32", p.dens.extent(0));
+    p.force32 = Kokkos::View<float*, Kokkos::HostSpace>("eam_force32", p.force.extent(0));
+    for (size_t k = 0; k < p.dens.extent(0); ++k) p.dens32(k) = static_cast<float>(p.dens(k));
+    for (size_t k = 0; k < p.force.extent(0); ++k) p.force32(k) = static_cast<float>(p.force(k));
+  }
+  return p;
+}
+
+HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list) {
+  HalfPairs h;
+  list.ncut.assign(g.nlocal, -1);
+  list.cut_nbr.resize(list.nbr.size());
+  h.rec = HostView<const PosRec>(g.rec.data(), g.rec.size());
+  h.offset = HostView<const int64_t>(list.offset.data(), list.offset.size());
+  h.nbr = HostView<const int>(list.nbr.data(), list.nbr.size());
+  h.cut_nbr = HostView<int>(list.cut_nbr.data(), list.cut_nbr.size());
+  h.ncut = HostView<int>(list.ncut.data(), list.ncut.size());
+  h.nlocal = g.nlocal;
+  return h;
+}
+
+void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec, HostView<double> rho) {
+  Kokkos::deep_copy(rho, 0.0);
+#ifdef WMD_AVX512
+  const bool approx = prec != PairPrecision::fp64;
+  if (t.ntypes == 1)
+    approx ? density_avx512<true, true>(t, hp, rho) : density_avx512<true, false>(t, hp, rho);
+  else
+    approx ? density_avx512<false, true>(t, hp, rho) : density_avx512<false, false>(t, hp, rho);
+#else
+  if (prec != PairPrecision::fp64)
+    density_scalar<float>(t, hp, rho);
+  else
+    density_scalar<double>(t, hp, rho);
+#endif
+}
+
+double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<const double> rho,
+                 HostView<double> fp, double* eatom) {
+  const auto rec = hp.rec;
+  const double rdrho = t.rdrho, rhomax = t.rhomax;
+  const int nrho = t.nrho;
+  const double* frho = t.frho.data();
+  const int* type2frho = t.type2frho.data();
+  double energy = 0.0;
+  Kokkos::parallel_reduce(
+      "eam_embed", Kokkos::RangePolicy<Exec>(0, hp.nlocal),
+      KOKKOS_LAMBDA(const int i, double& e) {
+        int m;
+        double p;
+        potentials::locate_rho(rho(i), rdrho, nrho, m, p);
+        const double* c = frho + (static_cast<size_t>(type2frho[rec(i).type]) * (nrho + 1) + m) * 7;
+        fp(i) = (c[0] * p + c[1]) * p + c[2];
+        double phi = ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
+        // Beyond the table, extend F linearly so energy stays conserved (LAMMPS does the same).
+        if (rho(i) > rhomax) phi += fp(i) * (rho(i) - rhomax);
+        e += phi;
+        if (eatom) eatom[i] += phi;
+      },
+      energy);
   return energy;
+}
+
+double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec,
+                      HostView<const double> fp, HostView<double> f, double virial[6], double* eatom) {
+  EnergyVirial ev;
+  const bool reduced = prec != PairPrecision::fp64;
+#ifdef WMD_AVX512
+  if (eatom) {
+    // Per-atom energies (dumps of pe/atom) take the portable loop.
+    reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);
+  } else if (t.ntypes == 1) {
+    reduced ? force_avx512<true, true>(t, hp, fp, f, ev) : force_avx512<true, false>(t, hp, fp, f, ev);
+  } else {
+    reduced ? force_avx512<false, true>(t, hp, fp, f, ev) : force_avx512<false, false>(t, hp, fp, f, ev);
+  }
+#else
+  reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);
+#endif
+  for (int k = 0; k < 6; ++k) virial[k] += ev.v[k];
+  return ev.e;
 }
 
 }  // namespace wmd::md

@@ -1,21 +1,72 @@
-// EAM on a half neighbour list with Newton's third law, in LAMMPS's arithmetic order:
-// density pass → embedding pass → (F' to images) → force pass. Plain loops over packed arrays.
+// EAM on a half neighbour list with Newton's third law, in LAMMPS's arithmetic order per pair:
+// density pass → embedding pass → (F' to images) → force pass. Each pass is a Kokkos kernel over owned atoms
+// reading "nlocal owned records followed by ghost images"; with AVX-512 the pair loops run eight pairs per
+// instruction (see docs/performance.md), otherwise a portable scalar loop does the same arithmetic.
 #pragma once
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
 #include "md/ghost_images.hpp"
 #include "md/half_neighbor_list.hpp"
 #include "potentials/eam_tables.hpp"
 
 namespace wmd::md {
 
-/// ρ̄ at every record (owned and images); caller folds image densities back onto owners.
-void eam_density_half(const potentials::EamTables& t, const GhostImages& g, const HalfNeighborList& list,
-                      double* rho);
+/// Host memory the kernels read and write; unmanaged views wrap the backend's arrays without copying.
+template <class T>
+using HostView = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// Initialises Kokkos once if the caller (a unit test) has not; the program initialises it in main.
+void ensure_kokkos();
+
+/// The spline coefficients the pair kernels need, repacked per type pair (i = list owner, j = neighbour) and
+/// per knot so that one knot is one cache line (density) or two (force):
+///   dens [pair][knot][8]  = value coefficients c3..c6 of ρ_{j→i}, then of ρ_{i→j}
+///   force[pair][knot][16] = r·φ c0..c6, ρ_{i→j} c0..c2, ρ_{j→i} c0..c2, 3 zeros
+/// pair = (type_i − 1)·ntypes + (type_j − 1). fp32 copies serve cluster.precision fp32/mixed.
+struct EamPairTables {
+  int ntypes = 0, nr = 0;
+  double rdr = 0.0, cutmax = 0.0;
+  Kokkos::View<double*, Kokkos::HostSpace> dens, force;
+  Kokkos::View<float*, Kokkos::HostSpace> dens32, force32;
+};
+
+/// Packs `t` into per-pair, per-knot records (fp32 copies too when `single` is true).
+EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single);
+
+/// Arithmetic of the pair kernels. fp64: exact (LAMMPS's digits). mixed and fp32 (one mode today): r and 1/r
+/// to fp32 accuracy (AVX-512: 14-bit rsqrt + one Newton step; portable: fp32 pair math), sums in fp64.
+/// Embedding, exchanges and integration stay fp64 in every mode.
+enum class PairPrecision { fp64, mixed, fp32 };
+
+/// Parses the `cluster.precision` setting (fp64, mixed, fp32).
+PairPrecision parse_pair_precision(const std::string& s);
+
+/// What the pair kernels read: records (owned, then images) and the half list over owned atoms. The density
+/// kernel copies each atom's neighbours inside the cut-off to cut_nbr (at the list's offsets, in list order)
+/// and records how many in ncut (−1 where it did not); the force kernel of the same step then reads only
+/// those. The list itself stays as built, so a step's arithmetic depends only on the list and the current
+/// positions, not on earlier steps (a restart rebuilds the list and continues to the bit).
+struct HalfPairs {
+  HostView<const PosRec> rec;
+  HostView<const int64_t> offset;
+  HostView<const int> nbr;
+  HostView<int> cut_nbr;
+  HostView<int> ncut;
+  int nlocal = 0;
+};
+
+/// Wraps a ghost-image set and its half list for the kernels (no copy; resets list.ncut, sizes list.cut_nbr).
+HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list);
+
+/// ρ̄ at every record (owned and images) from the pair terms; caller folds image densities onto owners.
+void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec, HostView<double> rho);
 /// F'(ρ̄) of owned atoms; returns the embedding energy and adds each atom's part to eatom (if not null).
-double eam_embed(const potentials::EamTables& t, const GhostImages& g, const double* rho, double* fp,
-                 double* eatom);
-/// Pair forces into f (3 per record); returns the pair energy, accumulates the virial (xx yy zz xy xz yz)
-/// and, if eatom is not null, half of each pair energy on each partner record.
-double eam_force_half(const potentials::EamTables& t, const GhostImages& g, const HalfNeighborList& list,
-                      const double* fp, double* f, double virial[6], double* eatom);
+double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<const double> rho,
+                 HostView<double> fp, double* eatom);
+/// Pair forces into f (3 per record, zeroed by the caller); returns the pair energy, accumulates the virial
+/// (xx yy zz xy xz yz) and, if eatom is not null, half of each pair energy on each partner record.
+double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec,
+                      HostView<const double> fp, HostView<double> f, double virial[6], double* eatom);
 
 }  // namespace wmd::md

@@ -1,4 +1,4 @@
-// The `wafermd` command line: run, fabric simulate, --help, --version.
+// The `wafermd` command line: run, scaling, fabric simulate, --help, --version.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +9,7 @@
 #include "fabric/simulate_command.hpp"
 #include "md/model_command.hpp"
 #include "md/program.hpp"
+#include "md/scaling_command.hpp"
 
 namespace {
 
@@ -49,6 +50,14 @@ int dispatch(int argc, char** argv) {
   model_cmd->add_option("--set", model_sets, "Override an input key: KEY=VALUE (YAML path)")
       ->take_all()
       ->expected(1);
+  wmd::md::ScalingOptions scaling;
+  auto* scaling_cmd =
+      app.add_subcommand("scaling", "Strong-scaling study of the cluster backend (CSV and PNG)");
+  scaling_cmd->add_option("INPUT", scaling.input, "Input file")->required();
+  scaling_cmd->add_option("--ranks", scaling.ranks, "Rank counts, comma-separated (default 1,2,4)");
+  scaling_cmd->add_option("--steps", scaling.steps, "Steps per run (overrides the input's run counts)");
+  scaling_cmd->add_option("--output", scaling.output_dir,
+                          "Output directory (default out/scaling/<input name>/)");
 
   wmd::fabric::SimulateOptions fab;
   std::string mesh;
@@ -79,6 +88,7 @@ int dispatch(int argc, char** argv) {
       for (const auto& s : model_sets) model.sets.push_back(split_set(s));
       return wmd::md::run_model_command(model, std::cout);
     }
+    if (scaling_cmd->parsed()) return wmd::md::run_scaling_command(scaling, std::cout);
     if (sim_cmd->parsed()) {
       wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);
       return wmd::fabric::run_simulate_command(fab, std::cout);

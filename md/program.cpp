@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -125,6 +126,11 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
                  {"final_ev", t.final_energy},
                  {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
   if (!sim.cascade_report().is_null()) j["cascade"] = sim.cascade_report();
+  const PhaseTimes& ph = t.phases;
+  j["phases"] = {{"force", ph.pair},
+                 {"neighbor", ph.neigh},
+                 {"comm", ph.comm},
+                 {"other", std::max(0.0, t.loop_seconds - ph.pair - ph.neigh - ph.comm)}};
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
   sim.backend().add_report(j);

@@ -247,6 +247,7 @@ void Simulation::run_steps(int64_t nsteps) {
   // LAMMPS's summary: rank 0's loop time; phases and counts as min/avg/max over ranks.
   PhaseTimes pt = backend_->phase_times();
   pt.pair -= setup_times.pair, pt.neigh -= setup_times.neigh, pt.comm -= setup_times.comm;
+  totals_.phases.pair += pt.pair, totals_.phases.neigh += pt.neigh, totals_.phases.comm += pt.comm;
   const int nprocs = comm_.size();
   const int64_t natoms_all = natoms();
   const double natoms = static_cast<double>(natoms_all);

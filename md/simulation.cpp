@@ -19,7 +19,8 @@ Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_r
     mo.deterministic = settings_.deterministic;
     backend_ = std::make_unique<mesh::MeshBackend>(mo);
   } else if (settings_.backend == "cluster") {
-    backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic);
+    backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic,
+                                                parse_pair_precision(settings_.cluster_precision));
   } else {
     fail_input(SourcePos{"<settings>", 0}, "backend '" + settings_.backend +
                                                "' is not available in this build (available: cluster, mesh)");

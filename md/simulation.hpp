@@ -41,6 +41,7 @@ struct RunTotals {
   std::vector<double> sample_time, sample_etotal;  // thermo samples of total energy
   bool have_initial = false;
   double initial_energy = 0.0, final_energy = 0.0;
+  PhaseTimes phases;  // backend phase seconds inside step loops (set-up excluded)
 };
 
 class Simulation {

@@ -75,6 +75,10 @@ void enforce_boundaries(State& s, const Comm& comm) {
 
 void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
                            bool eatom) {
+  ensure_kokkos();
+  if (tables_ != &tables || pair_tables_.nr != tables.nr || pair_tables_.rdr != tables.rdr) {
+    pair_tables_ = pack_pair_tables(tables, precision_ != PairPrecision::fp64);
+  }
   tables_ = &tables;
   nb_ = nb;
   stats_ = NeighborStats{};
@@ -202,45 +206,51 @@ void ClusterBackend::rebuild(State& s) {
 
 void ClusterBackend::forces(State& s, bool eatom) {
   const auto t0 = std::chrono::steady_clock::now();
-  double tcomm = 0.0;
-  auto timed = [&](auto&& f) {
-    const auto tc = std::chrono::steady_clock::now();
-    f();
-    tcomm += seconds_since(tc);
-  };
-  const potentials::EamTables& t = *tables_;
   const int nall = images_.nall(), nlocal = images_.nlocal;
-  rho_.resize(nall);
-  fp_.resize(nall);
-  f_.assign(3 * static_cast<size_t>(nall), 0.0);
+  if (rho_.extent(0) < static_cast<size_t>(nall)) {
+    // Grow with slack so small changes in the ghost count do not reallocate at every rebuild.
+    const size_t cap = static_cast<size_t>(nall) + nall / 8 + 64;
+    rho_ =
+        Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("rho", Kokkos::WithoutInitializing), cap);
+    fp_ =
+        Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("fp", Kokkos::WithoutInitializing), cap);
+    f_ = Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing),
+                                                  3 * cap);
+  }
+  const HostView<double> rho(rho_.data(), nall), fp(fp_.data(), nall),
+      f(f_.data(), 3 * static_cast<size_t>(nall));
   double* ea = nullptr;
   if (eatom) {
     eatom_.assign(nall, 0.0);
     ea = eatom_.data();
   }
-  eam_density_half(t, images_, list_, rho_.data());
-  // Reverse exchange: densities accumulated on ghosts belong to their owners.
-  timed([&] { exchange_.reverse(*comm_, rho_.data(), 1); });
+  const HalfPairs hp = half_pairs(images_, list_);
+  eam_density_half(pair_tables_, hp, precision_, rho);
+  times_.pair += seconds_since(t0);
+  reverse_density();
+  const auto t1 = std::chrono::steady_clock::now();
   result_ = ForceResult{};
-  double sums[7] = {eam_embed(t, images_, rho_.data(), fp_.data(), ea), 0, 0, 0, 0, 0, 0};
-  // Forward exchange: ghosts carry their owner's F'.
-  timed([&] { exchange_.forward(*comm_, fp_.data(), 1); });
-  sums[0] += eam_force_half(t, images_, list_, fp_.data(), f_.data(), sums + 1, ea);
-  // Reverse exchange of the Newton forces (and per-atom energies) on ghosts.
-  timed([&] {
-    exchange_.reverse(*comm_, f_.data(), 3);
-    if (ea) exchange_.reverse(*comm_, ea, 1);
-    comm_->sum(sums, 7);
-  });
+  result_.energy = eam_embed(*tables_, hp, rho, fp, ea);
+  times_.pair += seconds_since(t1);
+  forward_fp();
+  const auto t2 = std::chrono::steady_clock::now();
+  Kokkos::deep_copy(f, 0.0);
+  result_.energy += eam_force_half(pair_tables_, hp, precision_, fp, f, result_.virial, ea);
+  times_.pair += seconds_since(t2);
+  reverse_forces(ea);
+  // This rank's share of the energy and virial; the totals are every rank's.
+  const auto t3 = std::chrono::steady_clock::now();
+  double sums[7] = {result_.energy};
+  for (int k = 0; k < 6; ++k) sums[1 + k] = result_.virial[k];
+  comm_->sum(sums, 7);
   result_.energy = sums[0];
   for (int k = 0; k < 6; ++k) result_.virial[k] = sums[1 + k];
+  times_.comm += seconds_since(t3);
   Atoms& a = s.atoms;
   for (int i = 0; i < nlocal; ++i) {
-    a.fx[i] = f_[3 * i], a.fy[i] = f_[3 * i + 1], a.fz[i] = f_[3 * i + 2];
+    a.fx[i] = f(3 * i), a.fy[i] = f(3 * i + 1), a.fz[i] = f(3 * i + 2);
   }
   if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.begin() + nlocal);
-  times_.comm += tcomm;
-  times_.pair += seconds_since(t0) - tcomm;
 }
 
 void ClusterBackend::build_full_list() {
@@ -319,8 +329,8 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
   const int nall = g.nall(), nlocal = g.nlocal;
   const std::vector<double>& raw = exchange_.raw();
   const double L[3] = {s.box.prd(0), s.box.prd(1), s.box.prd(2)};
-  fp_.assign(nall, 0.0);
-  rho_.assign(nlocal, 0.0);
+  fp_det_.assign(nall, 0.0);
+  rho_det_.assign(nlocal, 0.0);
   eatom_.assign(nlocal, 0.0);
   // Displacements x_i − (x_j + shift·L) with the shared formula, in the list's global order.
   auto neighbourhood = [&](int i) {
@@ -335,24 +345,24 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
       dy_[k] = periodic_delta(raw[3 * i + 1], raw[3 * j + 1], sh[1], L[1]);
       dz_[k] = periodic_delta(raw[3 * i + 2], raw[3 * j + 2], sh[2], L[2]);
       tj_[k] = g.rec[j].type;
-      fpj_[k] = fp_[j];
+      fpj_[k] = fp_det_[j];
     }
     return n;
   };
   for (int i = 0; i < nlocal; ++i) {
     const int n = neighbourhood(i);
-    rho_[i] = atom_density(t, g.rec[i].type, n, dx_.data(), dy_.data(), dz_.data(), tj_.data());
-    eatom_[i] = atom_embed(t, g.rec[i].type, rho_[i], fp_[i]);
+    rho_det_[i] = atom_density(t, g.rec[i].type, n, dx_.data(), dy_.data(), dz_.data(), tj_.data());
+    eatom_[i] = atom_embed(t, g.rec[i].type, rho_det_[i], fp_det_[i]);
   }
   const auto tc = std::chrono::steady_clock::now();
-  exchange_.forward(*comm_, fp_.data(), 1);
+  exchange_.forward(*comm_, fp_det_.data(), 1);
   double tcomm = seconds_since(tc);
   TermSum sums(*comm_, 8);
   Atoms& a = s.atoms;
   for (int i = 0; i < nlocal; ++i) {
     const int n = neighbourhood(i);
     double f[3] = {0.0, 0.0, 0.0}, vir[6] = {0, 0, 0, 0, 0, 0};
-    const double ephalf = atom_force(t, g.rec[i].type, fp_[i], n, dx_.data(), dy_.data(), dz_.data(),
+    const double ephalf = atom_force(t, g.rec[i].type, fp_det_[i], n, dx_.data(), dy_.data(), dz_.data(),
                                      tj_.data(), fpj_.data(), f, vir);
     a.fx[i] = f[0], a.fy[i] = f[1], a.fz[i] = f[2];
     sums.add(0, eatom_[i]);
@@ -369,6 +379,25 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
   if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.end());
   times_.comm += tcomm;
   times_.pair += seconds_since(t0) - tcomm;
+}
+
+void ClusterBackend::reverse_density() {
+  const auto t0 = std::chrono::steady_clock::now();
+  exchange_.reverse(*comm_, rho_.data(), 1);
+  times_.comm += seconds_since(t0);
+}
+
+void ClusterBackend::forward_fp() {
+  const auto t0 = std::chrono::steady_clock::now();
+  exchange_.forward(*comm_, fp_.data(), 1);
+  times_.comm += seconds_since(t0);
+}
+
+void ClusterBackend::reverse_forces(double* eatom) {
+  const auto t0 = std::chrono::steady_clock::now();
+  exchange_.reverse(*comm_, f_.data(), 3);
+  if (eatom) exchange_.reverse(*comm_, eatom, 1);
+  times_.comm += seconds_since(t0);
 }
 
 }  // namespace wmd::md

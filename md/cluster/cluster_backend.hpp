@@ -9,6 +9,7 @@
 #include "md/cluster/decomposition.hpp"
 #include "md/cluster/ghost_exchange.hpp"
 #include "md/comm.hpp"
+#include "md/eam_half_kernels.hpp"
 #include "md/ghost_images.hpp"
 #include "md/half_neighbor_list.hpp"
 
@@ -18,9 +19,16 @@ class ClusterBackend : public Backend {
  public:
   /// Single-rank engine (no decomposition): for unit tests and one-rank tools.
   ClusterBackend() : ClusterBackend(nullptr, nullptr, false) {}
+  /// Single-rank engine with the pair kernels' arithmetic `precision` (cluster.precision).
+  explicit ClusterBackend(PairPrecision precision) : ClusterBackend(nullptr, nullptr, false, precision) {}
   /// comm and dec (the Simulation's, outliving the backend) may be null: one rank owning the whole box.
-  ClusterBackend(const Comm* comm, const Decomposition* dec, bool deterministic)
-      : comm_(comm ? comm : &Comm::local()), dec_(dec ? dec : &single_), deterministic_(deterministic) {}
+  /// `precision` applies to the half-list kernels; deterministic mode is always fp64.
+  ClusterBackend(const Comm* comm, const Decomposition* dec, bool deterministic,
+                 PairPrecision precision = PairPrecision::fp64)
+      : comm_(comm ? comm : &Comm::local()),
+        dec_(dec ? dec : &single_),
+        deterministic_(deterministic),
+        precision_(precision) {}
   std::string name() const override { return "cluster"; }
   void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) override;
   void compute(State& s, bool eatom) override;
@@ -43,9 +51,15 @@ class ClusterBackend : public Backend {
   void rebuild_restored(State& s);
   /// True (on every rank) when the neighbour settings ask for a rebuild this step.
   bool rebuild_due(const State& s);
-  /// Density, embedding and force passes on the half list, with the reverse ρ̄, forward F' and reverse force
-  /// exchanges.
+  /// Density, embedding and force passes on the half list with the three exchanges between them (steps
+  /// below).
   void forces(State& s, bool eatom);
+  /// Reverse exchange: densities accumulated on ghosts are added to their owners (on whichever rank).
+  void reverse_density();
+  /// Forward exchange: ghosts take their owner's F'.
+  void forward_fp();
+  /// Reverse exchange: forces (and per-atom energies) accumulated on ghosts are added to their owners.
+  void reverse_forces(double* eatom);
   /// Deterministic mode: full neighbourhoods in (global id, shift) order, one atom at a time.
   void build_full_list();
   void forces_deterministic(State& s, bool eatom);
@@ -54,15 +68,19 @@ class ClusterBackend : public Backend {
   const Decomposition* dec_;
   Decomposition single_;
   bool deterministic_;
+  PairPrecision precision_;
   const potentials::EamTables* tables_ = nullptr;
+  EamPairTables pair_tables_;
   NeighborSettings nb_;
   GhostImages images_;
   GhostExchange exchange_;
   HalfNeighborList list_;
   std::vector<int64_t> full_offset_;  // deterministic mode: neighbours of owned atom i
   std::vector<int> full_nbr_;
-  std::vector<double> xhold_;  // positions at the last build, 3 per atom
-  std::vector<double> rho_, fp_, f_, eatom_;
+  std::vector<double> xhold_;                              // positions at the last build, 3 per atom
+  Kokkos::View<double*, Kokkos::HostSpace> rho_, fp_, f_;  // per record (f: 3 per record)
+  std::vector<double> eatom_;
+  std::vector<double> rho_det_, fp_det_;    // deterministic mode: per owned atom / per record
   std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood
   std::vector<int> tj_;
   int ago_ = 0;

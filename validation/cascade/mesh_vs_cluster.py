@@ -14,12 +14,26 @@ import csv
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def seed_input(batch, seed):
+    """Seed k's wafermd input: run_pairs.py keeps seed 1's; the others differ only in their three seeds
+    (velocity 1000 + 7919·k, PKA direction k, border Langevin 5000 + k)."""
+    own = os.path.join(batch, f"seed{seed:03d}", "in.wafermd")
+    if os.path.exists(own):
+        return open(own).read()
+    text = open(os.path.join(batch, "seed001", "in.wafermd")).read()
+    for old, new in ((" create 600.0 8919 loop geom", f" create 600.0 {1000 + 7919 * seed} loop geom"),
+                     (" random 1 time", f" random {seed} time"), (" 0.1 5001\n", f" 0.1 {5000 + seed}\n")):
+        if old not in text:
+            sys.exit(f"seed001/in.wafermd lacks '{old.strip()}': regenerate the batch with run_pairs.py")
+        text = text.replace(old, new)
+    return text
 
 
 def main():
@@ -35,7 +49,8 @@ def main():
     for seed in sorted(cluster):
         d = os.path.join(args.out, f"seed{seed:03d}")
         os.makedirs(d, exist_ok=True)
-        shutil.copy(os.path.join(args.batch, f"seed{seed:03d}", "in.wafermd"), d)
+        with open(os.path.join(d, "in.wafermd"), "w") as f:
+            f.write(seed_input(args.batch, seed))
         cmd = ["nice", args.exe, "run", "in.wafermd", "--backend", "mesh", "--set",
                f"mesh.precision={args.precision}", "--output", "mesh"]
         with open(os.path.join(d, "mesh.out"), "w") as f:

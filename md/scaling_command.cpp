@@ -1,0 +1,263 @@
+#include "md/scaling_command.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "base/error.hpp"
+
+#ifndef WAFERMD_SOURCE_DIR
+#define WAFERMD_SOURCE_DIR "."
+#endif
+
+extern char** environ;
+
+namespace wmd::md {
+namespace fs = std::filesystem;
+namespace {
+
+// One finished run: what report.json says about its step loop.
+struct RunRow {
+  int ranks = 0;
+  double steps_per_second = 0, atom_steps_per_second = 0;
+  double force = 0, neighbor = 0, comm = 0, other = 0, peak_rss_mb = 0;
+  int64_t atoms = 0, steps = 0;
+};
+
+bool is_yaml(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+// Runs argv with stdout into `log` and stderr there too or into `errlog` (in directory `cwd` when not
+// empty); returns the exit status
+// (128 + signal when killed, 127 when it cannot start). MPI variables inherited from this process (itself
+// started as an MPI singleton) are removed so the child mpirun starts a fresh job.
+int spawn(const std::vector<std::string>& argv, const std::string& log, const std::string& cwd,
+          const std::string& errlog = "") {
+  const pid_t pid = fork();
+  if (pid < 0) return 127;
+  if (pid == 0) {
+    std::vector<std::string> drop;
+    for (char** e = environ; *e; ++e) {
+      const std::string kv(*e);
+      const std::string k = kv.substr(0, kv.find('='));
+      const bool mpi = k.rfind("PMIX_", 0) == 0 || k.rfind("OMPI_COMM_WORLD", 0) == 0 ||
+                       k.rfind("OMPI_MCA_ess", 0) == 0 || k.rfind("OMPI_MCA_orte", 0) == 0 ||
+                       k.rfind("OMPI_MCA_pmix", 0) == 0 || k.rfind("OMPI_UNIVERSE", 0) == 0 ||
+                       k.rfind("OMPI_FILE_LOCATION", 0) == 0 || k.rfind("OMPI_APP_CTX", 0) == 0 ||
+                       k.rfind("OMPI_NUM_APP_CTX", 0) == 0 || k.rfind("OMPI_FIRST_RANKS", 0) == 0;
+      if (mpi) drop.push_back(k);
+    }
+    for (const auto& k : drop) unsetenv(k.c_str());
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      if (errlog.empty()) dup2(fd, 2);
+      close(fd);
+    }
+    if (!errlog.empty()) {
+      const int efd = open(errlog.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (efd >= 0) dup2(efd, 2), close(efd);
+    }
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 127;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 127;
+}
+
+// A copy of a LAMMPS script with the count of every `run` replaced by `steps`.
+void write_steps_copy(const std::string& input, int64_t steps, const std::string& copy) {
+  std::ifstream in(input);
+  if (!in) fail_input(SourcePos{input, 0}, "cannot open input file '" + input + "'");
+  std::ofstream out(copy);
+  if (!out) throw RunError("cannot write " + copy);
+  const std::regex run_line(R"(^(\s*run\s+)(\S+)(.*)$)");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, run_line)) line = m[1].str() + std::to_string(steps) + m[3].str();
+    out << line << '\n';
+  }
+}
+
+RunRow read_report(const std::string& path, int ranks) {
+  std::ifstream in(path);
+  if (!in) throw RunError("no report.json at " + path);
+  nlohmann::json j;
+  in >> j;
+  RunRow r;
+  r.ranks = ranks;
+  r.steps_per_second = j.value("steps_per_second", 0.0);
+  r.atom_steps_per_second = j.value("atom_steps_per_second", 0.0);
+  r.peak_rss_mb = j.value("peak_rss_mb", 0.0);
+  r.atoms = j.value("atoms", int64_t{0});
+  r.steps = j.value("steps", int64_t{0});
+  if (j.contains("phases")) {
+    const auto& p = j["phases"];
+    r.force = p.value("force", 0.0), r.neighbor = p.value("neighbor", 0.0);
+    r.comm = p.value("comm", 0.0), r.other = p.value("other", 0.0);
+  }
+  return r;
+}
+
+std::string quote_list(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+}  // namespace
+
+std::vector<int> parse_rank_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string w; std::getline(in, w, ',');) {
+    size_t used = 0;
+    int k = 0;
+    try {
+      k = std::stoi(w, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != w.size() || k < 1 || k > 100000)
+      fail_input(SourcePos{"--ranks", 0}, "expected rank counts like 1,2,4 (each >= 1), got '" + text + "'");
+    if (std::find(out.begin(), out.end(), k) != out.end())
+      fail_input(SourcePos{"--ranks", 0}, "rank count " + std::to_string(k) + " is given twice");
+    out.push_back(k);
+  }
+  if (out.empty()) fail_input(SourcePos{"--ranks", 0}, "no rank counts given");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
+  const std::vector<int> ranks = parse_rank_list(opt.ranks);
+  if (!fs::exists(opt.input))
+    fail_input(SourcePos{opt.input, 0}, "cannot open input file '" + opt.input + "'");
+  if (opt.steps == 0) fail_input(SourcePos{"--steps", 0}, "--steps must be >= 1");
+  const std::string dir =
+      fs::absolute(opt.output_dir.empty() ? "out/scaling/" + fs::path(opt.input).stem().string()
+                                          : opt.output_dir)
+          .lexically_normal()
+          .string();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) fail_input(SourcePos{dir, 0}, "cannot create the output directory");
+  const std::string exe = opt.exe.empty() ? fs::read_symlink("/proc/self/exe").string() : opt.exe;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+
+  // The input as the child runs it: a LAMMPS script whose `run` counts are overridden is copied and run
+  // from the script's own directory, so its relative paths mean what they meant.
+  std::string input = fs::absolute(opt.input).string(), cwd;
+  std::vector<std::string> extra;
+  if (opt.steps > 0) {
+    if (is_yaml(opt.input)) {
+      extra = {"--set", "run=" + std::to_string(opt.steps)};
+    } else {
+      const std::string copy = dir + "/input_steps" + std::to_string(opt.steps) + ".lmp";
+      write_steps_copy(opt.input, opt.steps, copy);
+      cwd = fs::absolute(opt.input).parent_path().string();
+      input = copy;
+    }
+  }
+
+  std::vector<RunRow> rows;
+  int status = exit_ok;
+  for (const int k : ranks) {
+    const std::string rundir = dir + "/ranks_" + std::to_string(k);
+    fs::remove(rundir + "/report.json", ec);
+    std::vector<std::string> argv = {"mpirun"};
+    if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+    if (static_cast<unsigned>(k) > cores) argv.push_back("--oversubscribe");
+    argv.insert(argv.end(), {"-np", std::to_string(k), exe, "run", input, "--output", rundir});
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    out << "scaling: " << quote_list(argv) << std::endl;
+    const std::string log = dir + "/ranks_" + std::to_string(k) + ".log";
+    const int rc = spawn(argv, log, cwd);
+    if (rc != 0) {
+      std::cerr << "error: scaling: the run with " << k << " rank" << (k > 1 ? "s" : "")
+                << " failed (exit status " << rc << "); see " << log << std::endl;
+      status = exit_run_failed;
+      break;
+    }
+    rows.push_back(read_report(rundir + "/report.json", k));
+  }
+
+  // scaling.csv: efficiency relative to the smallest rank count, (S_k / S_1) · (k_1 / k).
+  const std::string csv = dir + "/scaling.csv";
+  {
+    std::ofstream f(csv);
+    if (!f) throw RunError("cannot write " + csv);
+    f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
+         "peak_rss_mb,efficiency\n";
+    for (const RunRow& r : rows) {
+      const RunRow& b = rows.front();
+      const double eff =
+          b.steps_per_second > 0 ? r.steps_per_second * b.ranks / (b.steps_per_second * r.ranks) : 0;
+      f << fmt::format("{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f}\n", r.ranks, r.atoms,
+                       r.steps, r.steps_per_second, r.atom_steps_per_second, r.force, r.neighbor, r.comm,
+                       r.other, r.peak_rss_mb, eff);
+    }
+  }
+  out << "scaling: wrote " << csv << std::endl;
+  for (const RunRow& r : rows) {
+    out << fmt::format("  ranks {:>4}  {:10.4g} steps/s  {:10.4g} atom-steps/s\n", r.ranks,
+                       r.steps_per_second, r.atom_steps_per_second);
+  }
+  if (rows.empty()) return status;
+
+  // The mesh backend's prediction for the same input, where `wafermd model` exists (skipped otherwise).
+  const std::string model = dir + "/model.json";
+  fs::remove(model, ec);
+  const int mrc =
+      spawn({exe, "model", fs::absolute(opt.input).string(), "--json"}, model, "", dir + "/model.log");
+  if (mrc != 0) {
+    out << "scaling: no mesh prediction (wafermd model exited " << mrc << "); the plot omits it" << std::endl;
+    fs::remove(model, ec);
+  }
+
+  const char* src_env = std::getenv("WAFERMD_SOURCE_DIR");
+  const std::string src = src_env ? src_env : WAFERMD_SOURCE_DIR;
+  const std::string png = dir + "/scaling.png";
+  std::vector<std::string> plot = {"/usr/bin/python3",
+                                   src + "/validation/scaling/plot_scaling.py",
+                                   "--csv",
+                                   csv,
+                                   "--out",
+                                   png,
+                                   "--frontier",
+                                   src + "/validation/scaling/frontier.yaml",
+                                   "--title",
+                                   fs::path(opt.input).filename().string()};
+  if (fs::exists(model)) plot.insert(plot.end(), {"--model", model});
+  const int prc = spawn(plot, dir + "/plot.log", "");
+  if (prc != 0 || !fs::exists(png)) {
+    std::cerr << "error: scaling: the plot failed (exit status " << prc << "); see " << dir << "/plot.log"
+              << std::endl;
+    return exit_run_failed;
+  }
+  out << "scaling: wrote " << png << std::endl;
+  return status;
+}
+
+}  // namespace wmd::md

@@ -1,0 +1,27 @@
+// `wafermd scaling INPUT --ranks 1,2,4 [--steps N] [--output DIR]`: a strong-scaling study of the cluster
+// backend. Runs `mpirun -np k wafermd run INPUT` per rank count, reads each report.json and writes
+// scaling.csv and scaling.png (validation/scaling/plot_scaling.py). See docs/scaling.md.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace wmd::md {
+
+struct ScalingOptions {
+  std::string input;
+  std::string ranks = "1,2,4";  // comma-separated rank counts
+  int64_t steps = -1;           // override of every `run N` (< 0: the input's own counts)
+  std::string output_dir;       // default out/scaling/<input name>/
+  std::string exe;              // this program (for mpirun); default /proc/self/exe
+};
+
+/// Parses "1,2,4" into rank counts (each ≥ 1, no repeats); bad text is an InputError.
+std::vector<int> parse_rank_list(const std::string& text);
+
+/// Runs the study; returns 0, 2 (bad input) or 3 (a run or the plot failed; the CSV holds the runs that
+/// finished). Progress and the table go to `out`, failures to stderr.
+int run_scaling_command(const ScalingOptions& opt, std::ostream& out);
+
+}  // namespace wmd::md

@@ -1,0 +1,84 @@
+// `wafermd scaling` end to end on a small input at one rank: scaling.csv columns and values, a PNG,
+// report.json phases; bad rank lists exit 2. (Runs at k > 1 need the MPI decomposition; its tests live with
+// it.)
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "md/scaling_command.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int run(const std::string& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir + "' && '" + WAFERMD_EXE + "' " + args + " >stdout.txt 2>stderr.txt";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const char* kScript =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 5 0 5 0 5\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
+    "/usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 300.0 4928 loop geom\n"
+    "neighbor 1.0 bin\nfix 1 all nve\ntimestep 0.001\nrun 1000\n";
+
+TEST(ScalingCommand, OneRankWritesCsvPngAndPhases) {
+  const std::string dir = wmd::test::scratch_dir("scaling_one_rank");
+  std::ofstream(dir + "/in.small") << kScript;
+  ASSERT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --output study"), 0) << slurp(dir + "/stderr.txt");
+  const std::string csv = slurp(dir + "/study/scaling.csv");
+  std::istringstream lines(csv);
+  std::string header, row, extra;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  EXPECT_FALSE(std::getline(lines, extra) && !extra.empty());
+  EXPECT_EQ(header,
+            "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
+            "peak_rss_mb,efficiency");
+  std::vector<std::string> cells;
+  std::istringstream r(row);
+  for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
+  ASSERT_EQ(cells.size(), 11u) << row;
+  EXPECT_EQ(cells[0], "1");
+  EXPECT_EQ(cells[1], "500");
+  EXPECT_EQ(cells[2], "4");  // --steps replaced the script's `run 1000`
+  EXPECT_GT(std::stod(cells[3]), 0.0);
+  EXPECT_NEAR(std::stod(cells[4]), 500 * std::stod(cells[3]), 1e-3 * std::stod(cells[4]));
+  EXPECT_GT(std::stod(cells[5]), 0.0);  // force seconds
+  EXPECT_EQ(cells[10], "1.0000");
+  // A PNG (signature bytes) of some size.
+  const std::string png = slurp(dir + "/study/scaling.png");
+  ASSERT_GT(png.size(), 10000u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  // The phases in report.json add up to the loop time.
+  const auto rep = nlohmann::json::parse(slurp(dir + "/study/ranks_1/report.json"));
+  const auto& ph = rep.at("phases");
+  const double sum = ph.at("force").get<double>() + ph.at("neighbor").get<double>() +
+                     ph.at("comm").get<double>() + ph.at("other").get<double>();
+  EXPECT_NEAR(sum, rep.at("wall_seconds").get<double>(), 1e-9 + 1e-6 * sum);
+}
+
+TEST(ScalingCommand, BadRankListsAreInputErrors) {
+  const std::string dir = wmd::test::scratch_dir("scaling_bad_ranks");
+  std::ofstream(dir + "/in.small") << kScript;
+  for (const char* ranks : {"0", "1,x", "2,2", ""}) {
+    EXPECT_EQ(run(dir, std::string("scaling in.small --ranks '") + ranks + "'"), 2) << ranks;
+    EXPECT_NE(slurp(dir + "/stderr.txt").find("--ranks"), std::string::npos) << ranks;
+  }
+  EXPECT_EQ(wmd::md::parse_rank_list("4,1,2"), (std::vector<int>{1, 2, 4}));
+}
+
+}  // namespace

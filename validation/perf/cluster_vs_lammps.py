@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""wafermd's cluster backend side by side with LAMMPS (`lmp`) on the same inputs and rank counts.
+
+Interleaved rounds (LAMMPS, then wafermd, per input and rank count, repeated) so that machine noise hits
+both alike; per-round ratio and median ratio of atom-steps/s over the step loop only (LAMMPS's "Loop time"
+line; wafermd's report.json). Writes validation/perf/cluster_perf.md.
+
+Usage: cluster_vs_lammps.py [--wafermd build/wafermd] [--ranks 1,2] [--rounds 3]
+                            [--inputs in.eam,in.cu801792] [--set KEY=VALUE ...] [--out FILE.md]
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ANCHORS = "/work/shared/anchors/lammps"
+
+
+def mpirun(ranks):
+    cmd = ["mpirun"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    if ranks > (os.cpu_count() or 1):
+        cmd.append("--oversubscribe")
+    return cmd + ["-np", str(ranks)]
+
+
+def run_lammps(inp, ranks, workdir):
+    # /usr/bin/time reports each rank's peak RSS (kB) on stderr, as report.json's peak_rss_mb does for us.
+    p = subprocess.run(mpirun(ranks) + ["/usr/bin/time", "-f", "maxrss_kb %M", "lmp", "-in", inp, "-log", "none"],
+                       cwd=workdir, capture_output=True, text=True, check=True)
+    out = p.stdout
+    rss = [int(v) for v in re.findall(r"maxrss_kb (\d+)", p.stderr)]
+    m = re.findall(r"Loop time of ([0-9.eE+-]+) on \d+ procs for (\d+) steps with (\d+) atoms", out)
+    if not m:
+        sys.exit("error: no 'Loop time' line in LAMMPS's output:\n" + out[-2000:])
+    secs, steps, atoms = float(m[-1][0]), int(m[-1][1]), int(m[-1][2])
+    return {"aps": atoms * steps / secs, "sps": steps / secs,
+            "mem": sum(rss) / len(rss) / 1024.0 if rss else float("nan")}
+
+
+def run_wafermd(exe, inp, ranks, workdir, sets):
+    outdir = os.path.join(workdir, f"wmd_{os.path.basename(inp)}_{ranks}")
+    cmd = mpirun(ranks) + [exe, "run", inp, "--output", outdir]
+    for s in sets:
+        cmd += ["--set", s]
+    p = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
+    if p.returncode != 0:
+        text = (p.stderr or "") + (p.stdout or "")
+        errs = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("error:")]
+        why = errs[0] if errs else (text.strip().splitlines() or ["no output"])[-1]
+        return {"error": f"exit {p.returncode}: {why[:200]}"}
+    with open(os.path.join(outdir, "report.json")) as f:
+        r = json.load(f)
+    return {"aps": r["atom_steps_per_second"], "sps": r["steps_per_second"],
+            "mem": r.get("peak_rss_mb", float("nan")) / ranks, "phases": r.get("phases", {})}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--wafermd", default=os.path.join(ROOT, "build", "wafermd"))
+    ap.add_argument("--ranks", default="1,2")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--inputs", default="in.eam,in.cu801792")
+    ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to wafermd run")
+    ap.add_argument("--out", default=os.path.join(HERE, "cluster_perf.md"))
+    a = ap.parse_args()
+    if not shutil.which("lmp"):
+        sys.exit("error: lmp not found (apt-get install lammps)")
+    exe = os.path.abspath(a.wafermd)
+    ranks = [int(k) for k in a.ranks.split(",")]
+    inputs = [os.path.join(ANCHORS, i) if not os.path.isabs(i) else i for i in a.inputs.split(",")]
+    work = tempfile.mkdtemp(prefix="cluster_vs_lammps_")
+    res = {}  # (input, ranks) -> list of (lammps, wafermd)
+    for rnd in range(1, a.rounds + 1):
+        for inp in inputs:
+            for k in ranks:
+                lmp = run_lammps(inp, k, work)
+                wmd = run_wafermd(exe, inp, k, work, a.set)
+                res.setdefault((inp, k), []).append((lmp, wmd))
+                ratio = wmd["aps"] / lmp["aps"] if "aps" in wmd else float("nan")
+                print(f"round {rnd}  {os.path.basename(inp):12s} ranks {k}:  LAMMPS {lmp['aps'] / 1e6:7.3f} M  "
+                      f"wafermd {wmd.get('aps', float('nan')) / 1e6:7.3f} M atom-steps/s  ratio {ratio:5.2f}"
+                      + (f"  ({wmd['error']})" if "error" in wmd else ""), flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+    lines = ["# Cluster backend vs LAMMPS (same machine, same ranks, interleaved rounds)", "",
+             f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC} on "
+             f"{os.cpu_count()} cores by `/usr/bin/python3 validation/perf/cluster_vs_lammps.py "
+             f"--ranks {a.ranks} --rounds {a.rounds}" + "".join(f" --set {s}" for s in a.set) + "`.",
+             "Atom-steps/s over the step loop only (LAMMPS: `Loop time`; wafermd: report.json). The machine is",
+             "shared, so absolute figures drift; the ratio of neighbouring runs is the figure to read.", "",
+             "| input | ranks | LAMMPS M atom-steps/s (rounds) | wafermd M atom-steps/s (rounds) | ratio per round "
+             "| median ratio | parallel efficiency 1→k (median, wafermd / LAMMPS) | peak MB per rank (wafermd / LAMMPS) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for inp in inputs:
+        for k in ranks:
+            rows = res[(inp, k)]
+            ratios = [w["aps"] / l["aps"] for l, w in rows if "aps" in w]
+            med = statistics.median(ratios) if ratios else float("nan")
+            eff = "—"
+            if k != ranks[0] and (inp, ranks[0]) in res:
+                base = res[(inp, ranks[0])]
+                we = [w["aps"] / bw["aps"] * ranks[0] / k for (_, w), (_, bw) in zip(rows, base)
+                      if "aps" in w and "aps" in bw]
+                le = [l["aps"] / bl["aps"] * ranks[0] / k for (l, _), (bl, _) in zip(rows, base)]
+                eff = (f"{statistics.median(we) * 100:.0f}% / " if we else "— / ") + f"{statistics.median(le) * 100:.0f}%"
+            mem_w = statistics.median([w["mem"] for _, w in rows if "mem" in w]) if ratios else float("nan")
+            mem_l = statistics.median([l["mem"] for l, _ in rows])
+            lines.append(
+                f"| {os.path.basename(inp)} | {k} | " + ", ".join(f"{l['aps'] / 1e6:.3f}" for l, _ in rows) + " | "
+                + ", ".join(f"{w['aps'] / 1e6:.3f}" if "aps" in w else "failed" for _, w in rows) + " | "
+                + ", ".join(f"{r:.2f}" for r in ratios) + (f" | **{med:.2f}**" if ratios else " | —")
+                + f" | {eff} | " + (f"{mem_w:.0f}" if ratios else "—") + f" / {mem_l:.0f} |")
+            print(f"{os.path.basename(inp):12s} ranks {k}: median ratio {med:.2f}")
+    errors = [(os.path.basename(i), k, w["error"]) for (i, k), rows in res.items() for _, w in rows if "error" in w]
+    if errors:
+        lines += ["", "Failed wafermd runs: " + "; ".join(f"{i} at {k} ranks ({e})" for i, k, e in errors[:4])]
+    lines += ["", "Peak memory: LAMMPS's per-rank peak RSS (`/usr/bin/time -f %M`, mean over ranks); wafermd's "
+              "report.json peak_rss_mb / ranks."]
+    with open(a.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()
