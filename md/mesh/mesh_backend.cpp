@@ -110,11 +110,105 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
   bool same = map_.size() > 0 && map_.pe_of.size() == s.atoms.size();
   for (int d = 0; d < 3 && same; ++d) same = box_lo_[d] == s.box.lo[d] && box_hi_[d] == s.box.hi[d];
   for (int d = 0; d < 3; ++d) box_lo_[d] = s.box.lo[d], box_hi_[d] = s.box.hi[d];
-  rebuild(s, !same);
+  const bool restored = restored_;
+  if (restored)
+    rebuild_restored(s);
+  else
+    rebuild(s, !same);
+  const MeshCounters saved = counters_;
   if (opt_.fp64)
     forces<double>(s, eatom);
   else
     forces<float>(s, eatom);
+  // The saved run counted this force pass at the step it checkpointed: the report continues, not repeats.
+  if (restored) counters_ = saved;
+}
+
+NamedArrays MeshBackend::save_state() const {
+  const MeshCounters& c = counters_;
+  auto d = [](auto v) { return static_cast<double>(v); };
+  return {{"grid", {d(map_.width), d(map_.height), d(map_.wrap ? 1 : 0)}},
+          {"atom_of", std::vector<double>(map_.atom_of.begin(), map_.atom_of.end())},
+          {"window_b", {d(b_)}},
+          {"ago", {d(ago_)}},
+          {"xhold", xhold_},
+          {"precision", {d(opt_.fp64 ? 64 : 32)}},
+          {"counters",
+           {d(c.steps), d(c.forces), d(c.rebuilds), d(c.step_rebuilds), d(c.swaps), d(c.remaps), d(c.checks),
+            c.remap_cycles, c.sum_candidates_max, c.sum_in_cut_max, d(c.max_b)}}};
+}
+
+void MeshBackend::restore_state(const NamedArrays& state) {
+  auto get = [&](const char* k, size_t n) -> const std::vector<double>& {
+    auto it = state.find(k);
+    if (it == state.end() || (n > 0 && it->second.size() != n))
+      throw RunError(fmt::format("checkpoint lacks the mesh backend's state '{}'", k));
+    return it->second;
+  };
+  const int saved_bits = static_cast<int>(get("precision", 1)[0]), bits = opt_.fp64 ? 64 : 32;
+  // Another precision scans other windows and sums other bits: that run would not be the saved one's.
+  if (saved_bits != bits)
+    fail_input(SourcePos{"<checkpoint>", 0},
+               fmt::format("the checkpoint was written with mesh.precision=fp{}; this run uses fp{}: "
+                           "restart with the same precision",
+                           saved_bits, bits));
+  const auto& g = get("grid", 3);
+  map_.width = static_cast<int>(g[0]);
+  map_.height = static_cast<int>(g[1]);
+  map_.wrap = g[2] != 0;
+  const auto& ao = get("atom_of", 0);
+  map_.atom_of.assign(ao.begin(), ao.end());
+  b_ = static_cast<int>(get("window_b", 1)[0]);
+  ago_ = static_cast<int>(get("ago", 1)[0]);
+  xhold_ = get("xhold", 0);
+  const auto& c = get("counters", 11);
+  counters_.steps = static_cast<int64_t>(c[0]), counters_.forces = static_cast<int64_t>(c[1]);
+  counters_.rebuilds = static_cast<int64_t>(c[2]), counters_.step_rebuilds = static_cast<int64_t>(c[3]);
+  counters_.swaps = static_cast<int64_t>(c[4]), counters_.remaps = static_cast<int64_t>(c[5]);
+  counters_.checks = static_cast<int64_t>(c[6]);
+  counters_.remap_cycles = c[7], counters_.sum_candidates_max = c[8], counters_.sum_in_cut_max = c[9];
+  counters_.max_b = static_cast<int>(c[10]);
+  restored_ = true;
+}
+
+// The saved run's neighbour slots came from the window scan of its last rebuild: scan again from exactly
+// those positions (xhold) on the saved PE assignment. No wrapping or swaps here — those would change the
+// bits.
+void MeshBackend::rebuild_restored(State& s) {
+  restored_ = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  const int npe = map_.size();
+  if (map_.atom_of.size() != static_cast<size_t>(npe) || xhold_.size() != 3 * static_cast<size_t>(npe))
+    throw RunError("checkpoint's mesh state does not hold one entry per PE");
+  map_.pe_of.assign(n, -1);
+  for (int p = 0; p < npe; ++p) {
+    const int i = map_.atom_of[p];
+    if (i < -1 || i >= n || (i >= 0 && map_.pe_of[i] >= 0))
+      throw RunError("checkpoint's mesh PE assignment is not one atom per PE");
+    if (i >= 0) map_.pe_of[i] = p;
+  }
+  for (int i = 0; i < n; ++i)
+    if (map_.pe_of[i] < 0) throw RunError("checkpoint's mesh PE assignment leaves atoms without a PE");
+  make_transports();
+  type_.assign(npe, 0);
+  id_.assign(npe, 0);
+  std::vector<double> cur(3 * static_cast<size_t>(n));
+  for (int p = 0; p < npe; ++p) {
+    const int i = map_.atom_of[p];
+    if (i < 0) continue;
+    type_[p] = a.type[i];
+    id_[p] = a.id[i];
+    cur[3 * i] = a.x[i], cur[3 * i + 1] = a.y[i], cur[3 * i + 2] = a.z[i];
+    a.x[i] = xhold_[3 * p], a.y[i] = xhold_[3 * p + 1], a.z[i] = xhold_[3 * p + 2];
+  }
+  scan_windows(s);
+  for (int i = 0; i < n; ++i) a.x[i] = cur[3 * i], a.y[i] = cur[3 * i + 1], a.z[i] = cur[3 * i + 2];
+  ++stats_.builds;
+  stats_.pairs = static_cast<int64_t>(nbr_src_.size());
+  stats_.ghosts = 0;
+  times_.neigh += seconds_since(t0);
 }
 
 void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
@@ -143,6 +237,11 @@ void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
   int w = 0, h = 0;
   choose_grid(static_cast<int64_t>(s.atoms.size()), s.box, hw_.grid_width, hw_.grid_height, hw_.pe_count,
               hw_.name, w, h);
+  if (restored_ && (w != map_.width || h != map_.height))
+    fail_input(SourcePos{"<checkpoint>", 0},
+               fmt::format("the checkpoint's PE grid is {}x{}, but this run maps onto {}x{} (another "
+                           "wafer?): restart on the wafer that wrote it",
+                           map_.width, map_.height, w, h));
 }
 
 void MeshBackend::compute(State& s, bool eatom) {

@@ -44,6 +44,10 @@ class MeshBackend : public Backend {
                 const NeighborSettings& nb) const override;
   NeighborStats neighbor_stats() const override { return stats_; }
   PhaseTimes phase_times() const override { return times_; }
+  /// PE assignment, window radius, positions at the last window scan, steps since, precision and counters.
+  NamedArrays save_state() const override;
+  /// Takes save_state's arrays; the next setup rescans the windows from the saved positions, no swaps.
+  void restore_state(const NamedArrays& state) override;
 
   /// The current PE assignment (plain arrays: checkpoints can save them).
   const Mapping& mapping() const { return map_; }
@@ -63,6 +67,7 @@ class MeshBackend : public Backend {
 
  private:
   void rebuild(State& s, bool first);
+  void rebuild_restored(State& s);
   bool rebuild_due(State& s);
   void make_transports();
   void scan_windows(const State& s);
@@ -79,6 +84,7 @@ class MeshBackend : public Backend {
   Mapping map_;
   int b_ = 1;
   int ago_ = 0;
+  bool restored_ = false;  // setup continues from restore_state instead of rebuilding
   double cutneigh_ = 0;
   double box_lo_[3] = {0, 0, 0}, box_hi_[3] = {0, 0, 0};  // box of the current mapping
   // Per-PE state, SoA over logical PE ids.

@@ -1,6 +1,7 @@
 // Checkpoint/restart end to end: 200 steps straight equal 100 + restart + 100 to the bit (also with the
-// checkpoint between neighbour rebuilds, and on 2 ranks once multi-rank runs exist); a checkpoint killed
-// halfway leaves the previous one loadable; mismatched checkpoints exit 2; SIGTERM writes one and exits 3.
+// checkpoint between neighbour rebuilds, and on 2 ranks once multi-rank runs exist; on the mesh backend in
+// fp32 and fp64, through remaps, with report.json's fabric counters continuing); a checkpoint killed halfway
+// leaves the previous one loadable; mismatched checkpoints exit 2; SIGTERM writes one and exits 3.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "io/checkpoint.hpp"
@@ -25,9 +27,13 @@ namespace fs = std::filesystem;
 using wmd::test::run_shell;
 using wmd::test::run_wafermd_in;
 
-// 256 Cu atoms at 600 K; `neigh` sets the neighbour policy. `run ${n}` so one input serves every length.
-std::string input(const std::string& neigh, const std::string& extra = "") {
-  return "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
+// 4·cells³ Cu atoms (256 by default) at 600 K; `neigh` sets the neighbour policy. `run ${n}` so one input
+// serves every length. The mesh needs 5 cells: its window (2b+1 PEs a side) must fit the PE grid.
+std::string input(const std::string& neigh, const std::string& extra = "", int cells = 4) {
+  const std::string c = std::to_string(cells);
+  return "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 " + c +
+         " 0 " + c + " 0 " + c +
+         "\n"
          "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
          "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 87287 loop geom\n" +
          neigh + "\ntimestep 0.002\nfix 1 all nve\nthermo 50\n" + extra + "run ${n}\n";
@@ -56,24 +62,28 @@ void expect_same_atoms(const std::string& a, const std::string& b) {
   EXPECT_EQ(ca.reals.at("meta/time"), cb.reals.at("meta/time"));
 }
 
-// Straight 200 steps vs 100 + restart + 100 in `dir`, under `launcher` (empty or an mpirun prefix).
-void restart_matches(const std::string& dir, const std::string& neigh, const std::string& launcher = "") {
-  std::ofstream(dir + "/in.md") << input(neigh);
+// Straight 200 steps vs 100 + restart + 100 in `dir`, under `launcher` (empty or an mpirun prefix), with
+// extra command-line `opts` (e.g. the mesh backend) and `extra` input lines before the run.
+void restart_matches(const std::string& dir, const std::string& neigh, const std::string& launcher = "",
+                     const std::string& opts = "", int cells = 4, const std::string& extra = "") {
+  std::ofstream(dir + "/in.md") << input(neigh, extra, cells);
   const std::string exe = launcher + "'" + WAFERMD_EXE + "' ";
-  const auto a =
-      run_shell(dir, exe + "run in.md --var n 200 --set output.checkpoint_every=100 --output straight");
+  const auto a = run_shell(
+      dir, exe + "run in.md --var n 200 --set output.checkpoint_every=100 --output straight" + opts);
   if (!launcher.empty() && a.status == 2 && a.err.find("one MPI rank") != std::string::npos)
     GTEST_SKIP()
         << "multi-rank runs are refused by this build (the cluster-mpi decomposition has not landed): "
         << a.err;
   ASSERT_EQ(a.status, 0) << a.err;
   ASSERT_EQ(
-      run_shell(dir, exe + "run in.md --var n 100 --set output.checkpoint_every=100 --output first").status,
+      run_shell(dir, exe + "run in.md --var n 100 --set output.checkpoint_every=100 --output first" + opts)
+          .status,
       0);
   EXPECT_EQ(load(dir + "/first/checkpoint.h5").ints.at("meta/step")[0], 100);
   const auto b = run_shell(dir, exe +
                                     "run in.md --var n 100 --set output.checkpoint_every=100 --output first "
-                                    "--restart first/checkpoint.h5");
+                                    "--restart first/checkpoint.h5" +
+                                    opts);
   ASSERT_EQ(b.status, 0) << b.err;
   EXPECT_NE(b.out.find("Restarting from first/checkpoint.h5 at step 100"), std::string::npos) << b.out;
   expect_same_atoms(dir + "/straight/checkpoint.h5", dir + "/first/checkpoint.h5");
@@ -93,6 +103,73 @@ TEST(Restart, BitIdenticalWithTheCheckpointBetweenNeighbourRebuilds) {
 TEST(Restart, BitIdenticalOnTwoRanks) {
   restart_matches(wmd::test::scratch_dir("restart_2ranks"), kEverySeven,
                   "mpirun --allow-run-as-root --oversubscribe -np 2 ");
+}
+
+nlohmann::json report(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// The mesh backend in both precisions: the PE assignment, window radius and rebuild state come back, so the
+// restarted run scans the same windows, swaps the same atoms and continues report.json's fabric counters.
+TEST(Restart, MeshBitIdenticalInBothPrecisions) {
+  for (const char* prec : {"fp32", "fp64"}) {
+    for (const auto& [tag, neigh] : {std::pair{"each", kEveryStep}, std::pair{"between", kEverySeven}}) {
+      SCOPED_TRACE(std::string(prec) + " " + tag);
+      const std::string dir = wmd::test::scratch_dir(std::string("restart_mesh_") + prec + "_" + tag);
+      restart_matches(dir, neigh, "", std::string(" --backend mesh --set mesh.precision=") + prec, 5);
+      const auto c = load(dir + "/first/checkpoint.h5");
+      EXPECT_EQ(c.texts.at("meta/backend"), "mesh");
+      if (neigh == kEverySeven) EXPECT_EQ(c.reals.at("backend/ago")[0], 4.0);  // step 200 = 196 + 4
+      const auto a = report(dir + "/straight/report.json").at("fabric");
+      const auto b = report(dir + "/first/report.json").at("fabric");
+      EXPECT_EQ(a, b) << a.dump() << "\n" << b.dump();
+      EXPECT_GT(a.at("rebuilds").get<int>(), 1);
+      EXPECT_GT(a.at("swaps").get<int>(), 0);  // the swaps after the restart act on the restored assignment
+    }
+  }
+}
+
+// A 115 eV knock-on atom outruns the swaps: the mesh remaps and grows b before and after the checkpoint; the
+// restarted run continues on the saved assignment and radius.
+TEST(Restart, MeshBitIdenticalThroughRemaps) {
+  const std::string dir = wmd::test::scratch_dir("restart_mesh_remap");
+  restart_matches(dir, kEveryStep, "", " --backend mesh", 5,
+                  "group pka id 1\nvelocity pka set 150 100 50\ntimestep 0.0005\n");
+  const auto a = report(dir + "/straight/report.json").at("fabric");
+  EXPECT_EQ(a, report(dir + "/first/report.json").at("fabric"));
+  EXPECT_GT(a.at("remaps").get<int>(), 0);
+  // b is 9 for this system without the knock-on (Restart.MeshBitIdenticalInBothPrecisions).
+  EXPECT_GT(a.at("window_b").get<int>(), 9);
+}
+
+// A checkpoint from the other backend, or from the other mesh precision, is refused before any output
+// (the backend is checked by name, the precision through the physics hash).
+TEST(Restart, MeshRefusesCheckpointsOfAnotherBackendOrPrecision) {
+  const std::string dir = wmd::test::scratch_dir("restart_mesh_mismatch");
+  std::ofstream(dir + "/in.md") << input(kEverySeven, "", 5);
+  ASSERT_EQ(run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output cl").status,
+            0);
+  ASSERT_EQ(run_wafermd_in(dir,
+                           "run in.md --backend mesh --var n 10 --set output.checkpoint_every=10 "
+                           "--output me")
+                .status,
+            0);
+  auto r = run_wafermd_in(dir, "run in.md --backend mesh --var n 10 --output a --restart cl/checkpoint.h5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("written by the cluster backend; this run uses mesh"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/a"));
+  r = run_wafermd_in(dir, "run in.md --var n 10 --output b --restart me/checkpoint.h5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("written by the mesh backend; this run uses cluster"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/b"));
+  r = run_wafermd_in(dir,
+                     "run in.md --backend mesh --set mesh.precision=fp64 --var n 10 --output c "
+                     "--restart me/checkpoint.h5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("does not match this input"), std::string::npos) << r.err;  // precision is hashed
+  EXPECT_FALSE(fs::exists(dir + "/c"));
 }
 
 TEST(Restart, KilledWhileWritingACheckpointLeavesThePreviousOneLoadable) {
