@@ -18,11 +18,15 @@ struct ScriptRun {
   std::unique_ptr<md::Simulation> sim;
 
   /// Executes `script` (LAMMPS syntax) in `dir` (created); throws what the simulation throws.
-  ScriptRun(const std::string& script, const std::string& dir, bool dry_run = false) {
+  ScriptRun(const std::string& script, const std::string& dir, bool dry_run = false)
+      : ScriptRun(script, dir, io::RunSettings{}, dry_run) {}
+  /// The same with run settings (backend, precision, deterministic, ...).
+  ScriptRun(const std::string& script, const std::string& dir, const io::RunSettings& settings,
+            bool dry_run = false) {
     std::filesystem::create_directories(dir);
     const std::string path = dir + "/in.test";
     std::ofstream(path) << script;
-    sim = std::make_unique<md::Simulation>(log, io::RunSettings{}, dry_run, nullptr);
+    sim = std::make_unique<md::Simulation>(log, settings, dry_run, nullptr);
     vars.set_thermo_resolver([this](const std::string& n, double& v) { return sim->keyword_value(n, v); });
     sim->set_variables(&vars);
     const auto cwd = std::filesystem::current_path();

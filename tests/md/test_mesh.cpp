@@ -18,37 +18,13 @@
 #include "md/eam_atom_kernels.hpp"
 #include "md/mesh/mapping.hpp"
 #include "md/mesh/mesh_backend.hpp"
+#include "program_harness.hpp"
 #include "sim_harness.hpp"
 
 namespace {
 
 using namespace wmd;
 const std::string kPot = "/usr/share/lammps/potentials/Cu_u3.eam";
-
-// A simulation of LAMMPS-script text with chosen run settings (backend, precision), run in `dir`.
-struct ScriptSim {
-  io::Log log;
-  io::Variables vars;
-  std::unique_ptr<md::Simulation> sim;
-  ScriptSim(const std::string& script, const std::string& dir, const io::RunSettings& settings) {
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir + "/in.test") << script;
-    sim = std::make_unique<md::Simulation>(log, settings, false, nullptr);
-    vars.set_thermo_resolver([this](const std::string& n, double& v) { return sim->keyword_value(n, v); });
-    sim->set_variables(&vars);
-    const auto cwd = std::filesystem::current_path();
-    std::filesystem::current_path(dir);
-    try {
-      io::LammpsScript in("in.test", vars, SourcePos{"<test>", 0});
-      io::Command c;
-      while (in.next(c)) sim->execute(c);
-    } catch (...) {
-      std::filesystem::current_path(cwd);
-      throw;
-    }
-    std::filesystem::current_path(cwd);
-  }
-};
 
 io::RunSettings mesh_settings(const std::string& precision) {
   io::RunSettings s;
@@ -157,8 +133,8 @@ TEST(MeshMapping, TwoImagesOfOneNeighbourIsAnInputError) {
 
 TEST(MeshBackend, Fp64PrintsLammpsDigitsAndMatchesClusterPositions) {
   const std::string dir = test::scratch_dir("mesh_fp64");
-  ScriptSim mesh(eam4k(100), dir + "/mesh", mesh_settings("fp64"));
-  ScriptSim cluster(eam4k(100), dir + "/cluster", io::RunSettings{});
+  test::ScriptRun mesh(eam4k(100), dir + "/mesh", mesh_settings("fp64"));
+  test::ScriptRun cluster(eam4k(100), dir + "/cluster", io::RunSettings{});
   double temp, epair, etotal, press;
   ASSERT_TRUE(mesh.sim->keyword_value("temp", temp));
   ASSERT_TRUE(mesh.sim->keyword_value("pe", epair));
@@ -249,7 +225,7 @@ TEST(MeshBackend, KnockOnAtomRemapsWithoutLosingInteractions) {
       "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.0002\nthermo "
       "100\n";
   io::RunSettings settings = mesh_settings("fp32");
-  ScriptSim run(script, dir, settings);
+  test::ScriptRun run(script, dir, settings);
   potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
   eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
   const potentials::EamTables t = eb.build();
@@ -285,26 +261,13 @@ TEST(MeshBackend, KnockOnAtomRemapsWithoutLosingInteractions) {
   EXPECT_EQ(checks, 6);
 }
 
-struct Result {
-  int status;
-  std::string err, out;
-};
-Result run_wafermd(const std::string& dir, const std::string& args) {
-  const std::string cmd = "cd '" + dir + "' && '" + WAFERMD_EXE + "' " + args + " >stdout.txt 2>stderr.txt";
-  const int rc = std::system(cmd.c_str());
-  auto slurp = [&](const char* f) {
-    std::ifstream in(dir + "/" + f);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  };
-  return Result{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp("stderr.txt"), slurp("stdout.txt")};
-}
+using Result = test::ProgramResult;
+using test::run_wafermd_in;
 
 TEST(MeshProgram, ModelJsonHasTheContractKeys) {
   const std::string dir = test::scratch_dir("mesh_model");
   std::ofstream(dir + "/in.test") << eam4k(10);
-  const Result r = run_wafermd(dir, "model in.test --wafer wse3 --json");
+  const Result r = run_wafermd_in(dir, "model in.test --wafer wse3 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_GT(j.at("predicted_steps_per_second").get<double>(), 0.0);
@@ -320,7 +283,7 @@ TEST(MeshProgram, TooManyAtomsNamesBothNumbers) {
   std::ofstream(dir + "/tiny.yaml")
       << "base: wse2\nname: tiny\npe_count: 400\ngrid: {width: 20, height: 20}\n";
   std::ofstream(dir + "/in.test") << eam4k(10);
-  const Result r = run_wafermd(dir, "run in.test --backend mesh --set mesh.wafer=tiny.yaml --output out");
+  const Result r = run_wafermd_in(dir, "run in.test --backend mesh --set mesh.wafer=tiny.yaml --output out");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("4000 atoms"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("400 PEs"), std::string::npos) << r.err;
@@ -329,7 +292,7 @@ TEST(MeshProgram, TooManyAtomsNamesBothNumbers) {
 TEST(MeshProgram, RunReportsTheFabric) {
   const std::string dir = test::scratch_dir("mesh_report");
   std::ofstream(dir + "/in.test") << eam4k(10);
-  const Result r = run_wafermd(dir, "run in.test --backend mesh --output out");
+  const Result r = run_wafermd_in(dir, "run in.test --backend mesh --output out");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("window radius b = "), std::string::npos);
   EXPECT_NE(r.out.find("predicted wse2 wafer"), std::string::npos);

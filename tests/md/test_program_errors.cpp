@@ -7,29 +7,15 @@
 #include <fstream>
 #include <sstream>
 
+#include "program_harness.hpp"
 #include "sim_harness.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status;
-  std::string err, out;
-};
-
-// Runs `wafermd ARGS` in `dir`; captures stdout and stderr.
-Result run_wafermd(const std::string& dir, const std::string& args) {
-  const std::string cmd = "cd '" + dir + "' && '" + WAFERMD_EXE + "' " + args + " >stdout.txt 2>stderr.txt";
-  const int rc = std::system(cmd.c_str());
-  auto slurp = [&](const char* f) {
-    std::ifstream in(dir + "/" + f);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  };
-  return Result{WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp("stderr.txt"), slurp("stdout.txt")};
-}
+using Result = wmd::test::ProgramResult;
+using wmd::test::run_wafermd_in;
 
 const std::string kPot = "/usr/share/lammps/potentials/";
 const std::string kHead =
@@ -56,7 +42,7 @@ TEST_P(BadInput, ExitsTwoWithFileAndLineAndWritesNothing) {
   const BadCase& c = GetParam();
   const std::string dir = wmd::test::scratch_dir(std::string("bad_") + c.name);
   std::ofstream(dir + "/" + c.input) << c.text;
-  const Result r = run_wafermd(dir, "run " + c.input + " --output out");
+  const Result r = run_wafermd_in(dir, "run " + c.input + " --output out");
   EXPECT_EQ(r.status, 2) << r.err;
   const std::string want = "error: " + c.input + ":" + std::to_string(c.line) + ": ";
   EXPECT_EQ(r.err.rfind(want, 0), 0u) << "stderr: " << r.err;
@@ -102,7 +88,7 @@ TEST(Program, MalformedPotentialNamesThePotentialFileAndLine) {
   std::ofstream(dir + "/bad.eam") << "comment\n29 63.55 3.615 FCC\n10 0.1 10 0.1 4.0\n1 2 3 x 5\n";
   std::ofstream(dir + "/in.a") << "units metal\nlattice fcc 3.6\nregion b block 0 2 0 2 0 2\ncreate_box 1 b\n"
                                   "pair_style eam\npair_coeff 1 1 bad.eam\n";
-  const Result r = run_wafermd(dir, "run in.a --output out");
+  const Result r = run_wafermd_in(dir, "run in.a --output out");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err.rfind("error: bad.eam:4: expected a number in F(rho), got 'x'", 0), 0u) << r.err;
 }
@@ -111,7 +97,7 @@ TEST(Program, UnwritableOutputDirectoryExitsTwoBeforeTheRun) {
   const std::string dir = wmd::test::scratch_dir("unwritable");
   std::ofstream(dir + "/in.a") << kHead << "fix 1 all nve\nrun 5\n";
   std::ofstream(dir + "/blocker") << "a file where a directory should be";
-  const Result r = run_wafermd(dir, "run in.a --output blocker/out");
+  const Result r = run_wafermd_in(dir, "run in.a --output blocker/out");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("output directory"), std::string::npos) << r.err;
 }
@@ -125,7 +111,7 @@ TEST(Program, LostAtomExitsThreeNamingAtomAndStep) {
                                       "Cu_u3.eam\n"
                                       "group one id 1\nvelocity one set 0 0 -1000 units box\n"
                                       "neighbor 0.5 bin\nfix 1 all nve\nrun 100\n";
-  const Result r = run_wafermd(dir, "run in.a --output out");
+  const Result r = run_wafermd_in(dir, "run in.a --output out");
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("lost atom 1"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("at step"), std::string::npos) << r.err;
@@ -137,7 +123,7 @@ TEST(Program, OverlappingAtomsExitThreeWithANonFiniteValue) {
   std::ofstream(dir + "/in.a") << kHead
                                << "group one id 1\ndisplace_atoms one move 0.5 0.5 0 units lattice\n"
                                   "fix 1 all nve\nrun 5\n";
-  const Result r = run_wafermd(dir, "run in.a --output out");
+  const Result r = run_wafermd_in(dir, "run in.a --output out");
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("non-finite"), std::string::npos) << r.err;
 }
@@ -147,7 +133,7 @@ TEST(Program, GoodRunWritesTheOutputDirectory) {
   std::ofstream(dir + "/in.a") << kHead
                                << "velocity all create 300 5 loop geom\nfix 1 all nve\nthermo 5\n"
                                   "variable n index 3\nrun $n\nrun 2\n";
-  const Result r = run_wafermd(dir, "run in.a --var n 10");
+  const Result r = run_wafermd_in(dir, "run in.a --var n 10");
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* f : {"thermo.csv", "report.json", "log.txt"})
     EXPECT_TRUE(fs::exists(dir + "/out/in/" + f)) << f;
@@ -160,11 +146,11 @@ TEST(Program, GoodRunWritesTheOutputDirectory) {
 
 TEST(Program, HelpAndVersion) {
   const std::string dir = wmd::test::scratch_dir("help");
-  EXPECT_EQ(run_wafermd(dir, "--help").status, 0);
-  const Result v = run_wafermd(dir, "--version");
+  EXPECT_EQ(run_wafermd_in(dir, "--help").status, 0);
+  const Result v = run_wafermd_in(dir, "--version");
   EXPECT_EQ(v.status, 0);
   EXPECT_NE(v.out.find("wafermd"), std::string::npos);
-  EXPECT_EQ(run_wafermd(dir, "run").status, 2);
+  EXPECT_EQ(run_wafermd_in(dir, "run").status, 2);
 }
 
 }  // namespace
@@ -173,13 +159,14 @@ namespace {
 
 TEST(Program, FabricSimulateReportsTheContractKeys) {
   const std::string dir = wmd::test::scratch_dir("fabric_cli");
-  const Result r = run_wafermd(dir, "fabric simulate --schedule window_multicast --b 2 --mesh 12x12 --json");
+  const Result r =
+      run_wafermd_in(dir, "fabric simulate --schedule window_multicast --b 2 --mesh 12x12 --json");
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* key : {"\"simulated_cycles\"", "\"modeled_cycles\"", "\"link_utilisation\"",
                           "\"stall_cycles\"", "\"deadlock\""}) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key;
   }
-  const Result bad = run_wafermd(dir, "fabric simulate --schedule window_multicast --b 9 --mesh 12x12");
+  const Result bad = run_wafermd_in(dir, "fabric simulate --schedule window_multicast --b 9 --mesh 12x12");
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(bad.err.rfind("error: ", 0), 0u) << bad.err;
 }
