@@ -258,18 +258,38 @@ inline __m512d distance8(__m512d rsq, __m512d* recip) {
   }
 }
 
+// For lists up to this long the density pass copies the in-cut-off neighbours to cut_nbr, so the force pass
+// reads only those and skips the distance test; longer lists (very dense systems) are tested again.
+constexpr int kInline = 512;
+
+// Distances of one atom's cnt compacted pairs, eight at a time: r and (if brc is not null) 1/r into br and
+// brc (padded to a multiple of eight with r = 1). A separate loop, so that the long sqrt and divide latencies
+// of successive groups overlap instead of stalling each group's table stage.
+template <bool approx>
+inline void distances(const double* brsq, int cnt, double* br, double* brc) {
+  const __m512d one = _mm512_set1_pd(1.0);
+  for (int c0 = 0; c0 < cnt; c0 += 8) {
+    __m512d recip;
+    const __m512d r =
+        distance8<approx>(_mm512_mask_loadu_pd(one, lanes_mask(cnt - c0), brsq + c0), brc ? &recip : nullptr);
+    _mm512_store_pd(br + c0, r);
+    if (brc) _mm512_store_pd(brc + c0, recip);
+  }
+}
+
 template <bool single, bool approx>
 inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, const double* brsq, int cnt,
                              double* rho, __m512d rhoi) {
   alignas(32) int m[8];
   alignas(64) double tj[8];
-  const __m512d one = _mm512_set1_pd(1.0), vrdr = _mm512_set1_pd(k.rdr);
+  alignas(64) double br[kInline + 8];
+  distances<approx>(brsq, cnt, br, nullptr);
+  const __m512d vrdr = _mm512_set1_pd(k.rdr);
   const __m256i nrm1 = _mm256_set1_epi32(k.nr - 1);
   for (int c0 = 0; c0 < cnt; c0 += 8) {
     const int nl = std::min(8, cnt - c0);
     const __mmask8 tail = lanes_mask(nl);
-    const __m512d r = distance8<approx>(_mm512_mask_loadu_pd(one, tail, brsq + c0), nullptr);
-    const __m512d p = locate8(r, vrdr, nrm1, m);
+    const __m512d p = locate8(_mm512_load_pd(br + c0), vrdr, nrm1, m);
     const double* q[8];
     for (int l = 0; l < 8; ++l) {
       const size_t pair = single || l >= nl ? 0 : base + k.rec[bj[c0 + l]].type - 1;
@@ -290,10 +310,6 @@ inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, co
   }
   return rhoi;
 }
-
-// For lists up to this long the density pass copies the in-cut-off neighbours to cut_nbr, so the force pass
-// reads only those and skips the distance test; longer lists (very dense systems) are tested again.
-constexpr int kInline = 512;
 
 template <bool single, bool approx>
 void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double> rhov) {
@@ -334,20 +350,19 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
 
 // Per-atom accumulators of the force pass.
 struct ForceAcc {
-  __m512d fx, fy, fz, e, v0, v1, v2, v3, v4, v5;
+  __m512d fx, fy, fz, e;
 };
 
-// Force table stage for eight (nl valid) in-cut-off pairs of atom i with offsets dx, dy, dz and indices jv.
-template <bool single, bool approx>
+// Force table stage for eight (nl valid) in-cut-off pairs of atom i with offsets dx, dy, dz, distances r,
+// inverse distances recip and indices jv.
+template <bool single>
 inline void force_group(const PairConsts& k, size_t base, const double* fp, double* f, __m512d fpi,
-                        __m512d dx, __m512d dy, __m512d dz, __m512d rsq, __m256i jv, int nl, ForceAcc& a) {
+                        __m512d dx, __m512d dy, __m512d dz, __m512d r, __m512d recip, __m256i jv, int nl,
+                        ForceAcc& a) {
   alignas(32) int m[8];
   alignas(32) int js[8];
   alignas(64) double tx[8], ty[8], tz[8];
   const __mmask8 tail = lanes_mask(nl);
-  const __m512d one = _mm512_set1_pd(1.0);
-  __m512d recip;
-  const __m512d r = distance8<approx>(_mm512_mask_mov_pd(one, tail, rsq), &recip);
   const __m512d p = locate8(r, _mm512_set1_pd(k.rdr), _mm256_set1_epi32(k.nr - 1), m);
   _mm256_store_si256(reinterpret_cast<__m256i*>(js), jv);
   const double* q[8];
@@ -379,12 +394,6 @@ inline void force_group(const PairConsts& k, size_t base, const double* fp, doub
   a.fy = _mm512_add_pd(a.fy, fy);
   a.fz = _mm512_add_pd(a.fz, fz);
   a.e = _mm512_mask_add_pd(a.e, tail, a.e, phi);
-  a.v0 = _mm512_add_pd(a.v0, _mm512_mul_pd(_mm512_mul_pd(dx, dx), fpair));
-  a.v1 = _mm512_add_pd(a.v1, _mm512_mul_pd(_mm512_mul_pd(dy, dy), fpair));
-  a.v2 = _mm512_add_pd(a.v2, _mm512_mul_pd(_mm512_mul_pd(dz, dz), fpair));
-  a.v3 = _mm512_add_pd(a.v3, _mm512_mul_pd(_mm512_mul_pd(dx, dy), fpair));
-  a.v4 = _mm512_add_pd(a.v4, _mm512_mul_pd(_mm512_mul_pd(dx, dz), fpair));
-  a.v5 = _mm512_add_pd(a.v5, _mm512_mul_pd(_mm512_mul_pd(dy, dz), fpair));
   _mm512_store_pd(tx, fx);
   _mm512_store_pd(ty, fy);
   _mm512_store_pd(tz, fz);
@@ -414,42 +423,51 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
         const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
         const __m512d fpi = _mm512_set1_pd(fp[i]);
         const __m512d zero = _mm512_setzero_pd();
-        ForceAcc a{zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
+        ForceAcc a{zero, zero, zero, zero};
+        alignas(64) int bj[kInline + 16];
+        alignas(64) double bdx[kInline + 8], bdy[kInline + 8], bdz[kInline + 8], brsq[kInline + 8];
+        alignas(64) double br[kInline + 8], brc[kInline + 8];
+        // Table stage over cnt pairs whose offsets, distances and indices are in the buffers.
+        auto tables = [&](const int* js, int cnt) {
+          distances<approx>(brsq, cnt, br, brc);
+          for (int c0 = 0; c0 < cnt; c0 += 8) {
+            const int nl = std::min(8, cnt - c0);
+            const __mmask8 tail = lanes_mask(nl);
+            force_group<single>(k, base, fp, f, fpi, _mm512_load_pd(bdx + c0), _mm512_load_pd(bdy + c0),
+                                _mm512_load_pd(bdz + c0), _mm512_load_pd(br + c0), _mm512_load_pd(brc + c0),
+                                _mm256_maskz_loadu_epi32(tail, js + c0), nl, a);
+          }
+        };
         const int64_t b = off[i];
         if (ncut[i] >= 0) {
           // The density pass listed the in-cut-off neighbours: no distance test, no compaction.
           const int n = ncut[i];
+          const int* js = cut_nbr + b;
           for (int c0 = 0; c0 < n; c0 += 8) {
             const int nl = std::min(8, n - c0);
             const __mmask8 tail = lanes_mask(nl);
-            const __m256i jv = _mm256_maskz_loadu_epi32(tail, cut_nbr + b + c0);
             const double* p[8];
-            for (int l = 0; l < 8; ++l) p[l] = &k.rec[cut_nbr[b + c0 + (l < nl ? l : 0)]].x;
+            for (int l = 0; l < 8; ++l) p[l] = &k.rec[js[c0 + (l < nl ? l : 0)]].x;
             __m512d c[4];
             transpose8x4(p, 0, c);
             const __m512d dx = _mm512_maskz_sub_pd(tail, xi, c[0]), dy = _mm512_maskz_sub_pd(tail, yi, c[1]),
                           dz = _mm512_maskz_sub_pd(tail, zi, c[2]);
-            const __m512d rsq = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
-                                              _mm512_mul_pd(dz, dz));
-            force_group<single, approx>(k, base, fp, f, fpi, dx, dy, dz, rsq, jv, nl, a);
+            _mm512_store_pd(bdx + c0, dx);
+            _mm512_store_pd(bdy + c0, dy);
+            _mm512_store_pd(bdz + c0, dz);
+            _mm512_store_pd(brsq + c0,
+                            _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
+                                          _mm512_mul_pd(dz, dz)));
           }
+          tables(js, n);
         } else {
-          alignas(64) int bj[kInline + 16];
-          alignas(64) double brsq[kInline + 8], bdx[kInline + 8], bdy[kInline + 8], bdz[kInline + 8];
           const __m512d vcut = _mm512_set1_pd(k.cutsq);
           int nout = 0;
           for (int64_t k0 = b; k0 < off[i + 1]; k0 += kInline) {
             const int64_t k1 = std::min<int64_t>(off[i + 1], k0 + kInline);
             const int cnt = compact_block<true>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy, bdz,
                                                 nullptr, nout);
-            for (int c0 = 0; c0 < cnt; c0 += 8) {
-              const int nl = std::min(8, cnt - c0);
-              const __mmask8 tail = lanes_mask(nl);
-              force_group<single, approx>(
-                  k, base, fp, f, fpi, _mm512_maskz_loadu_pd(tail, bdx + c0),
-                  _mm512_maskz_loadu_pd(tail, bdy + c0), _mm512_maskz_loadu_pd(tail, bdz + c0),
-                  _mm512_maskz_loadu_pd(tail, brsq + c0), _mm256_maskz_loadu_epi32(tail, bj + c0), nl, a);
-            }
+            tables(bj, cnt);
           }
         }
         const size_t i3 = 3 * static_cast<size_t>(i);
@@ -457,14 +475,31 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
         scatter_add(f + i3 + 1, _mm512_reduce_add_pd(a.fy));
         scatter_add(f + i3 + 2, _mm512_reduce_add_pd(a.fz));
         acc.e += _mm512_reduce_add_pd(a.e);
-        acc.v[0] += _mm512_reduce_add_pd(a.v0);
-        acc.v[1] += _mm512_reduce_add_pd(a.v1);
-        acc.v[2] += _mm512_reduce_add_pd(a.v2);
-        acc.v[3] += _mm512_reduce_add_pd(a.v3);
-        acc.v[4] += _mm512_reduce_add_pd(a.v4);
-        acc.v[5] += _mm512_reduce_add_pd(a.v5);
       },
       ev);
+}
+
+// Virial from the forces on every record, owned and image, before the images' forces are folded onto their
+// owners: Σ_records r ⊗ f equals the pair sum Σ_pairs (r_i − r_j) ⊗ f_ij (LAMMPS's virial_fdotr_compute). One
+// pass over the records instead of six products per pair keeps the force kernel's registers for the pair
+// arithmetic (per-pair accumulators spilled and made the force pass ~30 % slower).
+void virial_fdotr(const HalfPairs& hp, HostView<const double> f, EnergyVirial& ev) {
+  const auto rec = hp.rec;
+  EnergyVirial w;
+  Kokkos::parallel_reduce(
+      "eam_virial_fdotr", Kokkos::RangePolicy<Exec>(0, static_cast<int>(rec.extent(0))),
+      KOKKOS_LAMBDA(const int j, EnergyVirial& acc) {
+        const PosRec& r = rec(j);
+        const double fx = f(3 * j), fy = f(3 * j + 1), fz = f(3 * j + 2);
+        acc.v[0] += r.x * fx;
+        acc.v[1] += r.y * fy;
+        acc.v[2] += r.z * fz;
+        acc.v[3] += r.x * fy;
+        acc.v[4] += r.x * fz;
+        acc.v[5] += r.y * fz;
+      },
+      w);
+  for (int k = 0; k < 6; ++k) ev.v[k] += w.v[k];
 }
 #endif
 
@@ -584,10 +619,12 @@ double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
   if (eatom) {
     // Per-atom energies (dumps of pe/atom) take the portable loop.
     reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);
-  } else if (t.ntypes == 1) {
-    reduced ? force_avx512<true, true>(t, hp, fp, f, ev) : force_avx512<true, false>(t, hp, fp, f, ev);
   } else {
-    reduced ? force_avx512<false, true>(t, hp, fp, f, ev) : force_avx512<false, false>(t, hp, fp, f, ev);
+    if (t.ntypes == 1)
+      reduced ? force_avx512<true, true>(t, hp, fp, f, ev) : force_avx512<true, false>(t, hp, fp, f, ev);
+    else
+      reduced ? force_avx512<false, true>(t, hp, fp, f, ev) : force_avx512<false, false>(t, hp, fp, f, ev);
+    virial_fdotr(hp, f, ev);
   }
 #else
   reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);

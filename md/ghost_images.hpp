@@ -9,7 +9,7 @@
 namespace wmd::md {
 
 /// Packed position record used by the force kernels: one 32-byte load per neighbour.
-struct PosRec {
+struct alignas(32) PosRec {
   double x, y, z;
   int type;
   int owner;  // key of the atom this record is or images: its owned index here, its global id in the cluster

@@ -15,17 +15,26 @@
 namespace wmd::md {
 namespace {
 
-// Record j (owned, or an image of atom o with offset s) pairs with owned i once: when key(o) > key(i), or
-// when o is i (the atom meets its own image) and s is lexicographically positive; the mirror pair — on this
-// rank or on the rank owning o — is then skipped. Keys are the records' `owner`: the owned index for
-// build_ghost_images, the global id in the MPI cluster decomposition, so the rule is the same on every rank.
-// Encoded as one integer per record, key = 2·owner + (1 if a positive self-image shift), so the test is
-// key(j) > 2·owner(i): an owned j never pairs with itself, and distinct owners compare as owners.
+// Record j (owned, or an image of atom o with offset s) pairs with owned i once; the mirror pair — on this
+// rank or on the rank owning o — is then skipped. Distinct atoms: the larger owner keeps the pair when
+// owner(i) + owner(j) is odd, the smaller when it is even (a checkerboard, so that the pairs across a
+// sub-domain face split evenly between the two ranks; "the smaller id keeps it" gave one rank all of them).
+// The atom meeting its own image: the pair is kept when s is lexicographically positive. Keys are the
+// records' `owner`: the owned index for build_ghost_images, the global id in the MPI cluster decomposition,
+// so the rule is the same on every rank. Encoded as one integer per record, key = 2·owner + (1 if a positive
+// self-image shift); see keeps_pair.
 inline int pair_key(const GhostImages& g, int j) {
   if (j < g.nlocal) return 2 * g.rec[j].owner;
   const int* s = g.shift_of(j);
   const bool positive = s[2] > 0 || (s[2] == 0 && (s[1] > 0 || (s[1] == 0 && s[0] > 0)));
   return 2 * g.rec[j].owner + (positive ? 1 : 0);
+}
+
+// Whether owned i (key 2·owner_i) keeps the pair with record key kj.
+inline bool keeps_pair(int owner_i, int kj) {
+  const int oj = kj >> 1;
+  const bool above = kj > 2 * owner_i;  // distinct owners: owner_j > owner_i; same owner: a positive shift
+  return oj != owner_i && ((oj + owner_i) & 1) ? !above : above;
 }
 
 }  // namespace
@@ -120,7 +129,8 @@ void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
 #ifdef WMD_AVX512
       const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
       const __m512d vcut = _mm512_set1_pd(cutsq);
-      const __m256i key = _mm256_set1_epi32(2 * ri.owner);
+      const __m256i key = _mm256_set1_epi32(2 * ri.owner), owner = _mm256_set1_epi32(ri.owner);
+      const __m256i one = _mm256_set1_epi32(1);
       for (int k = k0; k < k1; k += 8) {
         const __mmask8 tail = static_cast<__mmask8>(k1 - k >= 8 ? 0xFF : (1u << (k1 - k)) - 1u);
         const __m512d dx = _mm512_sub_pd(xi, _mm512_loadu_pd(&sx[k]));
@@ -128,9 +138,13 @@ void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
         const __m512d dz = _mm512_sub_pd(zi, _mm512_loadu_pd(&sz[k]));
         const __m512d rsq =
             _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)), _mm512_mul_pd(dz, dz));
-        __mmask8 keep = _mm512_mask_cmp_pd_mask(tail, rsq, vcut, _CMP_LT_OQ);
-        keep = _mm256_mask_cmpgt_epi32_mask(
-            keep, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&skey[k])), key);
+        const __mmask8 near = _mm512_mask_cmp_pd_mask(tail, rsq, vcut, _CMP_LT_OQ);
+        const __m256i kj = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&skey[k]));
+        const __m256i oj = _mm256_srai_epi32(kj, 1);
+        const __mmask8 above = _mm256_cmpgt_epi32_mask(kj, key);
+        const __mmask8 flip = static_cast<__mmask8>(_mm256_test_epi32_mask(_mm256_add_epi32(oj, owner), one) &
+                                                    ~_mm256_cmpeq_epi32_mask(oj, owner));
+        const __mmask8 keep = static_cast<__mmask8>(near & (above ^ flip));
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + n),
                             _mm256_maskz_compress_epi32(
                                 keep, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&sidx[k]))));
@@ -138,7 +152,7 @@ void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
       }
 #else
       for (int k = k0; k < k1; ++k) {
-        if (skey[k] <= 2 * ri.owner) continue;
+        if (!keeps_pair(ri.owner, skey[k])) continue;
         const double dx = ri.x - sx[k], dy = ri.y - sy[k], dz = ri.z - sz[k];
         if (dx * dx + dy * dy + dz * dz < cutsq) dst[n++] = sidx[k];
       }

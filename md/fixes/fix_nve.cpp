@@ -1,4 +1,6 @@
 // fix nve: velocity Verlet for a group, arithmetic identical to LAMMPS FixNVE.
+#include <vector>
+
 #include "base/units.hpp"
 #include "md/fixes/fix_styles.hpp"
 
@@ -11,30 +13,42 @@ class FixNVE : public Fix {
   bool integrates() const override { return true; }
   void initial_integrate(FixContext& c) override {
     Atoms& at = c.s.atoms;
-    half_kick(c);
+    const double* dtfm = kick_factors(c);
     const double dt = c.s.dt;
+    // Kick and drift in one pass over the atoms, in LAMMPS's per-atom order.
     for (size_t i = 0; i < at.size(); ++i) {
       if (!selected(c.s, i)) continue;
+      const double m = dtfm[at.type[i]];
+      at.vx[i] += m * at.fx[i];
+      at.vy[i] += m * at.fy[i];
+      at.vz[i] += m * at.fz[i];
       at.x[i] += dt * at.vx[i];
       at.y[i] += dt * at.vy[i];
       at.z[i] += dt * at.vz[i];
     }
   }
-  void final_integrate(FixContext& c) override { half_kick(c); }
-
- private:
-  // v += ½dt·F/m
-  void half_kick(FixContext& c) {
+  void final_integrate(FixContext& c) override {
     Atoms& at = c.s.atoms;
-    const double dtf = 0.5 * c.s.dt * units::ftm2v;
+    const double* dtfm = kick_factors(c);
     for (size_t i = 0; i < at.size(); ++i) {
       if (!selected(c.s, i)) continue;
-      const double dtfm = dtf / c.s.mass[at.type[i]];
-      at.vx[i] += dtfm * at.fx[i];
-      at.vy[i] += dtfm * at.fy[i];
-      at.vz[i] += dtfm * at.fz[i];
+      const double m = dtfm[at.type[i]];
+      at.vx[i] += m * at.fx[i];
+      at.vy[i] += m * at.fy[i];
+      at.vz[i] += m * at.fz[i];
     }
   }
+
+ private:
+  // ½dt/m per type for v += ½dt·F/m: the quotient LAMMPS forms per atom, formed once per type (a divide per
+  // atom was most of this fix's time).
+  const double* kick_factors(const FixContext& c) {
+    const double dtf = 0.5 * c.s.dt * units::ftm2v;
+    dtfm_.resize(c.s.mass.size());
+    for (size_t t = 0; t < dtfm_.size(); ++t) dtfm_[t] = dtf / c.s.mass[t];
+    return dtfm_.data();
+  }
+  std::vector<double> dtfm_;
 };
 
 }  // namespace
