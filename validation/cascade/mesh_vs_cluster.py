@@ -22,16 +22,23 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def seed_input(batch, seed):
-    """Seed k's wafermd input: run_pairs.py keeps seed 1's; the others differ only in their three seeds
-    (velocity 1000 + 7919·k, PKA direction k, border Langevin 5000 + k)."""
+    """Seed k's wafermd input: its own if the batch kept it, else the batch's kept one (trimmed batches keep one
+    seed's scripts) with its three seeds changed — run_pairs.py's inputs differ only in those (velocity
+    1000 + 7919·k, PKA direction k, border Langevin 5000 + k)."""
     own = os.path.join(batch, f"seed{seed:03d}", "in.wafermd")
     if os.path.exists(own):
         return open(own).read()
-    text = open(os.path.join(batch, "seed001", "in.wafermd")).read()
-    for old, new in ((" create 600.0 8919 loop geom", f" create 600.0 {1000 + 7919 * seed} loop geom"),
-                     (" random 1 time", f" random {seed} time"), (" 0.1 5001\n", f" 0.1 {5000 + seed}\n")):
+    kept = sorted(n for n in os.listdir(batch) if n.startswith("seed") and
+                  os.path.exists(os.path.join(batch, n, "in.wafermd")))
+    if not kept:
+        sys.exit(f"{batch} has no seedNNN/in.wafermd: regenerate the batch with run_pairs.py")
+    m = int(kept[0][4:])
+    text = open(os.path.join(batch, kept[0], "in.wafermd")).read()
+    for old, new in ((f" {1000 + 7919 * m} loop geom", f" {1000 + 7919 * seed} loop geom"),
+                     (f" random {m} time", f" random {seed} time"),
+                     (f" 0.1 {5000 + m}\n", f" 0.1 {5000 + seed}\n")):
         if old not in text:
-            sys.exit(f"seed001/in.wafermd lacks '{old.strip()}': regenerate the batch with run_pairs.py")
+            sys.exit(f"{kept[0]}/in.wafermd lacks '{old.strip()}': regenerate the batch with run_pairs.py")
         text = text.replace(old, new)
     return text
 

@@ -122,19 +122,22 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--exe", default=os.path.join(ROOT, "build", "wafermd"))
     ap.add_argument("--replot", action="store_true", help="rebuild summary and figure from an existing --out")
+    ap.add_argument("--trim", action="store_true", help="reduce a finished --out to the committed layout")
     args = ap.parse_args()
     m = MATERIALS[args.material]
     os.makedirs(args.out, exist_ok=True)
     if args.replot:
         rows = []
         for r in csv_rows(os.path.join(args.out, "pairs.csv")):
-            rep = json.load(open(os.path.join(args.out, f"seed{int(r['seed']):03d}", "wafermd", "report.json")))
-            c = rep["cascade"]
+            c = dpa_figures(args.out, int(r["seed"]))
             rows.append(dict(seed=int(r["seed"]), pka_id=int(r["pka_id"]), fp_wafermd=int(r["fp_wafermd"]),
                              fp_wafermd_builtin=int(r["fp_wafermd_builtin"]), peak_wafermd=int(r["peak_wafermd"]),
                              fp_lammps=int(r["fp_lammps"]), peak_lammps=int(r["peak_lammps"]), nrt=c["nrt_dpa"],
                              arc=c["arc_dpa"], damage_energy=c["damage_energy_ev"]))
         write_outputs(rows, m, args)
+        return
+    if args.trim:
+        trim(args.out)
         return
     rows = []
     for k in range(args.first, args.first + args.seeds):
@@ -195,6 +198,39 @@ def one_pair_separate(k, m, args):
                 nrt=rep.get("nrt_dpa"), arc=rep.get("arc_dpa"), damage_energy=rep.get("damage_energy_ev"))
 
 
+def dpa_figures(out, seed):
+    """Damage energy, NRT-dpa and arc-dpa of a seed: from its report.json, or (trimmed batches) summary.json."""
+    rep = os.path.join(out, f"seed{seed:03d}", "wafermd", "report.json")
+    if os.path.exists(rep):
+        return json.load(open(rep))["cascade"]
+    return json.load(open(os.path.join(out, "summary.json")))
+
+
+def wafermd_defects(out, seed):
+    """A seed's wafermd defect series (time, step, vacancies, ...), untrimmed or trimmed layout."""
+    d = os.path.join(out, f"seed{seed:03d}")
+    path = os.path.join(d, "wafermd", "defects.csv")
+    return path if os.path.exists(path) else os.path.join(d, "wafermd_defects.csv")
+
+
+def trim(out):
+    """Reduce a finished batch to what is committed: per seed the two defect series; the first seed keeps
+    its two input scripts (mesh_vs_cluster.py derives every seed's input from them)."""
+    import shutil
+    seeds = sorted(int(r["seed"]) for r in csv_rows(os.path.join(out, "pairs.csv")))
+    first = next((k for k in seeds if os.path.exists(os.path.join(out, f"seed{k:03d}", "in.wafermd"))), None)
+    for k in seeds:
+        d = os.path.join(out, f"seed{k:03d}")
+        full = os.path.join(d, "wafermd", "defects.csv")
+        if os.path.exists(full):
+            shutil.copyfile(full, os.path.join(d, "wafermd_defects.csv"))
+        keep = {"lammps_defects.csv", "wafermd_defects.csv"} | ({"in.wafermd", "in.lammps"} if k == first else set())
+        for name in os.listdir(d):
+            if name not in keep:
+                path = os.path.join(d, name)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+
+
 def csv_rows(path):
     import csv
     with open(path) as f:
@@ -227,7 +263,7 @@ def write_outputs(rows, m, args):
                    ratio_to_nrt=dict(wafermd=mw / rows[0]["nrt"], lammps=ml / rows[0]["nrt"]),
                    ratio_to_arc=dict(wafermd=mw / rows[0]["arc"], lammps=ml / rows[0]["arc"]),
                    command="/usr/bin/python3 validation/cascade/run_pairs.py "
-                   + " ".join(a for a in sys.argv[1:] if a != "--replot"))
+                   + " ".join(a for a in sys.argv[1:] if a not in ("--replot", "--trim")))
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     # Mean defect count vs time, both codes, on a common time grid.
@@ -235,7 +271,7 @@ def write_outputs(rows, m, args):
     curves = {"wafermd": [], "LAMMPS": []}
     for r in rows:
         d = os.path.join(args.out, f"seed{r['seed']:03d}")
-        w = np.loadtxt(os.path.join(d, "wafermd", "defects.csv"), delimiter=",", skiprows=1, ndmin=2)
+        w = np.loadtxt(wafermd_defects(args.out, r["seed"]), delimiter=",", skiprows=1, ndmin=2)
         curves["wafermd"].append(np.interp(grid, w[:, 0], w[:, 2]))
         l = np.loadtxt(os.path.join(d, "lammps_defects.csv"), delimiter=",", skiprows=1, ndmin=2)
         curves["LAMMPS"].append(np.interp(grid, l[:, 0], l[:, 1]))
