@@ -7,7 +7,8 @@ seed by seed, with the cluster backend's (wafermd's built-in Wigner–Seitz coun
 
   /usr/bin/python3 validation/cascade/mesh_vs_cluster.py --batch validation/cascade/results/cu_1kev \
       --out validation/cascade/results/cu_1kev_mesh
-writes OUT/pairs.csv and OUT/summary.json.
+writes OUT/pairs.csv, OUT/summary.json and OUT/defects_vs_time.png (mean defect count vs time, both backends);
+--replot rebuilds the last two from an existing OUT, --trim then keeps per seed only the mesh defect series.
 """
 import argparse
 import csv
@@ -43,15 +44,20 @@ def seed_input(batch, seed):
     return text
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--batch", required=True, help="a run_pairs.py output directory (has pairs.csv, seedNNN/)")
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--exe", default=os.path.join(ROOT, "build", "wafermd"))
-    ap.add_argument("--precision", default="fp32", choices=["fp32", "fp64"])
-    args = ap.parse_args()
-    cluster = {int(r["seed"]): r for r in csv.DictReader(open(os.path.join(args.batch, "pairs.csv")))}
-    os.makedirs(args.out, exist_ok=True)
+def mesh_defects(out, seed):
+    """A seed's mesh defect series (time, step, vacancies, ...), as run or trimmed."""
+    d = os.path.join(out, f"seed{seed:03d}")
+    path = os.path.join(d, "mesh", "defects.csv")
+    return path if os.path.exists(path) else os.path.join(d, "mesh_defects.csv")
+
+
+def cluster_defects(batch, seed):
+    d = os.path.join(batch, f"seed{seed:03d}")
+    path = os.path.join(d, "wafermd", "defects.csv")
+    return path if os.path.exists(path) else os.path.join(d, "wafermd_defects.csv")
+
+
+def run_seeds(args, cluster):
     rows = []
     for seed in sorted(cluster):
         d = os.path.join(args.out, f"seed{seed:03d}")
@@ -79,11 +85,18 @@ def main():
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+
+
+def summarize(args):
+    """summary.json and defects_vs_time.png from OUT/pairs.csv and both backends' defect series."""
+    rows = [{k: int(v) for k, v in r.items()} for r in csv.DictReader(open(os.path.join(args.out, "pairs.csv")))]
     n = len(rows)
     diff = [r["fp_mesh"] - r["fp_cluster"] for r in rows]
     mean = sum(diff) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in diff) / (n - 1)) if n > 1 else 0.0
     se = sd / math.sqrt(n) if n > 0 else 0.0
+    command = ("/usr/bin/python3 validation/cascade/mesh_vs_cluster.py --batch " + os.path.relpath(args.batch, ROOT)
+               + " --out " + os.path.relpath(args.out, ROOT) + f" --precision {args.precision}")
     summary = dict(seeds=n, precision=args.precision,
                    mean_fp_mesh=sum(r["fp_mesh"] for r in rows) / n,
                    mean_fp_cluster=sum(r["fp_cluster"] for r in rows) / n,
@@ -91,9 +104,67 @@ def main():
                    within_two_standard_errors=abs(mean) <= 2 * se if se > 0 else mean == 0,
                    mean_peak_mesh=sum(r["peak_mesh"] for r in rows) / n,
                    mean_peak_cluster=sum(r["peak_cluster"] for r in rows) / n,
-                   total_remaps=sum(r["remaps"] for r in rows))
+                   total_remaps=sum(r["remaps"] for r in rows), command=command)
     json.dump(summary, open(os.path.join(args.out, "summary.json"), "w"), indent=2)
     print(json.dumps(summary, indent=2))
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    series = {"cluster (fp64)": [cluster_defects(args.batch, r["seed"]) for r in rows],
+              f"mesh ({args.precision})": [mesh_defects(args.out, r["seed"]) for r in rows]}
+    data = {k: [np.loadtxt(p, delimiter=",", skiprows=1, ndmin=2) for p in v] for k, v in series.items()}
+    tmax = min(a[-1, 0] for v in data.values() for a in v)
+    grid = np.linspace(0.0, tmax, 301)
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for name, arrays in data.items():
+        ax.plot(grid, np.mean([np.interp(grid, a[:, 0], a[:, 2]) for a in arrays], axis=0),
+                label=f"{name}, mean of {n}")
+    ax.set_xscale("symlog", linthresh=0.1)
+    ax.set_xlim(0, tmax)
+    ax.set_xlabel("time after the kick (ps)")
+    ax.set_ylabel("Frenkel pairs (Wigner–Seitz vacancies)")
+    ax.set_title(f"same seeds and directions on both backends: surviving {summary['mean_fp_mesh']:.2f} (mesh) vs "
+                 f"{summary['mean_fp_cluster']:.2f} (cluster)", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.text(0.01, 0.01, command + " --replot", fontsize=5)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "defects_vs_time.png"), dpi=120)
+
+
+def trim(out):
+    """Keep per seed only the mesh defect series (what is committed)."""
+    import shutil
+    for name in sorted(os.listdir(out)):
+        d = os.path.join(out, name)
+        if not (name.startswith("seed") and os.path.isdir(d)):
+            continue
+        full = os.path.join(d, "mesh", "defects.csv")
+        if os.path.exists(full):
+            shutil.copyfile(full, os.path.join(d, "mesh_defects.csv"))
+        for entry in os.listdir(d):
+            if entry != "mesh_defects.csv":
+                path = os.path.join(d, entry)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--batch", required=True, help="a run_pairs.py output directory (has pairs.csv, seedNNN/)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--exe", default=os.path.join(ROOT, "build", "wafermd"))
+    ap.add_argument("--precision", default="fp32", choices=["fp32", "fp64"])
+    ap.add_argument("--replot", action="store_true", help="only rebuild summary and figure from an existing --out")
+    ap.add_argument("--trim", action="store_true", help="then reduce --out to the committed layout")
+    args = ap.parse_args()
+    args.batch, args.out = os.path.abspath(args.batch), os.path.abspath(args.out)
+    cluster = {int(r["seed"]): r for r in csv.DictReader(open(os.path.join(args.batch, "pairs.csv")))}
+    os.makedirs(args.out, exist_ok=True)
+    if not args.replot:
+        run_seeds(args, cluster)
+    summarize(args)
+    if args.trim:
+        trim(args.out)
 
 
 if __name__ == "__main__":
