@@ -9,6 +9,7 @@ seed by seed, with the cluster backend's (wafermd's built-in Wigner–Seitz coun
       --out validation/cascade/results/cu_1kev_mesh
 writes OUT/pairs.csv, OUT/summary.json and OUT/defects_vs_time.png (mean defect count vs time, both backends);
 --replot rebuilds the last two from an existing OUT, --trim then keeps per seed only the mesh defect series.
+--only A-B runs a range of seeds (two calls on two cores split a batch), --resume keeps finished seeds.
 """
 import argparse
 import csv
@@ -60,16 +61,21 @@ def cluster_defects(batch, seed):
 def run_seeds(args, cluster):
     rows = []
     for seed in sorted(cluster):
+        if args.only and not args.only[0] <= seed <= args.only[1]:
+            continue
         d = os.path.join(args.out, f"seed{seed:03d}")
         os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "in.wafermd"), "w") as f:
-            f.write(seed_input(args.batch, seed))
-        cmd = ["nice", args.exe, "run", "in.wafermd", "--backend", "mesh", "--set",
-               f"mesh.precision={args.precision}", "--output", "mesh"]
-        with open(os.path.join(d, "mesh.out"), "w") as f:
-            r = subprocess.run(cmd, cwd=d, stdout=f, stderr=subprocess.STDOUT)
-        if r.returncode != 0:
-            sys.exit(f"seed {seed}: mesh run failed ({r.returncode}), see {d}/mesh.out")
+        done = os.path.join(d, "mesh.done")
+        if not (args.resume and os.path.exists(done)):
+            with open(os.path.join(d, "in.wafermd"), "w") as f:
+                f.write(seed_input(args.batch, seed))
+            cmd = ["nice", args.exe, "run", "in.wafermd", "--backend", "mesh", "--set",
+                   f"mesh.precision={args.precision}", "--output", "mesh"]
+            with open(os.path.join(d, "mesh.out"), "w") as f:
+                r = subprocess.run(cmd, cwd=d, stdout=f, stderr=subprocess.STDOUT)
+            if r.returncode != 0:
+                sys.exit(f"seed {seed}: mesh run failed ({r.returncode}), see {d}/mesh.out")
+            open(done, "w").close()
         rep = json.load(open(os.path.join(d, "mesh", "report.json")))
         for name in ("final_wafermd.data", "spliced.eam.alloy"):
             if os.path.exists(os.path.join(d, name)):
@@ -155,9 +161,12 @@ def main():
     ap.add_argument("--exe", default=os.path.join(ROOT, "build", "wafermd"))
     ap.add_argument("--precision", default="fp32", choices=["fp32", "fp64"])
     ap.add_argument("--replot", action="store_true", help="only rebuild summary and figure from an existing --out")
+    ap.add_argument("--only", help="run only seeds A-B (e.g. 11-20), to split a batch over cores")
+    ap.add_argument("--resume", action="store_true", help="keep the seeds a previous call finished (mesh.done)")
     ap.add_argument("--trim", action="store_true", help="then reduce --out to the committed layout")
     args = ap.parse_args()
     args.batch, args.out = os.path.abspath(args.batch), os.path.abspath(args.out)
+    args.only = tuple(int(v) for v in args.only.split("-")) if args.only else None
     cluster = {int(r["seed"]): r for r in csv.DictReader(open(os.path.join(args.batch, "pairs.csv")))}
     os.makedirs(args.out, exist_ok=True)
     if not args.replot:
