@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/error.hpp"
 #include "base/units.hpp"
 
 namespace wmd::md {
@@ -120,6 +121,44 @@ DefectTracker::DefectTracker(const State& s, const std::string& style, const dou
                              const std::vector<std::array<double, 3>>& basis, double cutoff, int every)
     : sites_(perfect_lattice_sites(s.box, spacing, basis)), cutoff_(cutoff), every_(every) {
   (void)style;
+}
+
+NamedArrays DefectTracker::save_state() const {
+  NamedArrays out;
+  out["sites"] = sites_;
+  out["settings"] = {cutoff_, static_cast<double>(every_), static_cast<double>(peak_), peak_time_};
+  out["last"] = {
+      static_cast<double>(last_.vacancies),        static_cast<double>(last_.interstitials),
+      static_cast<double>(last_.frenkel_pairs),    static_cast<double>(last_.clusters),
+      static_cast<double>(last_.vacancy_clusters), static_cast<double>(last_.interstitial_clusters),
+      static_cast<double>(last_.largest_cluster)};
+  std::vector<double>& series = out["series"];
+  for (const auto& row : series_) series.insert(series.end(), row.begin(), row.end());
+  return out;
+}
+
+void DefectTracker::restore_state(const NamedArrays& state) {
+  auto get = [&](const char* key, size_t min_size) -> const std::vector<double>& {
+    const auto it = state.find(key);
+    if (it == state.end() || it->second.size() < min_size)
+      throw RunError(std::string("the checkpoint's defect analysis lacks '") + key + "'");
+    return it->second;
+  };
+  sites_ = get("sites", 0);
+  const auto& set = get("settings", 4);
+  cutoff_ = set[0], every_ = static_cast<int>(set[1]), peak_ = static_cast<int64_t>(set[2]),
+  peak_time_ = set[3];
+  const auto& l = get("last", 7);
+  last_ = WsResult{};
+  last_.vacancies = static_cast<int64_t>(l[0]), last_.interstitials = static_cast<int64_t>(l[1]);
+  last_.frenkel_pairs = static_cast<int64_t>(l[2]), last_.clusters = static_cast<int64_t>(l[3]);
+  last_.vacancy_clusters = static_cast<int64_t>(l[4]),
+  last_.interstitial_clusters = static_cast<int64_t>(l[5]);
+  last_.largest_cluster = static_cast<int64_t>(l[6]);
+  const auto& ser = get("series", 0);
+  series_.clear();
+  for (size_t k = 0; k + 5 <= ser.size(); k += 5)
+    series_.push_back({ser[k], ser[k + 1], ser[k + 2], ser[k + 3], ser[k + 4]});
 }
 
 void DefectTracker::sample(const State& s, const Comm& comm) {

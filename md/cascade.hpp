@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "md/analysis/wigner_seitz.hpp"
+#include "md/backend.hpp"
 #include "md/comm.hpp"
 #include "md/state.hpp"
 
@@ -58,6 +59,11 @@ class DefectTracker {
   size_t sites() const { return sites_.size() / 3; }
   /// The samples as columns: time (ps), step, vacancies, interstitials, clusters.
   const std::vector<std::array<double, 5>>& series() const { return series_; }
+  /// Everything later samples and the summary depend on (reference sites, counts, peak, series): checkpoints.
+  NamedArrays save_state() const;
+  /// Restores what save_state wrote (a restarted cascade keeps the reference lattice of the run that wrote
+  /// it).
+  void restore_state(const NamedArrays& state);
 
  private:
   std::vector<double> sites_;

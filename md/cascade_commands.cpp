@@ -117,7 +117,8 @@ void Simulation::cmd_defects(const io::Command& c) {
   if (cutoff < 0) cutoff = ws_cluster_cutoff(lattice_.style, lattice_.scale);
   defects_ =
       std::make_unique<DefectTracker>(s_, lattice_.style, lattice_.spacing, lattice_.basis, cutoff, every);
-  if (static_cast<int64_t>(defects_->sites()) != comm_.sum(static_cast<int64_t>(s_.atoms.size()))) {
+  if (!restart_pending() &&
+      static_cast<int64_t>(defects_->sites()) != comm_.sum(static_cast<int64_t>(s_.atoms.size()))) {
     log_.line(fmt::format("WARNING: defects: {} reference sites but {} atoms", defects_->sites(),
                           comm_.sum(static_cast<int64_t>(s_.atoms.size()))));
   }
@@ -170,6 +171,14 @@ void Simulation::cmd_cascade(const io::Command& c) {
     const auto d = random_direction(seed, min_angle);
     for (int k = 0; k < 3; ++k) dir[k] = d[k];
   }
+  if (border > 0.0 && !s_.group_bit("cascade_border")) {
+    // Border thermostat group (its members are set below), named now so that fixes can refer to it.
+    if (s_.group_names.size() >= 32) a.fail("too many groups for the cascade border group");
+    s_.group_names.push_back("cascade_border");
+  }
+  // A restart's atoms arrive with the checkpoint, already kicked and grouped, with the PKA, stop time and
+  // defect samples of the run that wrote it: nothing more to do here.
+  if (restart_pending()) return;
   if (near) id = nearest_atom(s_, comm_, point);
   int pka_type = 0;
   for (size_t i = 0; i < s_.atoms.size(); ++i)
@@ -180,13 +189,7 @@ void Simulation::cmd_cascade(const io::Command& c) {
   kick_pka(s_, comm_, id, energy, dir);
   if (border > 0.0) {
     // Border thermostat group: atoms within `border` of a face at this moment (static, as LAMMPS groups are).
-    std::string name = "cascade_border";
-    uint32_t bit = s_.group_bit(name);
-    if (!bit) {
-      if (s_.group_names.size() >= 32) a.fail("too many groups for the cascade border group");
-      s_.group_names.push_back(name);
-      bit = s_.group_bit(name);
-    }
+    const uint32_t bit = s_.group_bit("cascade_border");
     Atoms& at = s_.atoms;
     const double* pos[3] = {at.x.data(), at.y.data(), at.z.data()};
     for (size_t i = 0; i < at.size(); ++i) {

@@ -107,6 +107,7 @@ void Simulation::write_checkpoint() {
   d.texts["meta/input_file"] = input_name_;
   d.texts["meta/input"] = input_text_;
   d.ints["meta/step"] = {s_.step};
+  d.ints["meta/run_index"] = {runs_started_};
   d.ints["meta/ranks"] = {c ? c->size() : 1};
   d.ints["meta/ntypes"] = {s_.ntypes};
   d.reals["meta/time"] = {s_.time};
@@ -140,6 +141,12 @@ void Simulation::write_checkpoint() {
     put_ranked(d, c, "fixes/" + f.id(), fix_state(f));
   }
   d.texts["fixes/ids"] = fix_ids;
+  if (defects_) {
+    for (const auto& [k, v] : defects_->save_state()) d.reals["cascade/defects/" + k] = v;
+  }
+  if (cascade_report_.is_object()) d.texts["cascade/report"] = cascade_report_.dump();
+  d.texts["cascade/element"] = cascade_element_;
+  d.reals["cascade/stop_time"] = {cascade_stop_time_};
   for (const H5md& h : h5md_) {
     const std::string key = "output/trajectory/" + (h.id.empty() ? std::string("output.trajectory") : h.id);
     d.ints[key + "/frames"] = {h.writer ? h.writer->frames() : 0};
@@ -152,9 +159,9 @@ void Simulation::write_checkpoint() {
   last_checkpoint_step_ = s_.step;
 }
 
-void Simulation::load_checkpoint(const SourcePos& at) {
-  const Comm* comm = &comm_;
-  const Comm* c = comm;
+const io::CheckpointData& Simulation::restart_data(const SourcePos& at) {
+  if (restart_data_) return *restart_data_;
+  const Comm* c = &comm_;
   io::CheckpointData d;
   if (!c || c->root()) d = io::read_checkpoint(restart_path_, at);
   if (c) {
@@ -165,6 +172,28 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     c->broadcast(bytes.data(), nbytes);
     if (!c->root()) d = io::CheckpointData::from_bytes(bytes);
   }
+  restart_data_ = std::make_unique<io::CheckpointData>(std::move(d));
+  return *restart_data_;
+}
+
+bool Simulation::run_precedes_checkpoint(const SourcePos& at) {
+  // Checkpoints from before the run index was recorded were written in the input's first run.
+  const auto& ints = restart_data(at).ints;
+  const auto it = ints.find("meta/run_index");
+  const int64_t written_in = it == ints.end() || it->second.empty() ? 1 : it->second[0];
+  if (runs_started_ >= written_in) return false;
+  if (!dry_run_)
+    log_.line(fmt::format("Restart: skipping run {} of the input (the checkpoint was written during run {})",
+                          runs_started_, written_in));
+  return true;
+}
+
+void Simulation::load_checkpoint(const SourcePos& at) {
+  const Comm* comm = &comm_;
+  const Comm* c = comm;
+  restart_data(at);
+  const io::CheckpointData d = std::move(*restart_data_);
+  restart_data_.reset();
   const std::string what = "checkpoint '" + restart_path_ + "'";
   auto text = [&](const std::string& k) {
     auto it = d.texts.find(k);
@@ -210,6 +239,15 @@ void Simulation::load_checkpoint(const SourcePos& at) {
   }
   s_.group_names = split_lines(text("groups/names"));
   keep_my_restored_atoms(d, c ? c->rank() : 0);
+  {
+    // Every atom's, not only this rank's: the set-up may migrate atoms between ranks.
+    const std::vector<int64_t>& id = ints("atoms/id");
+    const std::vector<double>&fx = reals("atoms/fx"), &fy = reals("atoms/fy"), &fz = reals("atoms/fz");
+    restart_forces_.clear();
+    restart_forces_.reserve(id.size());
+    for (size_t k = 0; k < id.size(); ++k) restart_forces_[id[k]] = {fx[k], fy[k], fz[k]};
+    restart_dt_ = s_.dt;
+  }
   const int rank = c ? c->rank() : 0;
   backend_->restore_state(take_ranked(d, "backend", rank));
   const auto saved_fixes = split_lines(text("fixes/ids"));
@@ -219,6 +257,16 @@ void Simulation::load_checkpoint(const SourcePos& at) {
       fail_input(at, what + " has no state for fix '" + f.id() + "'");
     restore_fix_state(f, take_ranked(d, "fixes/" + f.id(), rank));
   }
+  // A cascade continues with the reference lattice, samples and PKA of the run that wrote the checkpoint
+  // (when the input is re-run, `defects` and `cascade` have acted on the state before it was loaded).
+  const std::string dk = "cascade/defects/";
+  NamedArrays defects;
+  for (const auto& [key, v] : d.reals)
+    if (key.compare(0, dk.size(), dk) == 0) defects[key.substr(dk.size())] = v;
+  if (defects_ && !defects.empty()) defects_->restore_state(defects);
+  if (d.texts.count("cascade/report")) cascade_report_ = nlohmann::json::parse(d.texts.at("cascade/report"));
+  if (d.texts.count("cascade/element")) cascade_element_ = d.texts.at("cascade/element");
+  if (d.reals.count("cascade/stop_time")) cascade_stop_time_ = d.reals.at("cascade/stop_time").at(0);
   const std::string traj = "output/trajectory/";
   for (const auto& [key, v] : d.ints) {
     if (key.compare(0, traj.size(), traj) == 0 && key.size() > 7 && key.substr(key.size() - 7) == "/frames" &&

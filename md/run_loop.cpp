@@ -15,7 +15,13 @@ namespace wmd::md {
 
 void Simulation::cmd_run(const io::Command& c) {
   require_box(c);
-  if (restart_pending()) load_checkpoint(c.pos);  // `run N` then means N more steps
+  ++runs_started_;
+  if (restart_pending()) {
+    // Runs before the checkpoint's are skipped (their results are in it); at its run, `run N` means N more
+    // steps.
+    if (run_precedes_checkpoint(c.pos)) return;
+    load_checkpoint(c.pos);
+  }
   io::ArgCursor a(c);
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
   while (!a.done()) {
@@ -166,6 +172,17 @@ void Simulation::run_steps(int64_t nsteps) {
   {
     FixContext fc = fix_context();
     for (auto& f : fixes_) f->setup(fc);
+  }
+  if (!restart_forces_.empty()) {
+    // A restart continues with what the interrupted run would have used in its next step.
+    Atoms& at = s_.atoms;
+    for (size_t i = 0; i < at.size(); ++i) {
+      const auto it = restart_forces_.find(at.id[i]);
+      if (it != restart_forces_.end())
+        at.fx[i] = it->second[0], at.fy[i] = it->second[1], at.fz[i] = it->second[2];
+    }
+    s_.dt = restart_dt_;
+    restart_forces_.clear();
   }
   const PhaseTimes setup_times = backend_->phase_times();
   check_finite();

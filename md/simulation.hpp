@@ -1,6 +1,7 @@
 // A simulation driven by an ordered list of commands (LAMMPS subset or translated YAML): it owns the state,
 // the potential, fixes, computes, thermo and dump settings, and runs the velocity-Verlet loop on a backend.
 #pragma once
+#include <array>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "io/checkpoint.hpp"
@@ -179,6 +181,10 @@ class Simulation {
   void write_checkpoint();
   /// Loads the restart checkpoint (every rank; rank 0 reads and broadcasts); mismatches are InputErrors.
   void load_checkpoint(const SourcePos& at);
+  /// The restart checkpoint, read (rank 0) and broadcast once.
+  const io::CheckpointData& restart_data(const SourcePos& at);
+  /// Whether this `run` comes before the one the restart checkpoint was written in (and is skipped).
+  bool run_precedes_checkpoint(const SourcePos& at);
   /// Keeps this rank's atoms from checkpoint arrays laid out in rank order (today: one rank keeps all).
   void keep_my_restored_atoms(const io::CheckpointData& d, int rank);
   /// Named arrays of one fix for checkpoints (the hook the Fix class family overrides; nve has none).
@@ -257,7 +263,14 @@ class Simulation {
   bool restart_loaded_ = false;
   int64_t restart_step_ = -1;  // step of the loaded checkpoint: trajectory frames after it are dropped
   std::map<std::string, int64_t> restart_frames_;  // trajectory frame counts the checkpoint recorded
-  std::string physics_text_;                       // commands that enter physics_hash()
+  // The forces and timestep the interrupted run carried into its next step, by atom id: a restart puts them
+  // back after the run's set-up, which recomputes forces (a Langevin thermostat's set-up would add friction
+  // from full-step velocities where the interrupted run used half-step ones) and the timestep (fix dt/reset).
+  std::unordered_map<int64_t, std::array<double, 3>> restart_forces_;
+  double restart_dt_ = 0.0;
+  int64_t runs_started_ = 0;  // `run` commands begun so far; a checkpoint records the one it was written in
+  std::unique_ptr<io::CheckpointData> restart_data_;  // the checkpoint, read at the first `run` of a restart
+  std::string physics_text_;                          // commands that enter physics_hash()
   std::string input_name_, input_text_;
   int64_t last_checkpoint_step_ = -1;
   MinSettings min_;     // min_style / min_modify

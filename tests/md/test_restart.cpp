@@ -1,7 +1,8 @@
 // Checkpoint/restart end to end: 200 steps straight equal 100 + restart + 100 to the bit (also with the
 // checkpoint between neighbour rebuilds, and on 2 ranks once multi-rank runs exist; on the mesh backend in
 // fp32 and fp64, through remaps, with report.json's fabric counters continuing); a checkpoint killed halfway
-// leaves the previous one loadable; mismatched checkpoints exit 2; SIGTERM writes one and exits 3.
+// leaves the previous one loadable; mismatched checkpoints exit 2; SIGTERM writes one and exits 3; a cascade
+// interrupted in its second run continues to the same end as the uninterrupted one.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -226,11 +227,14 @@ TEST(Restart, MismatchedCheckpointsExitTwoWithAClearMessage) {
   EXPECT_NE(r.err.find("not a readable HDF5 checkpoint"), std::string::npos) << r.err;
 }
 
-TEST(Restart, SigtermFinishesTheStepWritesACheckpointAndExitsThree) {
-  const std::string dir = wmd::test::scratch_dir("restart_sigterm");
-  std::ofstream(dir + "/in.md") << input(kEverySeven);
+// Starts `wafermd ARGS` in `dir` (stdout.txt, stderr.txt), waits until stdout has shown `marker` and then a
+// thermo header ("Step ") after it, sends SIGTERM and returns the exit status (−1 if it did not exit
+// normally).
+int run_and_interrupt(const std::string& dir, const std::vector<std::string>& wafermd_args,
+                      const std::string& marker) {
   const std::string exe = WAFERMD_EXE;
-  std::vector<std::string> args = {exe, "run", "in.md", "--var", "n", "10000000", "--output", "out"};
+  std::vector<std::string> args = {exe};
+  args.insert(args.end(), wafermd_args.begin(), wafermd_args.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -244,16 +248,24 @@ TEST(Restart, SigtermFinishesTheStepWritesACheckpointAndExitsThree) {
   const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
   fs::current_path(cwd);
   posix_spawn_file_actions_destroy(&fa);
-  ASSERT_EQ(rc, 0);
-  // Wait until the step loop runs (the set-up thermo line is out), then interrupt.
-  for (int i = 0; i < 300 && wmd::test::slurp(dir + "/stdout.txt").find("Step ") == std::string::npos; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (rc != 0) return -1;
+  auto shown = [&] {
+    const std::string out = wmd::test::slurp(dir + "/stdout.txt");
+    const size_t m = out.find(marker);
+    return m != std::string::npos && out.find("Step ", m) != std::string::npos;
+  };
+  for (int i = 0; i < 1500 && !shown(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   kill(pid, SIGTERM);
   int st = 0;
   waitpid(pid, &st, 0);
-  ASSERT_TRUE(WIFEXITED(st));
-  EXPECT_EQ(WEXITSTATUS(st), 3);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(Restart, SigtermFinishesTheStepWritesACheckpointAndExitsThree) {
+  const std::string dir = wmd::test::scratch_dir("restart_sigterm");
+  std::ofstream(dir + "/in.md") << input(kEverySeven);
+  EXPECT_EQ(run_and_interrupt(dir, {"run", "in.md", "--var", "n", "10000000", "--output", "out"}, ""), 3);
   const std::string err = wmd::test::slurp(dir + "/stderr.txt");
   EXPECT_NE(err.find("interrupted by SIGTERM after step"), std::string::npos) << err;
   const auto c = load(dir + "/out/checkpoint.h5");
@@ -261,6 +273,45 @@ TEST(Restart, SigtermFinishesTheStepWritesACheckpointAndExitsThree) {
   // And it continues from there.
   const auto r = run_wafermd_in(dir, "run in.md --var n 5 --output out --restart out/checkpoint.h5");
   EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// A cascade interrupted in its second run (after a thermalisation run) continues from the checkpoint to the
+// same end as the uninterrupted run, to the bit: the first run is skipped, the reference lattice, defect
+// samples and PKA come from the checkpoint, and the Langevin border forces and dt/reset timestep the
+// interrupted run carried into its next step are restored after the set-up.
+TEST(Restart, InterruptedCascadeContinuesBitIdentically) {
+  const std::string dir = wmd::test::scratch_dir("restart_cascade");
+  std::ofstream(dir + "/in.md")
+      << "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 5 0 5 0 5\n"
+         "create_box 1 box\ncreate_atoms 1 box\npair_style eam/alloy\n"
+         "pair_coeff * * /usr/share/lammps/potentials/Cu_mishin1.eam.alloy Cu\nneighbor 1.0 bin\n"
+         "neigh_modify every 1 delay 0 check yes\nvelocity all create 600 4928 loop geom\nfix 1 all nve\n"
+         "timestep 0.002\nthermo 50\nrun 50\nreset_timestep 0 time 0\ndefects every 10\n"
+         "cascade near 9 9 9 energy 200 random 3 time 20 border 2.5 element Cu\n"
+         "fix b cascade_border langevin 300 300 0.1 77\n"
+         "fix dt all dt/reset 1 1.0e-6 0.004 0.1 emax 20 units box\n"
+         "thermo_style custom step time dt temp pe etotal vacancies interstitials\nthermo 50\n"
+         "run 100000000\n";
+  const auto straight = run_wafermd_in(dir, "run in.md --output straight");
+  ASSERT_EQ(straight.status, 0) << straight.err;
+  ASSERT_EQ(run_and_interrupt(dir, {"run", "in.md", "--output", "cut"}, "Cascade: PKA"), 3)
+      << wmd::test::slurp(dir + "/stderr.txt");
+  EXPECT_EQ(load(dir + "/cut/checkpoint.h5").ints.at("meta/run_index")[0], 2);
+  const auto rest = run_wafermd_in(dir, "run in.md --output cut --restart cut/checkpoint.h5");
+  ASSERT_EQ(rest.status, 0) << rest.err;
+  EXPECT_NE(rest.out.find("Restart: skipping run 1 of the input"), std::string::npos) << rest.out;
+  auto last_line = [](const std::string& text) {
+    const size_t e = text.find_last_not_of('\n');
+    return text.substr(text.rfind('\n', e) + 1, e - text.rfind('\n', e));
+  };
+  EXPECT_EQ(last_line(wmd::test::slurp(dir + "/cut/thermo.csv")),
+            last_line(wmd::test::slurp(dir + "/straight/thermo.csv")));
+  EXPECT_EQ(last_line(wmd::test::slurp(dir + "/cut/defects.csv")),
+            last_line(wmd::test::slurp(dir + "/straight/defects.csv")));
+  const auto a = nlohmann::json::parse(wmd::test::slurp(dir + "/straight/report.json"))["cascade"];
+  const auto b = nlohmann::json::parse(wmd::test::slurp(dir + "/cut/report.json"))["cascade"];
+  EXPECT_EQ(a, b);
+  EXPECT_GT(a.at("peak_defects").get<int>(), 0);
 }
 
 }  // namespace
