@@ -163,7 +163,20 @@ const io::CheckpointData& Simulation::restart_data(const SourcePos& at) {
   if (restart_data_) return *restart_data_;
   const Comm* c = &comm_;
   io::CheckpointData d;
-  if (!c || c->root()) d = io::read_checkpoint(restart_path_, at);
+  // Rank 0 reads; a file it cannot use fails every rank with its message (the others would otherwise wait in
+  // the broadcast below for ever).
+  std::string problem;
+  if (!c || c->root()) {
+    try {
+      d = io::read_checkpoint(restart_path_, at);
+    } catch (const InputError& e) {
+      problem = e.message();
+    } catch (const std::exception& e) {
+      problem = "cannot read checkpoint '" + restart_path_ + "': " + e.what();
+    }
+  }
+  if (c) c->broadcast(problem);
+  if (!problem.empty()) fail_input(at, problem);
   if (c) {
     std::vector<char> bytes = (c->root() ? d.to_bytes() : std::vector<char>{});
     uint64_t nbytes = bytes.size();

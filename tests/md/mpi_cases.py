@@ -2,7 +2,7 @@
 """Multi-rank checks of the cluster backend, run by ctest under mpirun.
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
-CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits
+CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart
 """
 import os
 import shutil
@@ -178,5 +178,23 @@ def mesh_bits():
     print(f"mesh fp64 == cluster on 2 ranks, deterministic: {len(a)} bytes identical")
 
 
+def bad_restart():
+    # A checkpoint rank 0 cannot read fails every rank with its message (exit 2), instead of leaving rank 1
+    # waiting for the broadcast.
+    d = fresh("bad_restart")
+    with open(os.path.join(d, "in.md"), "w") as f:
+        f.write(small_input(6, "fix 1 all nve\nrun 10\n"))
+    with open(os.path.join(d, "junk.h5"), "w") as f:
+        f.write("not a checkpoint\n")
+    for path, reason in (("missing.h5", "does not exist"), ("junk.h5", "not a readable HDF5 checkpoint")):
+        try:
+            rc, out, err = run(2, ["run", "in.md", "--output", "out", "--restart", path], d, timeout=60)
+        except subprocess.TimeoutExpired:
+            fail(f"--restart {path} on 2 ranks hung")
+        if rc != 2 or reason not in err:
+            fail(f"--restart {path}: exit {rc}, expected 2 with '{reason}'\n{err}")
+        print(f"--restart {path} on 2 ranks: exit 2, " + next(ln for ln in err.splitlines() if reason in ln))
+
+
 {"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
- "grid_mismatch": grid_mismatch, "lost_atom": lost_atom}[CASE]()
+ "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart}[CASE]()
