@@ -9,7 +9,8 @@ seed by seed, with the cluster backend's (wafermd's built-in Wigner–Seitz coun
       --out validation/cascade/results/cu_1kev_mesh
 writes OUT/pairs.csv, OUT/summary.json and OUT/defects_vs_time.png (mean defect count vs time, both backends);
 --replot rebuilds the last two from an existing OUT, --trim then keeps per seed only the mesh defect series.
---only A-B runs a range of seeds (two calls on two cores split a batch), --resume keeps finished seeds.
+--only A-B runs a range of seeds (two calls on two cores split a batch), --resume keeps finished seeds,
+--collect pairs the finished seeds only (a partial batch).
 """
 import argparse
 import csv
@@ -66,7 +67,9 @@ def run_seeds(args, cluster):
         d = os.path.join(args.out, f"seed{seed:03d}")
         os.makedirs(d, exist_ok=True)
         done = os.path.join(d, "mesh.done")
-        if not (args.resume and os.path.exists(done)):
+        if args.collect and not os.path.exists(done):
+            continue
+        if not ((args.resume or args.collect) and os.path.exists(done)):
             with open(os.path.join(d, "in.wafermd"), "w") as f:
                 f.write(seed_input(args.batch, seed))
             cmd = ["nice", args.exe, "run", "in.wafermd", "--backend", "mesh", "--set",
@@ -163,6 +166,7 @@ def main():
     ap.add_argument("--replot", action="store_true", help="only rebuild summary and figure from an existing --out")
     ap.add_argument("--only", help="run only seeds A-B (e.g. 11-20), to split a batch over cores")
     ap.add_argument("--resume", action="store_true", help="keep the seeds a previous call finished (mesh.done)")
+    ap.add_argument("--collect", action="store_true", help="pair only the seeds already finished, run none")
     ap.add_argument("--trim", action="store_true", help="then reduce --out to the committed layout")
     args = ap.parse_args()
     args.batch, args.out = os.path.abspath(args.batch), os.path.abspath(args.out)
