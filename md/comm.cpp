@@ -1,5 +1,7 @@
 #include "md/comm.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -226,7 +228,10 @@ void Comm::broadcast(std::string& s) const {
 }
 
 void Comm::abort(const std::string& message) const {
-  std::cerr << "error: rank " << rank_ << ": " << message << std::endl;
+  // One write, so that mpirun's abort banner from another rank cannot land inside the line.
+  const std::string line = "error: rank " + std::to_string(rank_) + ": " + message + "\n";
+  std::cerr.flush();
+  [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
   if (serial_) std::exit(exit_run_failed);
   MPI_Abort(comm_, exit_run_failed);
   std::abort();
