@@ -18,10 +18,7 @@ class FixNVE : public Fix {
     // Kick and drift in one pass over the atoms, in LAMMPS's per-atom order.
     for (size_t i = 0; i < at.size(); ++i) {
       if (!selected(c.s, i)) continue;
-      const double m = dtfm[at.type[i]];
-      at.vx[i] += m * at.fx[i];
-      at.vy[i] += m * at.fy[i];
-      at.vz[i] += m * at.fz[i];
+      kick(at, i, dtfm[at.type[i]]);
       at.x[i] += dt * at.vx[i];
       at.y[i] += dt * at.vy[i];
       at.z[i] += dt * at.vz[i];
@@ -30,13 +27,8 @@ class FixNVE : public Fix {
   void final_integrate(FixContext& c) override {
     Atoms& at = c.s.atoms;
     const double* dtfm = kick_factors(c);
-    for (size_t i = 0; i < at.size(); ++i) {
-      if (!selected(c.s, i)) continue;
-      const double m = dtfm[at.type[i]];
-      at.vx[i] += m * at.fx[i];
-      at.vy[i] += m * at.fy[i];
-      at.vz[i] += m * at.fz[i];
-    }
+    for (size_t i = 0; i < at.size(); ++i)
+      if (selected(c.s, i)) kick(at, i, dtfm[at.type[i]]);
   }
 
  private:
@@ -47,6 +39,12 @@ class FixNVE : public Fix {
     dtfm_.resize(c.s.mass.size());
     for (size_t t = 0; t < dtfm_.size(); ++t) dtfm_[t] = dtf / c.s.mass[t];
     return dtfm_.data();
+  }
+  // v += (½dt/m)·F for atom i.
+  static void kick(Atoms& at, size_t i, double m) {
+    at.vx[i] += m * at.fx[i];
+    at.vy[i] += m * at.fy[i];
+    at.vz[i] += m * at.fz[i];
   }
   std::vector<double> dtfm_;
 };
