@@ -20,6 +20,8 @@ import os
 import subprocess
 import sys
 
+from run_pairs import wafermd_defects  # the cluster batch's series, either layout
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
@@ -52,11 +54,6 @@ def mesh_defects(out, seed):
     path = os.path.join(d, "mesh", "defects.csv")
     return path if os.path.exists(path) else os.path.join(d, "mesh_defects.csv")
 
-
-def cluster_defects(batch, seed):
-    d = os.path.join(batch, f"seed{seed:03d}")
-    path = os.path.join(d, "wafermd", "defects.csv")
-    return path if os.path.exists(path) else os.path.join(d, "wafermd_defects.csv")
 
 
 def run_seeds(args, cluster):
@@ -120,7 +117,7 @@ def summarize(args):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
-    series = {"cluster (fp64)": [cluster_defects(args.batch, r["seed"]) for r in rows],
+    series = {"cluster (fp64)": [wafermd_defects(args.batch, r["seed"]) for r in rows],
               f"mesh ({args.precision})": [mesh_defects(args.out, r["seed"]) for r in rows]}
     data = {k: [np.loadtxt(p, delimiter=",", skiprows=1, ndmin=2) for p in v] for k, v in series.items()}
     tmax = min(a[-1, 0] for v in data.values() for a in v)
