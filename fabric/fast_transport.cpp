@@ -122,43 +122,46 @@ void FastTransport::deliver_requested(const std::int32_t* offsets, const std::in
   charged_ += cost_.cycles;
 }
 
+void FastTransport::check_request(int d, int s) const {
+  const Grid& g = spec_.grid;
+  const int n = g.size();
+  // Window coverage without a division per request: the source's row is within b (or wraps), then its
+  // column; anything unusual goes through covers().
+  bool ok = false;
+  if (spec_.kind == ScheduleKind::WindowMulticast && s >= 0 && s < n && s != d) {
+    const int dxp = d % g.width, dyp = d / g.width;
+    int ddy = row_of_[s] - dyp;
+    int ddx = s - (dyp + ddy) * g.width - dxp;
+    if (ddy < 0) ddy = -ddy;
+    if (ddx < 0) ddx = -ddx;
+    if (spec_.wrap) {
+      ddy = ddy < g.height - ddy ? ddy : g.height - ddy;
+      ddx = ddx < g.width - ddx ? ddx : g.width - ddx;
+    }
+    ok = ddx <= spec_.b && ddy <= spec_.b;
+  } else {
+    ok = covers(s, d);
+  }
+  if (!ok)
+    throw RunError(fmt::format(
+        "fast transport: logical PE ({},{}) asked for the payload of PE ({},{}), which the {} schedule "
+        "(b = {}, {}) does not bring it",
+        d % g.width, d / g.width, s >= 0 ? s % g.width : s, s >= 0 ? s / g.width : s,
+        spec_.kind == ScheduleKind::WindowMulticast ? "window multicast" : "neighbour swap", spec_.b,
+        spec_.wrap ? "periodic" : "not periodic"));
+}
+
 void FastTransport::deliver_requested_range(int d_begin, int d_end, const std::int32_t* offsets,
                                             const std::int32_t* sources, const std::uint32_t* payload,
                                             std::uint32_t* out) {
   if (spec_.kind == ScheduleKind::Reduction)
     throw RunError("fast transport: a reduction delivers with reduce()");
-  const Grid& g = spec_.grid;
   const int P = spec_.words;
   const std::int32_t k0 = offsets[0];
-  const bool window = spec_.kind == ScheduleKind::WindowMulticast;
-  const int n = g.size(), b = spec_.b;
   for (int d = d_begin; d < d_end; ++d) {
-    const int dxp = d % g.width, dyp = d / g.width;
     for (std::int32_t k = offsets[d - d_begin]; k < offsets[d - d_begin + 1]; ++k) {
       const int s = sources[k];
-      // Window coverage without a division per request: the source's row is within b (or wraps), then its
-      // column; anything unusual goes through covers().
-      bool ok = false;
-      if (window && s >= 0 && s < n && s != d) {
-        int ddy = row_of_[s] - dyp;
-        int ddx = s - (dyp + ddy) * g.width - dxp;
-        if (ddy < 0) ddy = -ddy;
-        if (ddx < 0) ddx = -ddx;
-        if (spec_.wrap) {
-          ddy = ddy < g.height - ddy ? ddy : g.height - ddy;
-          ddx = ddx < g.width - ddx ? ddx : g.width - ddx;
-        }
-        ok = ddx <= b && ddy <= b;
-      } else {
-        ok = covers(s, d);
-      }
-      if (!ok)
-        throw RunError(fmt::format(
-            "fast transport: logical PE ({},{}) asked for the payload of PE ({},{}), which the {} schedule "
-            "(b = {}, {}) does not bring it",
-            d % g.width, d / g.width, s >= 0 ? s % g.width : s, s >= 0 ? s / g.width : s,
-            spec_.kind == ScheduleKind::WindowMulticast ? "window multicast" : "neighbour swap", spec_.b,
-            spec_.wrap ? "periodic" : "not periodic"));
+      check_request(d, s);
       const std::uint32_t* src = payload + static_cast<std::size_t>(s) * P;
       std::uint32_t* dst = out + static_cast<std::size_t>(k - k0) * P;
       for (int w = 0; w < P; ++w) dst[w] = src[w];
@@ -166,41 +169,109 @@ void FastTransport::deliver_requested_range(int d_begin, int d_end, const std::i
   }
 }
 
+void FastTransport::approve_requests(int d_begin, int d_end, const std::int32_t* offsets,
+                                     const std::int32_t* sources) {
+  if (spec_.kind == ScheduleKind::Reduction)
+    throw RunError("fast transport: a reduction delivers with reduce()");
+  if (d_begin < 0 || d_end > spec_.grid.size() || d_begin > d_end)
+    throw RunError(fmt::format("fast transport: destinations [{}, {}) asked for on a grid of {} PEs", d_begin,
+                               d_end, spec_.grid.size()));
+  approved_end_ = -1;
+  for (int d = d_begin; d < d_end; ++d)
+    for (std::int32_t k = offsets[d - d_begin]; k < offsets[d - d_begin + 1]; ++k)
+      check_request(d, sources[k]);
+  approved_offsets_ = offsets, approved_sources_ = sources;
+  approved_begin_ = d_begin, approved_end_ = d_end;
+}
+
+void FastTransport::deliver_approved_range(int d_begin, int d_end, const std::int32_t* offsets,
+                                           const std::int32_t* sources, const std::uint32_t* payload,
+                                           std::uint32_t* out, std::size_t plane_stride) const {
+  // The requests must be the approved arrays' own entries: the range's offsets point into them.
+  if (sources != approved_sources_ || d_begin < approved_begin_ || d_end > approved_end_ || d_begin > d_end ||
+      offsets != approved_offsets_ + (d_begin - approved_begin_))
+    throw RunError("fast transport: these requests were not approved against the schedule's coverage");
+  const int P = spec_.words;
+  const std::int32_t k0 = offsets[0], k1 = offsets[d_end - d_begin];
+  if (plane_stride > 0 && P == 3) {
+    // The fp32 position payload (x, y, z): the common case, unrolled.
+    std::uint32_t *ox = out, *oy = out + plane_stride, *oz = out + 2 * plane_stride;
+    for (std::int32_t k = k0; k < k1; ++k) {
+      const std::uint32_t* src = payload + static_cast<std::size_t>(sources[k]) * 3;
+      ox[k - k0] = src[0], oy[k - k0] = src[1], oz[k - k0] = src[2];
+    }
+  } else if (plane_stride > 0) {
+    for (std::int32_t k = k0; k < k1; ++k) {
+      const std::uint32_t* src = payload + static_cast<std::size_t>(sources[k]) * P;
+      for (int w = 0; w < P; ++w) out[w * plane_stride + static_cast<std::size_t>(k - k0)] = src[w];
+    }
+  } else if (P == 1) {
+    for (std::int32_t k = k0; k < k1; ++k) out[k - k0] = payload[sources[k]];
+  } else {
+    for (std::int32_t k = k0; k < k1; ++k) {
+      const std::uint32_t* src = payload + static_cast<std::size_t>(sources[k]) * P;
+      std::uint32_t* dst = out + static_cast<std::size_t>(k - k0) * P;
+      for (int w = 0; w < P; ++w) dst[w] = src[w];
+    }
+  }
+}
+
 void FastTransport::reduce(const std::uint32_t* values, std::uint32_t* result) {
+  std::vector<std::uint32_t> rows(static_cast<std::size_t>(spec_.grid.height) * spec_.words);
+  reduce_rows(values, 0, spec_.grid.height, rows.data());
+  fold_rows(rows.data(), result);
+}
+
+void FastTransport::reduce_rows(const std::uint32_t* values, int row_begin, int row_end,
+                                std::uint32_t* rows) const {
   if (spec_.kind != ScheduleKind::Reduction)
     throw RunError("fast transport: reduce() needs a reduction schedule");
-  // Same folds as build_reduction, on physical positions: chains fold base (own) with what came in.
+  // Same folds as build_reduction, on physical positions: chains fold base (own) with what came in. A
+  // physical row holds one logical row (the torus folds x and y separately).
   const Grid& g = spec_.grid;
-  const int P = spec_.words, cx = reduction_root_x(g), cy = reduction_root_y(g);
+  const int P = spec_.words, cx = reduction_root_x(g);
   const ReduceOp op = spec_.op;
-  auto own = [&](int x, int y, int w) {
-    return values[static_cast<std::size_t>(map_.logical_pe(g.id(x, y))) * P + w];
-  };
-  std::vector<std::uint32_t> row(g.height);
-  for (int w = 0; w < P; ++w) {
-    for (int y = 0; y < g.height; ++y) {
-      std::uint32_t v = own(cx, y, w);
+  const std::size_t first = static_cast<std::size_t>(row_begin) * g.width;
+  for (int y = 0; y < g.height; ++y) {
+    const int logical_row = map_.logical_pe(g.id(0, y)) / g.width;
+    if (logical_row < row_begin || logical_row >= row_end) continue;
+    auto own = [&](int x, int w) {
+      return values[(static_cast<std::size_t>(map_.logical_pe(g.id(x, y))) - first) * P + w];
+    };
+    for (int w = 0; w < P; ++w) {
+      std::uint32_t v = own(cx, w);
       if (cx > 0) {
-        std::uint32_t acc = own(0, y, w);
-        for (int x = 1; x < cx; ++x) acc = combine_words(op, own(x, y, w), acc);
+        std::uint32_t acc = own(0, w);
+        for (int x = 1; x < cx; ++x) acc = combine_words(op, own(x, w), acc);
         v = combine_words(op, v, acc);
       }
       if (cx < g.width - 1) {
-        std::uint32_t acc = own(g.width - 1, y, w);
-        for (int x = g.width - 2; x > cx; --x) acc = combine_words(op, own(x, y, w), acc);
+        std::uint32_t acc = own(g.width - 1, w);
+        for (int x = g.width - 2; x > cx; --x) acc = combine_words(op, own(x, w), acc);
         v = combine_words(op, v, acc);
       }
-      row[y] = v;
+      rows[static_cast<std::size_t>(y) * P + w] = v;
     }
-    std::uint32_t v = row[cy];
+  }
+}
+
+void FastTransport::fold_rows(const std::uint32_t* rows, std::uint32_t* result) {
+  if (spec_.kind != ScheduleKind::Reduction)
+    throw RunError("fast transport: reduce() needs a reduction schedule");
+  const Grid& g = spec_.grid;
+  const int P = spec_.words, cy = reduction_root_y(g);
+  const ReduceOp op = spec_.op;
+  auto row = [&](int y, int w) { return rows[static_cast<std::size_t>(y) * P + w]; };
+  for (int w = 0; w < P; ++w) {
+    std::uint32_t v = row(cy, w);
     if (cy > 0) {
-      std::uint32_t acc = row[0];
-      for (int y = 1; y < cy; ++y) acc = combine_words(op, row[y], acc);
+      std::uint32_t acc = row(0, w);
+      for (int y = 1; y < cy; ++y) acc = combine_words(op, row(y, w), acc);
       v = combine_words(op, v, acc);
     }
     if (cy < g.height - 1) {
-      std::uint32_t acc = row[g.height - 1];
-      for (int y = g.height - 2; y > cy; --y) acc = combine_words(op, row[y], acc);
+      std::uint32_t acc = row(g.height - 1, w);
+      for (int y = g.height - 2; y > cy; --y) acc = combine_words(op, row(y, w), acc);
       v = combine_words(op, v, acc);
     }
     result[w] = v;

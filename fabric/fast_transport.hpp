@@ -48,12 +48,34 @@ class FastTransport {
   /// Reduction: op over all PEs of each word of `values` (PE × words, logical ids), folded in the schedule's
   /// order so the bits equal the simulator's; writes `words` results to `result`. Charges one schedule.
   void reduce(const std::uint32_t* values, std::uint32_t* result);
+  /// reduce()'s first stage for the logical rows [row_begin, row_end) only, so that a grid tiled over
+  /// processes in bands of rows reduces to reduce()'s bits: the fold along each physical row holding one of
+  /// those logical rows, into rows[y·words + w] for physical row y (other rows untouched). `values` holds the
+  /// band's PEs only, PE row_begin·width first. Charges nothing.
+  void reduce_rows(const std::uint32_t* values, int row_begin, int row_end, std::uint32_t* rows) const;
+  /// reduce()'s second stage: folds every physical row's value (rows, height × words) into result[words].
+  /// Charges one schedule.
+  void fold_rows(const std::uint32_t* rows, std::uint32_t* result);
   /// deliver_requested for the destinations [d_begin, d_end) only, so a caller can stream a large grid
   /// through a bounded buffer: offsets[i] .. offsets[i+1] index the sources of destination d_begin + i, and
   /// request k lands at out[(k − offsets[0])·words]. Checks coverage like deliver_requested; charges nothing:
   /// the caller charges one schedule per exchange with charge().
   void deliver_requested_range(int d_begin, int d_end, const std::int32_t* offsets,
                                const std::int32_t* sources, const std::uint32_t* payload, std::uint32_t* out);
+  /// Checks every request of destinations [d_begin, d_end) (offsets[d − d_begin] .. offsets[d − d_begin + 1]
+  /// index `sources`, logical ids) against the schedule's coverage once, and remembers these arrays as
+  /// approved: requests that stay fixed between neighbour rebuilds are then delivered every step by
+  /// deliver_approved_range without a per-request check. Throws wmd::RunError naming the first request the
+  /// schedule does not cover (nothing is approved then).
+  void approve_requests(int d_begin, int d_end, const std::int32_t* offsets, const std::int32_t* sources);
+  /// deliver_requested_range for requests that approve_requests accepted (destinations inside the approved
+  /// range, offsets pointing into the approved offsets, the very same sources; anything else throws): a plain
+  /// copy. Word w of request k lands at out[(k − offsets[0])·words + w], or, when
+  /// plane_stride > 0, at out[w·plane_stride + (k − offsets[0])] (one plane per word, for SIMD kernels).
+  /// Charges nothing (see charge()).
+  void deliver_approved_range(int d_begin, int d_end, const std::int32_t* offsets,
+                              const std::int32_t* sources, const std::uint32_t* payload, std::uint32_t* out,
+                              std::size_t plane_stride = 0) const;
   /// Window multicast: deliver_all's output for destinations [d_begin, d_end) only, PE d_begin + i at
   /// out[i·slots_per_pe()]; for streaming a large grid through a bounded buffer. Charges nothing (see
   /// charge()).
@@ -67,6 +89,13 @@ class FastTransport {
   ScheduleCost cost_;
   int slots_per_pe_ = 0;
   long long charged_ = 0;
+  // The request arrays approve_requests last accepted (identity, not contents: the caller re-approves after
+  // it changes them).
+  const std::int32_t* approved_offsets_ = nullptr;
+  const std::int32_t* approved_sources_ = nullptr;
+  int approved_begin_ = 0, approved_end_ = -1;
+  // Throws unless the schedule brings logical PE s's payload to logical PE d.
+  void check_request(int d, int s) const;
   std::vector<std::int32_t>
       row_of_;  // logical row of each PE: coverage checks without a division per request
 };
