@@ -17,7 +17,7 @@ Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_r
     mo.wafer = settings_.mesh_wafer;
     mo.fp64 = settings_.mesh_precision == "fp64";
     mo.deterministic = settings_.deterministic;
-    backend_ = std::make_unique<mesh::MeshBackend>(mo);
+    backend_ = std::make_unique<mesh::MeshBackend>(mo, &comm_);
   } else if (settings_.backend == "cluster") {
     backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic,
                                                 parse_pair_precision(settings_.cluster_precision));

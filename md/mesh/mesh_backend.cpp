@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "base/error.hpp"
 #include "md/eam_atom_kernels.hpp"
 #include "md/mesh/pe_kernels.hpp"
+#include "md/mesh/pe_kernels32.hpp"
 
 namespace wmd::md::mesh {
 namespace {
@@ -60,17 +62,95 @@ void unpack_shift(int8_t s, int& sx, int& sy, int& sz) {
 /// Transports, fp32 tables and streaming buffers: the emulator's machinery, not PE state.
 struct MeshBackend::Impl {
   std::unique_ptr<FastTransport> pos, fp, scan, check, sum, swap;
-  FloatTables ft;
+  PeTables32 pt;  // fp32 PE tables (fp32 mode)
   std::vector<uint32_t> pos_payload, fp_payload, buf, buf2;
-  std::vector<double> epe;  // per-PE energy of the last force pass
-  std::vector<double> vpe;  // per-PE virial (6)
+  std::vector<double> epe;  // per-PE energy of the last force pass (band)
+  std::vector<double> vpe;  // per-PE virial (6) (band)
+  // Halo plan: runs of whole PE rows received from / sent to other ranks each multicast.
+  struct Run {
+    int rank, row0, rows;
+  };
+  std::vector<Run> recv, send;
 };
 
-MeshBackend::MeshBackend(MeshOptions opt) : opt_(std::move(opt)), impl_(std::make_unique<Impl>()) {
+/// Every rank's atoms at a rebuild, gathered in rank order (rank r's atoms from first[r]): the mapping's
+/// upkeep reads them on every rank alike.
+struct MeshBackend::AllAtoms {
+  std::vector<double> x, y, z;
+  std::vector<int64_t> id;
+  std::vector<int> type;
+  std::vector<int64_t> first;  // per rank, and the total at the end
+  int size() const { return static_cast<int>(x.size()); }
+};
+
+namespace {
+
+// Gathers the atoms' positions (as they are now), ids and types from every rank.
+void gather_atoms(const Comm& comm, const Atoms& a, MeshBackend::AllAtoms& g) {
+  g.x = comm.allgather(a.x);
+  g.y = comm.allgather(a.y);
+  g.z = comm.allgather(a.z);
+  g.id = comm.allgather(a.id);
+  g.type = comm.allgather(a.type);
+  const std::vector<int64_t> counts = comm.allgather(std::vector<int64_t>{static_cast<int64_t>(a.size())});
+  g.first.assign(counts.size() + 1, 0);
+  for (size_t r = 0; r < counts.size(); ++r) g.first[r + 1] = g.first[r] + counts[r];
+}
+
+// Index of each id among `ids` (ids unique): a dense table when the ids are compact, else a sorted copy.
+class IdIndex {
+ public:
+  explicit IdIndex(const std::vector<int64_t>& ids) {
+    int64_t mx = 0;
+    for (int64_t v : ids) mx = std::max(mx, v);
+    if (mx <= 4 * static_cast<int64_t>(ids.size()) + 64) {
+      dense_.assign(static_cast<size_t>(mx) + 1, -1);
+      for (size_t k = 0; k < ids.size(); ++k) dense_[ids[k]] = static_cast<int32_t>(k);
+    } else {
+      sorted_.resize(ids.size());
+      for (size_t k = 0; k < ids.size(); ++k) sorted_[k] = {ids[k], static_cast<int32_t>(k)};
+      std::sort(sorted_.begin(), sorted_.end());
+    }
+  }
+  /// Index of `id`, −1 when absent.
+  int32_t find(int64_t id) const {
+    if (!dense_.empty()) return id >= 0 && id < static_cast<int64_t>(dense_.size()) ? dense_[id] : -1;
+    auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::pair<int64_t, int32_t>{id, -1});
+    return it != sorted_.end() && it->first == id ? it->second : -1;
+  }
+
+ private:
+  std::vector<int32_t> dense_;
+  std::vector<std::pair<int64_t, int32_t>> sorted_;
+};
+
+}  // namespace
+
+MeshBackend::MeshBackend(MeshOptions opt, const Comm* comm)
+    : opt_(std::move(opt)), comm_(comm ? comm : &Comm::local()), impl_(std::make_unique<Impl>()) {
   hw_ = fabric::load_hardware(opt_.wafer);
 }
 
 MeshBackend::~MeshBackend() = default;
+
+// Bands of whole PE rows, as equal as the row count allows, in rank order.
+void MeshBackend::set_bands() {
+  const int R = comm_->size(), H = map_.height, W = map_.width;
+  if (H < R)
+    fail_input(SourcePos{"<mesh>", 0},
+               fmt::format("the mesh's {} PE rows cannot be tiled over {} MPI ranks (one band of rows per "
+                           "rank): run on at most {} ranks",
+                           H, R, H));
+  rank_of_row_.assign(H, 0);
+  for (int r = 0; r < R; ++r)
+    for (int y = static_cast<int>(static_cast<int64_t>(r) * H / R);
+         y < static_cast<int>(static_cast<int64_t>(r + 1) * H / R); ++y)
+      rank_of_row_[y] = r;
+  const int me = comm_->rank();
+  row0_ = static_cast<int>(static_cast<int64_t>(me) * H / R);
+  row1_ = static_cast<int>(static_cast<int64_t>(me + 1) * H / R);
+  pe0_ = row0_ * W, pe1_ = row1_ * W;
+}
 
 void MeshBackend::make_transports() {
   Impl& I = *impl_;
@@ -95,6 +175,71 @@ void MeshBackend::make_transports() {
   I.swap = std::make_unique<FastTransport>(
       ScheduleSpec{ScheduleKind::NeighbourSwap, g, 1, swap_words, map_.wrap}, hw_);
   counters_.max_b = std::max(counters_.max_b, b_);
+  // Halo plan: the rows within b of each band (wrapped on the torus) that other bands own.
+  I.recv.clear(), I.send.clear();
+  const int R = comm_->size(), H = map_.height, me = comm_->rank();
+  if (R == 1) return;
+  auto needed = [&](int r) {
+    std::vector<char> need(H, 0);
+    const int r0 = static_cast<int>(static_cast<int64_t>(r) * H / R),
+              r1 = static_cast<int>(static_cast<int64_t>(r + 1) * H / R);
+    for (int y = r0 - b_; y < r1 + b_; ++y) {
+      const int yy = map_.wrap ? ((y % H) + H) % H : y;
+      if (yy >= 0 && yy < H && rank_of_row_[yy] != r) need[yy] = 1;
+    }
+    return need;
+  };
+  // Maximal runs of rows owned by `owner` among `need`, ascending (both sides compute the same runs).
+  auto runs = [&](const std::vector<char>& need, int owner, int peer, std::vector<Impl::Run>& out) {
+    for (int y = 0; y < H;) {
+      if (!need[y] || rank_of_row_[y] != owner) {
+        ++y;
+        continue;
+      }
+      int e = y;
+      while (e < H && need[e] && rank_of_row_[e] == owner) ++e;
+      out.push_back({peer, y, e - y});
+      y = e;
+    }
+  };
+  const std::vector<char> mine = needed(me);
+  for (int q = 0; q < R; ++q) {
+    if (q == me) continue;
+    runs(mine, q, q, I.recv);
+    runs(needed(q), me, q, I.send);
+  }
+}
+
+// The halo rows of a multicast payload (PE × words over the whole grid) from the ranks that own them.
+void MeshBackend::halo_exchange(std::vector<uint32_t>& payload, int words) const {
+  const Impl& I = *impl_;
+  if (I.recv.empty() && I.send.empty()) return;
+  const size_t row_words = static_cast<size_t>(map_.width) * words;
+  std::vector<MPI_Request> req;
+  req.reserve(I.recv.size() + I.send.size());
+  for (const Impl::Run& r : I.recv) {
+    req.emplace_back();
+    MPI_Irecv(payload.data() + r.row0 * row_words, static_cast<int>(r.rows * row_words), MPI_UINT32_T, r.rank,
+              r.row0, comm_->raw(), &req.back());
+  }
+  for (const Impl::Run& r : I.send) {
+    req.emplace_back();
+    MPI_Isend(payload.data() + r.row0 * row_words, static_cast<int>(r.rows * row_words), MPI_UINT32_T, r.rank,
+              r.row0, comm_->raw(), &req.back());
+  }
+  MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+}
+
+// A fabric reduction of the band's per-PE words: this band's row folds, every band's rows shared (each
+// physical row is folded by exactly one rank), then the column fold — reduce()'s bits at any rank count.
+void MeshBackend::fabric_reduce(FastTransport& t, const uint32_t* band_values, uint32_t* out) const {
+  const int words = t.spec().words;
+  std::vector<uint32_t> rows(static_cast<size_t>(map_.height) * words, 0u);
+  t.reduce_rows(band_values, row0_, row1_, rows.data());
+  if (comm_->size() > 1)
+    MPI_Allreduce(MPI_IN_PLACE, rows.data(), static_cast<int>(rows.size()), MPI_UINT32_T, MPI_BOR,
+                  comm_->raw());
+  t.fold_rows(rows.data(), out);
 }
 
 void MeshBackend::setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
@@ -105,9 +250,10 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
   times_ = PhaseTimes{};
   validate(s, tables, nb);
   cutneigh_ = tables.cutmax + nb.skin;
-  if (!opt_.fp64) impl_->ft = make_float_tables(tables);
+  if (!opt_.fp64) impl_->pt = make_pe_tables32(tables);
   // The PE assignment persists between runs of one system (it lives on the wafer); a new system is mapped.
-  bool same = map_.size() > 0 && map_.pe_of.size() == s.atoms.size();
+  const int64_t natoms = comm_->sum(static_cast<int64_t>(s.atoms.size()));
+  bool same = !pe_id_.empty() && mapped_atoms_ == natoms;
   for (int d = 0; d < 3 && same; ++d) same = box_lo_[d] == s.box.lo[d] && box_hi_[d] == s.box.hi[d];
   for (int d = 0; d < 3; ++d) box_lo_[d] = s.box.lo[d], box_hi_[d] = s.box.hi[d];
   const bool restored = restored_;
@@ -127,8 +273,10 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
 NamedArrays MeshBackend::save_state() const {
   const MeshCounters& c = counters_;
   auto d = [](auto v) { return static_cast<double>(v); };
+  // Every rank writes the whole PE assignment and its band's hold positions (restarts run on the same rank
+  // count, which the checkpoint reader enforces, so each rank takes back its own copy).
   return {{"grid", {d(map_.width), d(map_.height), d(map_.wrap ? 1 : 0)}},
-          {"atom_of", std::vector<double>(map_.atom_of.begin(), map_.atom_of.end())},
+          {"pe_atom_id", std::vector<double>(pe_id_.begin(), pe_id_.end())},
           {"window_b", {d(b_)}},
           {"ago", {d(ago_)}},
           {"xhold", xhold_},
@@ -156,8 +304,8 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   map_.width = static_cast<int>(g[0]);
   map_.height = static_cast<int>(g[1]);
   map_.wrap = g[2] != 0;
-  const auto& ao = get("atom_of", 0);
-  map_.atom_of.assign(ao.begin(), ao.end());
+  const auto& ids = get("pe_atom_id", 0);
+  pe_id_.assign(ids.begin(), ids.end());
   b_ = static_cast<int>(get("window_b", 1)[0]);
   ago_ = static_cast<int>(get("ago", 1)[0]);
   xhold_ = get("xhold", 0);
@@ -173,38 +321,38 @@ void MeshBackend::restore_state(const NamedArrays& state) {
 
 // The saved run's neighbour slots came from the window scan of its last rebuild: scan again from exactly
 // those positions (xhold) on the saved PE assignment. No wrapping or swaps here — those would change the
-// bits.
+// bits. Each rank holds its band's atoms already (a checkpoint restores every rank's own atoms).
 void MeshBackend::rebuild_restored(State& s) {
   restored_ = false;
   const auto t0 = std::chrono::steady_clock::now();
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
   const int npe = map_.size();
-  if (map_.atom_of.size() != static_cast<size_t>(npe) || xhold_.size() != 3 * static_cast<size_t>(npe))
+  set_bands();
+  if (pe_id_.size() != static_cast<size_t>(npe) || xhold_.size() != 3 * static_cast<size_t>(pe1_ - pe0_))
     throw RunError("checkpoint's mesh state does not hold one entry per PE");
-  map_.pe_of.assign(n, -1);
-  for (int p = 0; p < npe; ++p) {
-    const int i = map_.atom_of[p];
-    if (i < -1 || i >= n || (i >= 0 && map_.pe_of[i] >= 0))
-      throw RunError("checkpoint's mesh PE assignment is not one atom per PE");
-    if (i >= 0) map_.pe_of[i] = p;
-  }
-  for (int i = 0; i < n; ++i)
-    if (map_.pe_of[i] < 0) throw RunError("checkpoint's mesh PE assignment leaves atoms without a PE");
   make_transports();
-  type_.assign(npe, 0);
-  id_.assign(npe, 0);
+  index_band(s);
+  int64_t placed = 0;
+  for (int p = 0; p < npe; ++p) placed += pe_id_[p] != 0;
+  mapped_atoms_ = placed;
+  if (comm_->sum(static_cast<int64_t>(n)) != placed)
+    throw RunError("checkpoint's mesh PE assignment does not hold every atom once");
   std::vector<double> cur(3 * static_cast<size_t>(n));
-  for (int p = 0; p < npe; ++p) {
-    const int i = map_.atom_of[p];
+  for (int q = 0; q < pe1_ - pe0_; ++q) {
+    const int i = local_[q];
     if (i < 0) continue;
-    type_[p] = a.type[i];
-    id_[p] = a.id[i];
     cur[3 * i] = a.x[i], cur[3 * i + 1] = a.y[i], cur[3 * i + 2] = a.z[i];
-    a.x[i] = xhold_[3 * p], a.y[i] = xhold_[3 * p + 1], a.z[i] = xhold_[3 * p + 2];
+    a.x[i] = xhold_[3 * q], a.y[i] = xhold_[3 * q + 1], a.z[i] = xhold_[3 * q + 2];
   }
-  scan_windows(s);
+  AllAtoms g;
+  gather_atoms(*comm_, a, g);
   for (int i = 0; i < n; ++i) a.x[i] = cur[3 * i], a.y[i] = cur[3 * i + 1], a.z[i] = cur[3 * i + 2];
+  const IdIndex where(g.id);
+  map_.atom_of.assign(npe, -1);
+  for (int p = 0; p < npe; ++p) map_.atom_of[p] = pe_id_[p] ? where.find(pe_id_[p]) : -1;
+  scan_windows(s.box, g);
+  map_.atom_of.clear(), map_.atom_of.shrink_to_fit();
   ++stats_.builds;
   stats_.pairs = static_cast<int64_t>(nbr_src_.size());
   stats_.ghosts = 0;
@@ -213,16 +361,6 @@ void MeshBackend::rebuild_restored(State& s) {
 
 void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
                            const NeighborSettings& nb) const {
-  // The PE grid is not tiled over ranks yet: every PE must live in this process.
-  int mpi_on = 0, ranks = 1;
-  MPI_Initialized(&mpi_on);
-  if (mpi_on) MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (ranks > 1)
-    fail_input(SourcePos{"<mesh>", 0},
-               fmt::format("the mesh backend runs on one MPI rank in this build (its tiling of the "
-                           "PE grid over ranks is not built); got {} ranks: run it without mpirun, "
-                           "or use the cluster backend",
-                           ranks));
   for (int d = 0; d < 3; ++d) {
     for (int side = 0; side < 2; ++side) {
       const Face f = s.box.face[d][side];
@@ -235,8 +373,8 @@ void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
   }
   check_single_image(s.box, tables.cutmax + nb.skin);
   int w = 0, h = 0;
-  choose_grid(static_cast<int64_t>(s.atoms.size()), s.box, hw_.grid_width, hw_.grid_height, hw_.pe_count,
-              hw_.name, w, h);
+  choose_grid(comm_->sum(static_cast<int64_t>(s.atoms.size())), s.box, hw_.grid_width, hw_.grid_height,
+              hw_.pe_count, hw_.name, w, h);
   if (restored_ && (w != map_.width || h != map_.height))
     fail_input(SourcePos{"<checkpoint>", 0},
                fmt::format("the checkpoint's PE grid is {}x{}, but this run maps onto {}x{} (another "
@@ -265,18 +403,18 @@ bool MeshBackend::rebuild_due(State& s) {
   const auto t0 = std::chrono::steady_clock::now();
   const double trigger = 0.25 * nb_.skin * nb_.skin;
   const Atoms& a = s.atoms;
-  const int npe = map_.size();
+  const int nb = pe1_ - pe0_;
   std::vector<uint32_t>& flags = impl_->buf2;
-  flags.assign(npe, float_bits(0.0f));
-  for (int p = 0; p < npe; ++p) {
-    const int i = map_.atom_of[p];
+  flags.assign(nb, float_bits(0.0f));
+  for (int q = 0; q < nb; ++q) {
+    const int i = local_[q];
     if (i < 0) continue;
-    const double dx = a.x[i] - xhold_[3 * p], dy = a.y[i] - xhold_[3 * p + 1],
-                 dz = a.z[i] - xhold_[3 * p + 2];
-    if (dx * dx + dy * dy + dz * dz > trigger) flags[p] = float_bits(1.0f);
+    const double dx = a.x[i] - xhold_[3 * q], dy = a.y[i] - xhold_[3 * q + 1],
+                 dz = a.z[i] - xhold_[3 * q + 2];
+    if (dx * dx + dy * dy + dz * dz > trigger) flags[q] = float_bits(1.0f);
   }
   uint32_t any = 0;
-  impl_->check->reduce(flags.data(), &any);
+  fabric_reduce(*impl_->check, flags.data(), &any);
   ++counters_.checks;
   times_.comm += seconds_since(t0);
   if (bits_float(any) > 0.5f) {
@@ -309,28 +447,49 @@ void MeshBackend::rebuild(State& s, bool first) {
       }
     }
   }
+  // The mapping's upkeep reads every atom: each rank runs it on the same gathered copy.
+  AllAtoms g;
+  gather_atoms(*comm_, a, g);
+  const int nall = g.size();
   if (first) {
     int w = 0, h = 0;
-    choose_grid(n, s.box, hw_.grid_width, hw_.grid_height, hw_.pe_count, hw_.name, w, h);
-    map_ = map_atoms(s.box, a.x.data(), a.y.data(), a.z.data(), a.id.data(), n, w, h);
-    b_ = required_window(map_, s.box, a.x.data(), a.y.data(), a.z.data(), n, cutneigh_);
+    choose_grid(nall, s.box, hw_.grid_width, hw_.grid_height, hw_.pe_count, hw_.name, w, h);
+    map_ = map_atoms(s.box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), nall, w, h);
+    b_ = required_window(map_, s.box, g.x.data(), g.y.data(), g.z.data(), nall, cutneigh_);
+    set_bands();
     make_transports();
   } else {
-    swap_round(s);
-    remap_if_needed(s);
+    const int npe = map_.size();
+    const IdIndex where(g.id);
+    map_.atom_of.assign(npe, -1);
+    map_.pe_of.assign(nall, -1);
+    for (int p = 0; p < npe; ++p) {
+      if (!pe_id_[p]) continue;
+      const int32_t k = where.find(pe_id_[p]);
+      if (k < 0) throw RunError(fmt::format("mesh: atom {} of PE {} is missing", pe_id_[p], p));
+      map_.atom_of[p] = k, map_.pe_of[k] = p;
+    }
+    swap_round(s.box, g);
+    remap_if_needed(s.box, g);
   }
   const int npe = map_.size();
-  type_.assign(npe, 0);
-  id_.assign(npe, 0);
-  xhold_.assign(3 * static_cast<size_t>(npe), 0.0);
-  for (int p = 0; p < npe; ++p) {
-    const int i = map_.atom_of[p];
+  pe_id_.assign(npe, 0);
+  for (int p = 0; p < npe; ++p)
+    if (map_.atom_of[p] >= 0) pe_id_[p] = g.id[map_.atom_of[p]];
+  mapped_atoms_ = nall;
+  distribute(s, g);
+  index_band(s);
+  const int nb = pe1_ - pe0_;
+  xhold_.assign(3 * static_cast<size_t>(nb), 0.0);
+  for (int q = 0; q < nb; ++q) {
+    const int i = local_[q];
     if (i < 0) continue;
-    type_[p] = a.type[i];
-    id_[p] = a.id[i];
-    xhold_[3 * p] = a.x[i], xhold_[3 * p + 1] = a.y[i], xhold_[3 * p + 2] = a.z[i];
+    xhold_[3 * q] = a.x[i], xhold_[3 * q + 1] = a.y[i], xhold_[3 * q + 2] = a.z[i];
   }
-  scan_windows(s);
+  scan_windows(s.box, g);
+  // Only the grid and wrap stay: the PE assignment lives in pe_id_ between rebuilds.
+  map_.atom_of.clear(), map_.atom_of.shrink_to_fit();
+  map_.pe_of.clear(), map_.pe_of.shrink_to_fit();
   ago_ = 0;
   ++stats_.builds;
   ++counters_.rebuilds;
@@ -339,21 +498,76 @@ void MeshBackend::rebuild(State& s, bool first) {
   times_.neigh += seconds_since(t0);
 }
 
+// Moves every atom to the rank whose band holds its PE (atoms a swap or remap carried across a band edge).
+void MeshBackend::distribute(State& s, const AllAtoms& g) {
+  const int R = comm_->size();
+  if (R == 1) return;
+  Atoms& a = s.atoms;
+  const int me = comm_->rank(), n = static_cast<int>(a.size());
+  std::vector<std::vector<double>> out(R);
+  std::vector<char> keep(n, 1);
+  for (int i = 0; i < n; ++i) {
+    const int p = map_.pe_of[g.first[me] + i];
+    const int r = rank_of_row_[p / map_.width];
+    if (r == me) continue;
+    keep[i] = 0;
+    std::vector<double>& buf = out[r];
+    buf.resize(buf.size() + Atoms::kPackSize);
+    a.pack(i, buf.data() + buf.size() - Atoms::kPackSize);
+  }
+  std::vector<int> nsend(R), nrecv(R), sdis(R, 0), rdis(R, 0);
+  for (int r = 0; r < R; ++r) nsend[r] = static_cast<int>(out[r].size());
+  MPI_Alltoall(nsend.data(), 1, MPI_INT, nrecv.data(), 1, MPI_INT, comm_->raw());
+  std::vector<double> sbuf, rbuf;
+  for (int r = 0; r < R; ++r) {
+    sdis[r] = static_cast<int>(sbuf.size());
+    sbuf.insert(sbuf.end(), out[r].begin(), out[r].end());
+    rdis[r] = r ? rdis[r - 1] + nrecv[r - 1] : 0;
+  }
+  rbuf.resize(static_cast<size_t>(rdis[R - 1]) + nrecv[R - 1]);
+  MPI_Alltoallv(sbuf.data(), nsend.data(), sdis.data(), MPI_DOUBLE, rbuf.data(), nrecv.data(), rdis.data(),
+                MPI_DOUBLE, comm_->raw());
+  a.compact(keep);
+  for (size_t k = 0; k + Atoms::kPackSize <= rbuf.size(); k += Atoms::kPackSize) a.unpack(rbuf.data() + k);
+}
+
+// The band's PEs ↔ this rank's atoms, and each PE's atom type.
+void MeshBackend::index_band(const State& s) {
+  const Atoms& a = s.atoms;
+  const IdIndex where(a.id);
+  const int nb = pe1_ - pe0_;
+  local_.assign(nb, -1);
+  type_.assign(nb, 0);
+  int placed = 0;
+  for (int q = 0; q < nb; ++q) {
+    const int64_t id = pe_id_[pe0_ + q];
+    if (!id) continue;
+    const int32_t i = where.find(id);
+    if (i < 0)
+      throw RunError(
+          fmt::format("mesh: rank {} holds PE {} but not its atom {}", comm_->rank(), pe0_ + q, id));
+    local_[q] = i, type_[q] = a.type[i];
+    ++placed;
+  }
+  if (placed != static_cast<int>(a.size()))
+    throw RunError(fmt::format("mesh: rank {} holds {} atoms but its band's PEs hold {}", comm_->rank(),
+                               a.size(), placed));
+}
+
 // One odd-even transposition round through the neighbour-swap schedule: x pairs from even then odd columns,
 // then y pairs likewise. A pair swaps its atoms when they are out of order along that axis, keeping the
-// mapping sorted (and so local) as atoms move.
-void MeshBackend::swap_round(State& s) {
+// mapping sorted (and so local) as atoms move. Every rank runs the whole grid's round on the gathered atoms.
+void MeshBackend::swap_round(const Box& box, const AllAtoms& g) {
   Impl& I = *impl_;
-  const Atoms& a = s.atoms;
   const int W = map_.width, H = map_.height, npe = map_.size();
   std::vector<uint32_t> payload(static_cast<size_t>(npe) * swap_words, 0u);
   std::vector<int32_t> off(npe + 1), src;
   std::vector<uint32_t> got;
   auto key = [&](int atom, int axis, int coord) {
-    const double v = axis == 0 ? a.x[atom] : a.y[atom];
-    if (!s.box.periodic(axis)) return v;
-    const double len = s.box.prd(axis), n = axis == 0 ? W : H;
-    const double ref = s.box.lo[axis] + (coord + 0.5) * len / n;
+    const double v = axis == 0 ? g.x[atom] : g.y[atom];
+    if (!box.periodic(axis)) return v;
+    const double len = box.prd(axis), n = axis == 0 ? W : H;
+    const double ref = box.lo[axis] + (coord + 0.5) * len / n;
     double d = v - ref;
     d -= len * std::round(d / len);
     return ref + d;
@@ -368,12 +582,11 @@ void MeshBackend::swap_round(State& s) {
         r[0] = 0xffffffffu;
         continue;
       }
+      // The record a PE hands over (velocity words travel too on the wafer; the emulator charges them).
       r[0] = static_cast<uint32_t>(i);
-      r[1] = float_bits(static_cast<float>(a.x[i])), r[2] = float_bits(static_cast<float>(a.y[i]));
-      r[3] = float_bits(static_cast<float>(a.z[i]));
-      r[4] = float_bits(static_cast<float>(a.vx[i])), r[5] = float_bits(static_cast<float>(a.vy[i]));
-      r[6] = float_bits(static_cast<float>(a.vz[i]));
-      r[7] = static_cast<uint32_t>(a.type[i]), r[8] = static_cast<uint32_t>(a.id[i]);
+      r[1] = float_bits(static_cast<float>(g.x[i])), r[2] = float_bits(static_cast<float>(g.y[i]));
+      r[3] = float_bits(static_cast<float>(g.z[i]));
+      r[7] = static_cast<uint32_t>(g.type[i]), r[8] = static_cast<uint32_t>(g.id[i]);
     }
     std::vector<int> partner(npe, -1);
     src.clear();
@@ -414,13 +627,11 @@ void MeshBackend::swap_round(State& s) {
 // The emulator's guard that no interaction is ever lost: every pair within cutoff + skin must lie inside the
 // window. If the swaps could not keep up (a fast knock-on atom), the atoms are remapped from scratch through
 // the fabric (priced as the swap rounds that carry the farthest atom to its new PE) and b grows if it must.
-void MeshBackend::remap_if_needed(State& s) {
-  const Atoms& a = s.atoms;
-  const int n = static_cast<int>(a.size());
-  const int need = required_window(map_, s.box, a.x.data(), a.y.data(), a.z.data(), n, cutneigh_);
+void MeshBackend::remap_if_needed(const Box& box, const AllAtoms& g) {
+  const int n = g.size();
+  const int need = required_window(map_, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh_);
   if (need <= b_) return;
-  Mapping fresh =
-      map_atoms(s.box, a.x.data(), a.y.data(), a.z.data(), a.id.data(), n, map_.width, map_.height);
+  Mapping fresh = map_atoms(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map_.width, map_.height);
   int rounds = 0;
   for (int i = 0; i < n; ++i) {
     const int p = map_.pe_of[i], q = fresh.pe_of[i];
@@ -431,46 +642,53 @@ void MeshBackend::remap_if_needed(State& s) {
   counters_.remap_cycles += static_cast<double>(rounds) * static_cast<double>(impl_->swap->schedule_cycles());
   ++counters_.remaps;
   map_ = std::move(fresh);
-  const int need2 = required_window(map_, s.box, a.x.data(), a.y.data(), a.z.data(), n, cutneigh_);
+  const int need2 = required_window(map_, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh_);
   if (need2 > b_) {
     b_ = need2;
     make_transports();
   }
 }
 
-// At a rebuild each PE receives its whole window (position, type, id) and keeps the atoms within cutoff +
-// skin, each with the periodic image that brings it closest, in ascending global id.
-void MeshBackend::scan_windows(const State& s) {
+// At a rebuild each PE of the band receives its whole window (position, type, id) and keeps the atoms within
+// cutoff + skin, each with the periodic image that brings it closest, in ascending global id.
+void MeshBackend::scan_windows(const Box& box, const AllAtoms& g) {
   Impl& I = *impl_;
-  const Atoms& a = s.atoms;
   const int npe = map_.size();
   const bool fp64 = opt_.fp64;
   const int pw = fp64 ? 6 : 3, sw = pw + 2;
+  // Every PE's record (the gathered atoms hold them all, so no halo exchange is needed here).
   std::vector<uint32_t> payload(static_cast<size_t>(npe) * sw, 0u);
   for (int p = 0; p < npe; ++p) {
     const int i = map_.atom_of[p];
     uint32_t* r = &payload[static_cast<size_t>(p) * sw];
     if (i < 0) continue;
     if (fp64) {
-      const double v[3] = {a.x[i], a.y[i], a.z[i]};
+      const double v[3] = {g.x[i], g.y[i], g.z[i]};
       std::memcpy(r, v, sizeof v);
     } else {
-      const float v[3] = {static_cast<float>(a.x[i]), static_cast<float>(a.y[i]), static_cast<float>(a.z[i])};
+      const float v[3] = {static_cast<float>(g.x[i]), static_cast<float>(g.y[i]), static_cast<float>(g.z[i])};
       std::memcpy(r, v, sizeof v);
     }
-    r[pw] = static_cast<uint32_t>(a.type[i]);
-    r[pw + 1] = static_cast<uint32_t>(a.id[i]);
+    r[pw] = static_cast<uint32_t>(g.type[i]);
+    r[pw + 1] = static_cast<uint32_t>(g.id[i]);
   }
   const int side = 2 * b_ + 1, slots = side * side;
   const int chunk = std::max<int>(1, static_cast<int>(word_budget / (static_cast<size_t>(slots) * sw)));
   const double cutsq = cutneigh_ * cutneigh_;
   double L[3];
   bool per[3];
-  for (int d = 0; d < 3; ++d) L[d] = s.box.prd(d), per[d] = s.box.periodic(d);
-  nbr_off_.assign(npe + 1, 0);
+  for (int d = 0; d < 3; ++d) L[d] = box.prd(d), per[d] = box.periodic(d);
+  const int nb = pe1_ - pe0_;
+  nbr_off_.assign(nb + 1, 0);
+  // Sized from the last scan (or, the first time, after the first chunk) so the slot arrays do not double.
+  const size_t last = nbr_src_.size();
   nbr_src_.clear();
   nbr_shift_.clear();
   nbr_type_.clear();
+  auto reserve = [&](size_t want) {
+    nbr_src_.reserve(want), nbr_shift_.reserve(want), nbr_type_.reserve(want);
+  };
+  reserve(last + last / 16);
   struct Cand {
     int64_t id;
     int32_t slot;
@@ -478,12 +696,12 @@ void MeshBackend::scan_windows(const State& s) {
   };
   std::vector<Cand> cand;
   const fabric::MeshMap& mm = I.scan->map();
-  for (int d0 = 0; d0 < npe; d0 += chunk) {
-    const int d1 = std::min(npe, d0 + chunk);
+  for (int d0 = pe0_; d0 < pe1_; d0 += chunk) {
+    const int d1 = std::min(pe1_, d0 + chunk);
     I.buf.resize(static_cast<size_t>(d1 - d0) * slots * sw);
     I.scan->deliver_window_range(d0, d1, payload.data(), I.buf.data());
     for (int p = d0; p < d1; ++p) {
-      nbr_off_[p] = static_cast<int32_t>(nbr_src_.size());
+      nbr_off_[p - pe0_] = static_cast<int32_t>(nbr_src_.size());
       const int i = map_.atom_of[p];
       if (i < 0) continue;
       const uint32_t* own = &payload[static_cast<size_t>(p) * sw];
@@ -532,9 +750,15 @@ void MeshBackend::scan_windows(const State& s) {
         nbr_type_.push_back(c.type);
       }
     }
+    if (last == 0 && d0 == pe0_ && d1 > d0)
+      reserve(nbr_src_.size() * static_cast<size_t>(nb) / static_cast<size_t>(d1 - d0) * 17 / 16 + 64);
   }
-  nbr_off_[npe] = static_cast<int32_t>(nbr_src_.size());
+  nbr_off_[nb] = static_cast<int32_t>(nbr_src_.size());
   I.scan->charge();
+  // Every request of the new slots is checked against the window multicast's coverage here, once: the slots
+  // stay fixed until the next scan, so the per-step deliveries only copy.
+  I.pos->approve_requests(pe0_, pe1_, nbr_off_.data(), nbr_src_.data());
+  I.fp->approve_requests(pe0_, pe1_, nbr_off_.data(), nbr_src_.data());
 }
 
 template <class Real>
@@ -542,45 +766,68 @@ void MeshBackend::forces(State& s, bool eatom) {
   const auto t0 = std::chrono::steady_clock::now();
   Impl& I = *impl_;
   Atoms& a = s.atoms;
-  const int npe = map_.size();
+  const int npe = map_.size(), nb = pe1_ - pe0_, p0 = pe0_;
   constexpr int pw = 3 * sizeof(Real) / 4, fw = sizeof(Real) / 4;
+  constexpr bool f32 = std::is_same_v<Real, float>;
   Real L[3];
-  for (int d = 0; d < 3; ++d) L[d] = static_cast<Real>(s.box.prd(d));
-  // Each PE loads its own atom's position: the state row of an atom is that PE's memory.
+  double Ld[3];
+  for (int d = 0; d < 3; ++d) Ld[d] = s.box.prd(d), L[d] = static_cast<Real>(Ld[d]);
+  // Each PE loads its own atom's position: the state row of an atom is that PE's memory. The payload spans
+  // the whole grid; this rank fills its band and receives the halo rows.
   I.pos_payload.assign(static_cast<size_t>(npe) * pw, 0u);
-  for (int p = 0; p < npe; ++p) {
-    const int i = map_.atom_of[p];
+  for (int q = 0; q < nb; ++q) {
+    const int i = local_[q];
     if (i < 0) continue;
     const Real v[3] = {static_cast<Real>(a.x[i]), static_cast<Real>(a.y[i]), static_cast<Real>(a.z[i])};
-    std::memcpy(&I.pos_payload[static_cast<size_t>(p) * pw], v, sizeof v);
+    std::memcpy(&I.pos_payload[static_cast<size_t>(p0 + q) * pw], v, sizeof v);
   }
-  rho_.assign(npe, 0.0);
-  fp_.assign(npe, 0.0);
-  I.epe.assign(npe, 0.0);
-  I.vpe.assign(6 * static_cast<size_t>(npe), 0.0);
-  int max_nb = 0;
-  for (int p = 0; p < npe; ++p) max_nb = std::max(max_nb, nbr_off_[p + 1] - nbr_off_[p]);
-  std::vector<Real> dx(max_nb), dy(max_nb), dz(max_nb), fpj(max_nb);
-  std::vector<int> tj(max_nb);
+  const auto th = std::chrono::steady_clock::now();
+  halo_exchange(I.pos_payload, pw);
+  double halo_seconds = seconds_since(th);
+  rho_.assign(nb, 0.0);
+  fp_.assign(nb, 0.0);
+  I.epe.assign(nb, 0.0);
+  I.vpe.assign(6 * static_cast<size_t>(nb), 0.0);
   int busiest_cand = 0, busiest_cut = 0;
-  const Real cutsq = static_cast<Real>(tables_->cutmax * tables_->cutmax);
+  for (int q = 0; q < nb; ++q) busiest_cand = std::max(busiest_cand, nbr_off_[q + 1] - nbr_off_[q]);
+  // fp64: the brute-force atom kernels (the cluster's deterministic arithmetic) on per-PE scratch.
+  std::vector<double> dx, dy, dz, fpj;
+  std::vector<int> tj;
+  if constexpr (!f32)
+    dx.resize(busiest_cand), dy.resize(busiest_cand), dz.resize(busiest_cand), fpj.resize(busiest_cand),
+        tj.resize(busiest_cand);
+  const double cutsq = tables_->cutmax * tables_->cutmax;
+  const ShiftOffsets32 shifts = make_shift_offsets32(Ld);
+  // Raw pointers for the kernels over PEs (no container access inside them); band arrays index pe − p0.
+  const int* local = local_.data();
+  const int* type = type_.data();
+  const int32_t* off = nbr_off_.data();
+  const int8_t* nshift = nbr_shift_.data();
+  const int8_t* ntype = nbr_type_.data();
+  double* rho = rho_.data();
+  double* fpv = fp_.data();
+  double* epe = I.epe.data();
+  double* vpe = I.vpe.data();
+  const PeTables32* pt = &I.pt;
+  const ShiftOffsets32* so = &shifts;
+  using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
 
-  // Streams destinations [d0, d1) whose requests fit the buffer budget.
+  // Streams the band's destinations [d0, d1) whose requests fit the buffer budget.
   auto chunks = [&](auto&& body) {
-    for (int d0 = 0; d0 < npe;) {
+    for (int d0 = pe0_; d0 < pe1_;) {
       int d1 = d0 + 1;
-      while (d1 < npe && d1 - d0 < opt_.chunk_pes &&
-             static_cast<size_t>(nbr_off_[d1 + 1] - nbr_off_[d0]) * pw < word_budget)
+      while (d1 < pe1_ && d1 - d0 < opt_.chunk_pes &&
+             static_cast<size_t>(off[d1 + 1 - p0] - off[d0 - p0]) * pw < word_budget)
         ++d1;
       body(d0, d1);
       d0 = d1;
     }
   };
-  // Displacements of PE p's neighbours from the received positions (request k at buf[(k − k0)·pw]).
+  // fp64: displacements of PE p's neighbours from the received positions (request k at buf[(k − k0)·pw]).
   auto displacements = [&](int p, int32_t k0) {
     Real xi[3];
     std::memcpy(xi, &I.pos_payload[static_cast<size_t>(p) * pw], sizeof xi);
-    const int32_t b = nbr_off_[p], e = nbr_off_[p + 1];
+    const int32_t b = off[p - p0], e = off[p - p0 + 1];
     for (int32_t k = b; k < e; ++k) {
       Real xj[3];
       std::memcpy(xj, &I.buf[static_cast<size_t>(k - k0) * pw], sizeof xj);
@@ -596,103 +843,170 @@ void MeshBackend::forces(State& s, bool eatom) {
 
   // Pass 1: positions multicast, density and embedding.
   chunks([&](int d0, int d1) {
-    const int32_t k0 = nbr_off_[d0];
-    I.buf.resize(static_cast<size_t>(nbr_off_[d1] - k0) * pw);
-    I.pos->deliver_requested_range(d0, d1, &nbr_off_[d0], nbr_src_.data(), I.pos_payload.data(),
-                                   I.buf.data());
-    for (int p = d0; p < d1; ++p) {
-      if (map_.atom_of[p] < 0) continue;
-      const int n = displacements(p, k0);
-      int in_cut = 0;
-      for (int k = 0; k < n; ++k) in_cut += dx[k] * dx[k] + dy[k] * dy[k] + dz[k] * dz[k] < cutsq;
-      busiest_cand = std::max(busiest_cand, n);
-      busiest_cut = std::max(busiest_cut, in_cut);
-      double fpi = 0.0;
-      if constexpr (std::is_same_v<Real, double>) {
-        const double rho = atom_density(*tables_, type_[p], n, dx.data(), dy.data(), dz.data(), tj.data());
-        rho_[p] = rho;
-        I.epe[p] = atom_embed(*tables_, type_[p], rho, fpi);
-      } else {
-        const float rho = f32_density(I.ft, type_[p], n, dx.data(), dy.data(), dz.data(), tj.data());
-        rho_[p] = rho;
-        float f = 0.0f;
-        I.epe[p] = f32_embed(I.ft, type_[p], rho, f);
-        fpi = f;
+    const int32_t k0 = off[d0 - p0];
+    const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+    I.buf.resize(nreq * pw);
+    if constexpr (f32) {
+      // Received positions in three planes (x, y, z), request k at plane[k − k0]; a kernel per PE.
+      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
+                                    I.buf.data(), nreq);
+      const float* bx = reinterpret_cast<const float*>(I.buf.data());
+      const uint32_t* own = I.pos_payload.data();
+      int cut_max = 0;
+      Kokkos::parallel_reduce(
+          "mesh_pe_density32", Policy(d0 - p0, d1 - p0),
+          [=](const int q, int& busiest) {
+            if (local[q] < 0) return;
+            float xi[3];
+            std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
+            const size_t r0 = static_cast<size_t>(off[q] - k0);
+            PeSlots32 in;
+            in.n = off[q + 1] - off[q];
+            in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
+            in.shift = nshift + off[q], in.type = ntype + off[q];
+            int in_cut = 0;
+            const float r = pe_density32(*pt, *so, type[q], xi, in, in_cut);
+            busiest = std::max(busiest, in_cut);
+            float f = 0.0f;
+            epe[q] = f32_embed(pt->scalar, type[q], r, f);
+            rho[q] = r, fpv[q] = f;
+          },
+          Kokkos::Max<int>(cut_max));
+      busiest_cut = std::max(busiest_cut, cut_max);
+    } else {
+      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
+                                    I.buf.data());
+      for (int p = d0; p < d1; ++p) {
+        const int q = p - p0;
+        if (local_[q] < 0) continue;
+        const int n = displacements(p, k0);
+        int in_cut = 0;
+        for (int k = 0; k < n; ++k) in_cut += dx[k] * dx[k] + dy[k] * dy[k] + dz[k] * dz[k] < cutsq;
+        busiest_cut = std::max(busiest_cut, in_cut);
+        double fpi = 0.0;
+        const double r = atom_density(*tables_, type_[q], n, dx.data(), dy.data(), dz.data(), tj.data());
+        rho_[q] = r;
+        I.epe[q] = atom_embed(*tables_, type_[q], r, fpi);
+        fp_[q] = fpi;
       }
-      fp_[p] = fpi;
     }
   });
   I.pos->charge();
   // F' multicast (one fp32 word, two in fp64).
   I.fp_payload.assign(static_cast<size_t>(npe) * fw, 0u);
-  for (int p = 0; p < npe; ++p) {
-    const Real v = static_cast<Real>(fp_[p]);
-    std::memcpy(&I.fp_payload[static_cast<size_t>(p) * fw], &v, sizeof v);
+  for (int q = 0; q < nb; ++q) {
+    const Real v = static_cast<Real>(fp_[q]);
+    std::memcpy(&I.fp_payload[static_cast<size_t>(p0 + q) * fw], &v, sizeof v);
   }
+  const auto th2 = std::chrono::steady_clock::now();
+  halo_exchange(I.fp_payload, fw);
+  halo_seconds += seconds_since(th2);
   // Pass 2: each PE's own force over its full neighbourhood. The PE kept the positions it received in pass 1;
   // the emulator streams them again rather than hold them all (charged once per step, above).
+  double* fx = a.fx.data();
+  double* fy = a.fy.data();
+  double* fz = a.fz.data();
   chunks([&](int d0, int d1) {
-    const int32_t k0 = nbr_off_[d0];
-    const size_t nreq = static_cast<size_t>(nbr_off_[d1] - k0);
+    const int32_t k0 = off[d0 - p0];
+    const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
     I.buf.resize(nreq * pw);
     I.buf2.resize(nreq * fw);
-    I.pos->deliver_requested_range(d0, d1, &nbr_off_[d0], nbr_src_.data(), I.pos_payload.data(),
-                                   I.buf.data());
-    I.fp->deliver_requested_range(d0, d1, &nbr_off_[d0], nbr_src_.data(), I.fp_payload.data(), I.buf2.data());
-    for (int p = d0; p < d1; ++p) {
-      const int i = map_.atom_of[p];
-      if (i < 0) continue;
-      const int n = displacements(p, k0);
-      for (int k = 0; k < n; ++k)
-        std::memcpy(&fpj[k], &I.buf2[static_cast<size_t>(nbr_off_[p] + k - k0) * fw], sizeof(Real));
-      double* vir = &I.vpe[6 * static_cast<size_t>(p)];
-      if constexpr (std::is_same_v<Real, double>) {
+    if constexpr (f32) {
+      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
+                                    I.buf.data(), nreq);
+      I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(),
+                                   I.buf2.data());
+      const float* bx = reinterpret_cast<const float*>(I.buf.data());
+      const float* bfp = reinterpret_cast<const float*>(I.buf2.data());
+      const uint32_t* own = I.pos_payload.data();
+      Kokkos::parallel_for("mesh_pe_force32", Policy(d0 - p0, d1 - p0), [=](const int q) {
+        const int i = local[q];
+        if (i < 0) return;
+        float xi[3];
+        std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
+        const size_t r0 = static_cast<size_t>(off[q] - k0);
+        PeSlots32 in;
+        in.n = off[q + 1] - off[q];
+        in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
+        in.shift = nshift + off[q], in.type = ntype + off[q], in.fp = bfp + r0;
+        float f[3], v[6] = {0, 0, 0, 0, 0, 0};
+        epe[q] += pe_force32(*pt, *so, type[q], static_cast<float>(fpv[q]), xi, in, f, v);
+        fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
+        for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
+      });
+    } else {
+      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
+                                    I.buf.data());
+      I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(),
+                                   I.buf2.data());
+      for (int p = d0; p < d1; ++p) {
+        const int q = p - p0;
+        const int i = local_[q];
+        if (i < 0) continue;
+        const int n = displacements(p, k0);
+        for (int k = 0; k < n; ++k)
+          std::memcpy(&fpj[k], &I.buf2[static_cast<size_t>(off[q] + k - k0) * fw], sizeof(Real));
         double f[3] = {0, 0, 0};
-        I.epe[p] += atom_force(*tables_, type_[p], fp_[p], n, dx.data(), dy.data(), dz.data(), tj.data(),
-                               fpj.data(), f, vir);
-        a.fx[i] = f[0], a.fy[i] = f[1], a.fz[i] = f[2];
-      } else {
-        float f[3] = {0, 0, 0}, v[6] = {0, 0, 0, 0, 0, 0};
-        I.epe[p] += f32_force(I.ft, type_[p], static_cast<float>(fp_[p]), n, dx.data(), dy.data(), dz.data(),
-                              tj.data(), fpj.data(), f, v);
-        a.fx[i] = f[0], a.fy[i] = f[1], a.fz[i] = f[2];
-        for (int c = 0; c < 6; ++c) vir[c] = v[c];
+        I.epe[q] += atom_force(*tables_, type_[q], fp_[q], n, dx.data(), dy.data(), dz.data(), tj.data(),
+                               fpj.data(), f, &I.vpe[6 * static_cast<size_t>(q)]);
+        fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
       }
     }
   });
   I.fp->charge();
   ++counters_.forces;
+  // The busiest PE anywhere prices the step.
+  if (comm_->size() > 1) {
+    int most[2] = {busiest_cand, busiest_cut};
+    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT, MPI_MAX, comm_->raw());
+    busiest_cand = most[0], busiest_cut = most[1];
+  }
   counters_.sum_candidates_max += busiest_cand;
   counters_.sum_in_cut_max += busiest_cut;
 
   // Global energy and virial. fp32: a 7-word fabric sum (as the wafer would). fp64: the fabric's words are
-  // fp32, so the host reads the per-PE values out and sums them in PE order (the thermo readout).
+  // fp32, so the host reads the per-PE values out and sums them row by row in PE order, then the rows in
+  // order (the thermo readout; the same bits for any tiling in bands of rows).
   result_ = ForceResult{};
-  if constexpr (std::is_same_v<Real, double>) {
-    for (int p = 0; p < npe; ++p) {
-      result_.energy += I.epe[p];
-      for (int c = 0; c < 6; ++c) result_.virial[c] += I.vpe[6 * static_cast<size_t>(p) + c];
+  if constexpr (!f32) {
+    const int W = map_.width;
+    std::vector<double> rows(7 * static_cast<size_t>(map_.height), 0.0);
+    for (int y = row0_; y < row1_; ++y) {
+      double* r = &rows[7 * static_cast<size_t>(y)];
+      for (int p = y * W; p < (y + 1) * W; ++p) {
+        const int q = p - p0;
+        r[0] += I.epe[q];
+        for (int c = 0; c < 6; ++c) r[1 + c] += I.vpe[6 * static_cast<size_t>(q) + c];
+      }
+    }
+    if (comm_->size() > 1)  // each row is summed on exactly one rank, the others hold zero
+      MPI_Allreduce(MPI_IN_PLACE, rows.data(), static_cast<int>(rows.size()), MPI_DOUBLE, MPI_SUM,
+                    comm_->raw());
+    for (int y = 0; y < map_.height; ++y) {
+      result_.energy += rows[7 * static_cast<size_t>(y)];
+      for (int c = 0; c < 6; ++c) result_.virial[c] += rows[7 * static_cast<size_t>(y) + 1 + c];
     }
   } else {
     std::vector<uint32_t>& words = I.buf2;
-    words.assign(7 * static_cast<size_t>(npe), 0u);
-    for (int p = 0; p < npe; ++p) {
-      words[7 * static_cast<size_t>(p)] = float_bits(static_cast<float>(I.epe[p]));
+    words.assign(7 * static_cast<size_t>(nb), 0u);
+    for (int q = 0; q < nb; ++q) {
+      words[7 * static_cast<size_t>(q)] = float_bits(static_cast<float>(I.epe[q]));
       for (int c = 0; c < 6; ++c)
-        words[7 * static_cast<size_t>(p) + 1 + c] =
-            float_bits(static_cast<float>(I.vpe[6 * static_cast<size_t>(p) + c]));
+        words[7 * static_cast<size_t>(q) + 1 + c] =
+            float_bits(static_cast<float>(I.vpe[6 * static_cast<size_t>(q) + c]));
     }
     uint32_t out[7];
-    I.sum->reduce(words.data(), out);
+    fabric_reduce(*I.sum, words.data(), out);
     result_.energy = bits_float(out[0]);
     for (int c = 0; c < 6; ++c) result_.virial[c] = bits_float(out[1 + c]);
   }
   if (eatom) {
     result_.eatom.assign(a.size(), 0.0);
-    for (int p = 0; p < npe; ++p)
-      if (map_.atom_of[p] >= 0) result_.eatom[map_.atom_of[p]] = I.epe[p];
+    for (int q = 0; q < nb; ++q)
+      if (local_[q] >= 0) result_.eatom[local_[q]] = I.epe[q];
   }
-  times_.pair += seconds_since(t0);
+  times_.comm += halo_seconds;
+  times_.pair += seconds_since(t0) - halo_seconds;
 }
 
 StepCycles MeshBackend::step_cycles() const {
@@ -733,11 +1047,11 @@ nlohmann::json MeshBackend::fabric_json() const {
 }
 
 std::vector<std::string> MeshBackend::setup_notes() const {
-  return {fmt::format(
-      "Mesh: {} atoms on a {}x{} PE grid of the {} wafer ({}), window radius b = {} "
-      "({} PEs per window), PE arithmetic {}",
-      map_.pe_of.size(), map_.width, map_.height, hw_.name, map_.wrap ? "folded torus" : "no wrap", b_,
-      (2 * b_ + 1) * (2 * b_ + 1), opt_.fp64 ? "fp64" : "fp32")};
+  return {
+      fmt::format("Mesh: {} atoms on a {}x{} PE grid of the {} wafer ({}), window radius b = {} "
+                  "({} PEs per window), PE arithmetic {}",
+                  mapped_atoms_, map_.width, map_.height, hw_.name, map_.wrap ? "folded torus" : "no wrap",
+                  b_, (2 * b_ + 1) * (2 * b_ + 1), opt_.fp64 ? "fp64" : "fp32")};
 }
 
 }  // namespace wmd::md::mesh

@@ -1,7 +1,11 @@
 // The mesh backend: a wafer-scale mesh emulator. One atom per PE of a W×H grid; positions and F' reach other
-// PEs only through fabric/ (window multicast delivered by the fast transport, coverage checked per request),
-// global minima/maxima through fabric reductions; each PE computes its own atom's density, F' and force over
-// its full neighbourhood (no Newton scatter) and a cycle account prices every step on a wafer preset.
+// PEs only through fabric/ (window multicast delivered by the fast transport, every request checked against
+// the schedule's coverage when the neighbour slots are formed), global sums and maxima through fabric
+// reductions; each PE computes its own atom's density, F' and force over its full neighbourhood (no Newton
+// scatter) and a cycle account prices every step on a wafer preset. On several MPI ranks the grid is tiled in
+// bands of PE rows: a rank holds its band's PEs and atoms and receives b halo rows of each multicast payload
+// from the bands around it; the mapping's upkeep at rebuilds (swaps, remaps, window radius) runs identically
+// on every rank from a gathered copy of the positions, so any rank count gives the same bits.
 #pragma once
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -11,6 +15,7 @@
 #include "fabric/fast_transport.hpp"
 #include "fabric/hardware.hpp"
 #include "md/backend.hpp"
+#include "md/comm.hpp"
 #include "md/mesh/cycle_account.hpp"
 #include "md/mesh/mapping.hpp"
 
@@ -21,7 +26,7 @@ struct MeshOptions {
   std::string wafer = "wse2";  // preset name or hardware YAML
   bool fp64 = false;           // PE arithmetic in fp64 (comparison mode) instead of fp32
   bool deterministic = false;  // the input's key; fp64 PEs always sum in ascending global id (deterministic)
-  int chunk_pes = 16384;       // PEs streamed through the transport at once (bounds the receive buffer)
+  int chunk_pes = 1024;        // PEs streamed through the transport at once (bounds the receive buffer)
 };
 
 /// Counters of the fabric traffic and of the mapping's upkeep over the backend's life (all runs).
@@ -34,7 +39,8 @@ struct MeshCounters {
 
 class MeshBackend : public Backend {
  public:
-  explicit MeshBackend(MeshOptions opt);
+  /// The emulator on the ranks of `comm` (one rank when null).
+  explicit MeshBackend(MeshOptions opt, const Comm* comm = nullptr);
   ~MeshBackend() override;
   std::string name() const override { return "mesh"; }
   void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) override;
@@ -49,8 +55,8 @@ class MeshBackend : public Backend {
   /// Takes save_state's arrays; the next setup rescans the windows from the saved positions, no swaps.
   void restore_state(const NamedArrays& state) override;
 
-  /// The current PE assignment (plain arrays: checkpoints can save them).
-  const Mapping& mapping() const { return map_; }
+  /// Global atom id on each PE (0: empty), the PE assignment every rank keeps.
+  const std::vector<int64_t>& pe_atom_ids() const { return pe_id_; }
   /// Window radius in use.
   int window_b() const { return b_; }
   /// Counters since setup.
@@ -64,35 +70,47 @@ class MeshBackend : public Backend {
   void add_report(nlohmann::json& report) const override { report["fabric"] = fabric_json(); }
 
   struct Impl;
+  struct AllAtoms;
 
  private:
   void rebuild(State& s, bool first);
   void rebuild_restored(State& s);
   bool rebuild_due(State& s);
+  void set_bands();
   void make_transports();
-  void scan_windows(const State& s);
-  void swap_round(State& s);
-  void remap_if_needed(State& s);
+  void scan_windows(const Box& box, const AllAtoms& g);
+  void swap_round(const Box& box, const AllAtoms& g);
+  void remap_if_needed(const Box& box, const AllAtoms& g);
+  void distribute(State& s, const AllAtoms& g);
+  void index_band(const State& s);
+  void halo_exchange(std::vector<uint32_t>& payload, int words) const;
+  void fabric_reduce(fabric::FastTransport& t, const uint32_t* band_values, uint32_t* out) const;
   template <class Real>
   void forces(State& s, bool eatom);
 
   MeshOptions opt_;
+  const Comm* comm_ = nullptr;
   fabric::HardwareSpec hw_;
   const potentials::EamTables* tables_ = nullptr;
   std::unique_ptr<Impl> impl_;
   NeighborSettings nb_;
-  Mapping map_;
+  Mapping map_;  // grid and wrap; its atom_of/pe_of index the gathered atoms, during a rebuild only
   int b_ = 1;
   int ago_ = 0;
   bool restored_ = false;  // setup continues from restore_state instead of rebuilding
   double cutneigh_ = 0;
   double box_lo_[3] = {0, 0, 0}, box_hi_[3] = {0, 0, 0};  // box of the current mapping
-  // Per-PE state, SoA over logical PE ids.
+  int64_t mapped_atoms_ = 0;                              // atoms in the current mapping (all ranks)
+  std::vector<int64_t> pe_id_;  // [pe] global id of the PE's atom, 0 for an empty PE (every rank, every PE)
+  // This rank's band of logical PE rows [row0_, row1_), PEs [pe0_, pe1_); rank_of_row_ for every row.
+  int row0_ = 0, row1_ = 0, pe0_ = 0, pe1_ = 0;
+  std::vector<int> rank_of_row_;
+  // Per-PE state of the band, SoA, index pe − pe0_.
+  std::vector<int> local_;         // this rank's atom index of the PE's atom, −1 for an empty PE
   std::vector<int> type_;          // 0 for an empty PE
-  std::vector<int64_t> id_;        // global atom id, 0 for an empty PE
   std::vector<double> rho_, fp_;   // ρ̄ and F'(ρ̄) of the PE's atom
   std::vector<double> xhold_;      // 3 per PE: position at the last rebuild
-  std::vector<int32_t> nbr_off_;   // neighbour slots: nbr_src_[nbr_off_[p] .. nbr_off_[p+1])
+  std::vector<int32_t> nbr_off_;   // neighbour slots: nbr_src_[nbr_off_[q] .. nbr_off_[q+1])
   std::vector<int32_t> nbr_src_;   // logical PE of each neighbour, ascending global id
   std::vector<int8_t> nbr_shift_;  // periodic image of each neighbour: (sx+1) + 3(sy+1) + 9(sz+1)
   std::vector<int8_t> nbr_type_;   // type of each neighbour (it arrived with the window scan)

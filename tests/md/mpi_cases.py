@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Multi-rank checks of the cluster backend, run by ctest under mpirun.
+"""Multi-rank checks of the cluster backend and of the mesh emulator tiled over ranks, run by ctest under mpirun.
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
-CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart
+CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
+      mesh_tiled | mesh_tiled_restart
 """
 import os
 import shutil
@@ -178,6 +179,80 @@ def mesh_bits():
     print(f"mesh fp64 == cluster on 2 ranks, deterministic: {len(a)} bytes identical")
 
 
+def mesh_input(extra_run):
+    # 2,400 Cu atoms and a fast knock-on atom (tests/md/test_mesh.cpp's): rebuilds, swaps and a remap.
+    return ("units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 10 0 10 0 6\n"
+            f"create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 {POT}\n"
+            "velocity all create 300.0 4928 loop geom\ngroup pka id 1\nvelocity pka set 540.0 100.0 30.0\n"
+            "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.0002\n"
+            "thermo 50\n" + extra_run)
+
+
+def fabric_counts(outdir):
+    import json
+    f = json.load(open(os.path.join(outdir, "report.json")))["fabric"]
+    return {k: f[k] for k in ("swaps", "remaps", "rebuilds", "window_b", "predicted_steps_per_second")}
+
+
+def mesh_tiled():
+    # The mesh emulator tiled over 2 and 3 ranks (bands of PE rows, halo rows of window width) writes the
+    # bytes the 1-rank emulator writes, in fp32 and fp64, through rebuilds, swaps and remaps. Deterministic
+    # mode, so that the run's own global sums (velocity scaling, thermo) do not depend on the rank count.
+    d = fresh("mesh_tiled")
+    with open(os.path.join(d, "in.mesh"), "w") as f:
+        f.write(mesh_input("run 150\nwrite_data final.data\n"))
+    for prec in ("fp32", "fp64"):
+        ref = None
+        for ranks in (1, 2, 3):
+            out = f"{prec}_{ranks}"
+            rc, so, err = run(ranks, ["run", "in.mesh", "--backend", "mesh", "--set", f"mesh.precision={prec}",
+                                      "--set", "deterministic=true", "--output", out], d)
+            if rc != 0:
+                fail(f"mesh {prec} on {ranks} ranks: exit {rc}\n{err}")
+            data = open(os.path.join(d, "final.data"), "rb").read()
+            counts = fabric_counts(os.path.join(d, out))
+            if ref is None:
+                ref = (data, counts)
+                if counts["remaps"] < 1 or counts["swaps"] < 1:
+                    fail(f"mesh {prec}: the knock-on atom should cause swaps and remaps: {counts}")
+                continue
+            if data != ref[0]:
+                fail(f"mesh {prec}: data file on {ranks} ranks differs from 1 rank")
+            if counts != ref[1]:
+                fail(f"mesh {prec}: fabric counts on {ranks} ranks {counts} differ from 1 rank {ref[1]}")
+        print(f"mesh {prec}: 1, 2 and 3 ranks byte-identical ({len(ref[0])} bytes), {ref[1]}")
+
+
+def mesh_tiled_restart():
+    # A 2-rank mesh run checkpointed at step 60 (after the knock-on atom's remap) and restarted on 2 ranks ends where the uninterrupted run
+    # does; restarting it on 1 rank is refused with the rank count to use.
+    d = fresh("mesh_tiled_restart")
+    with open(os.path.join(d, "in.full"), "w") as f:
+        f.write(mesh_input("run 120\nwrite_data full.data\n"))
+    with open(os.path.join(d, "in.half"), "w") as f:
+        f.write(mesh_input("run 60\nwrite_data half.data\n"))
+    mesh = ["--backend", "mesh"]
+    rc, so, err = run(2, ["run", "in.full", "--output", "full"] + mesh, d)
+    if rc != 0:
+        fail(f"full run: exit {rc}\n{err}")
+    rc, so, err = run(2, ["run", "in.half", "--output", "half", "--set", "output.checkpoint_every=60"] + mesh, d)
+    if rc != 0:
+        fail(f"first half: exit {rc}\n{err}")
+    ckpt = os.path.join("half", "checkpoint.h5")
+    rc, so, err = run(1, ["run", "in.half", "--output", "one", "--restart", ckpt] + mesh, d, timeout=60)
+    if rc != 2 or "restart on the same number" not in err:
+        fail(f"restart on 1 rank: exit {rc}, expected 2 naming 2 ranks\n{err}")
+    refused = next(ln for ln in err.splitlines() if "restart on the same number" in ln)
+    rc, so, err = run(2, ["run", "in.half", "--output", "second", "--restart", ckpt] + mesh, d)
+    if rc != 0:
+        fail(f"restart: exit {rc}\n{err}")
+    a = open(os.path.join(d, "full.data"), "rb").read()
+    b = open(os.path.join(d, "half.data"), "rb").read()
+    if a != b:
+        fail("2-rank mesh: restarted run's data file differs from the uninterrupted run's")
+    print(f"2-rank mesh restart: {len(a)} bytes identical; on 1 rank refused: {refused}")
+
+
 def bad_restart():
     # A checkpoint rank 0 cannot read fails every rank with its message (exit 2), instead of leaving rank 1
     # waiting for the broadcast.
@@ -197,4 +272,5 @@ def bad_restart():
 
 
 {"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
- "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart}[CASE]()
+ "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
+ "mesh_tiled_restart": mesh_tiled_restart}[CASE]()
