@@ -232,12 +232,13 @@ void FastTransport::reduce_rows(const std::uint32_t* values, int row_begin, int 
   const int P = spec_.words, cx = reduction_root_x(g);
   const ReduceOp op = spec_.op;
   const std::size_t first = static_cast<std::size_t>(row_begin) * g.width;
+  std::vector<std::size_t> at(g.width);  // offset of each physical column's PE in `values`
   for (int y = 0; y < g.height; ++y) {
     const int logical_row = map_.logical_pe(g.id(0, y)) / g.width;
     if (logical_row < row_begin || logical_row >= row_end) continue;
-    auto own = [&](int x, int w) {
-      return values[(static_cast<std::size_t>(map_.logical_pe(g.id(x, y))) - first) * P + w];
-    };
+    for (int x = 0; x < g.width; ++x)
+      at[x] = (static_cast<std::size_t>(map_.logical_pe(g.id(x, y))) - first) * P;
+    auto own = [&](int x, int w) { return values[at[x] + w]; };
     for (int w = 0; w < P; ++w) {
       std::uint32_t v = own(cx, w);
       if (cx > 0) {

@@ -64,6 +64,8 @@ struct MeshBackend::Impl {
   std::unique_ptr<FastTransport> pos, fp, scan, check, sum, swap;
   PeTables32 pt;  // fp32 PE tables (fp32 mode)
   std::vector<uint32_t> pos_payload, fp_payload, buf, buf2;
+  std::vector<std::vector<uint32_t>>
+      ring;                 // fp32: received positions of the chunks awaiting their force pass
   std::vector<double> epe;  // per-PE energy of the last force pass (band)
   std::vector<double> vpe;  // per-PE virial (6) (band)
   // Halo plan: runs of whole PE rows received from / sent to other ranks each multicast.
@@ -774,7 +776,9 @@ void MeshBackend::forces(State& s, bool eatom) {
   for (int d = 0; d < 3; ++d) Ld[d] = s.box.prd(d), L[d] = static_cast<Real>(Ld[d]);
   // Each PE loads its own atom's position: the state row of an atom is that PE's memory. The payload spans
   // the whole grid; this rank fills its band and receives the halo rows.
-  I.pos_payload.assign(static_cast<size_t>(npe) * pw, 0u);
+  // Only occupied PEs are ever requested, so stale words elsewhere are never read: no clearing per step.
+  I.pos_payload.resize(static_cast<size_t>(npe) * pw);
+  I.fp_payload.resize(static_cast<size_t>(npe) * fw);
   for (int q = 0; q < nb; ++q) {
     const int i = local_[q];
     if (i < 0) continue;
@@ -841,17 +845,25 @@ void MeshBackend::forces(State& s, bool eatom) {
     return static_cast<int>(e - b);
   };
 
-  // Pass 1: positions multicast, density and embedding.
-  chunks([&](int d0, int d1) {
-    const int32_t k0 = off[d0 - p0];
-    const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
-    I.buf.resize(nreq * pw);
-    if constexpr (f32) {
-      // Received positions in three planes (x, y, z), request k at plane[k − k0]; a kernel per PE.
+  double* fx = a.fx.data();
+  double* fy = a.fy.data();
+  double* fz = a.fz.data();
+  if constexpr (f32) {
+    // Pass 1 of destinations [d0, d1): positions into `planes` (x, y, z planes, request k at plane[k − k0]),
+    // then each PE's density and embedding; its F' goes into the F' payload at once.
+    auto receive = [&](int d0, int d1, std::vector<uint32_t>& planes) {
+      const size_t nreq = static_cast<size_t>(off[d1 - p0] - off[d0 - p0]);
+      planes.resize(nreq * pw);
       I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
-                                    I.buf.data(), nreq);
-      const float* bx = reinterpret_cast<const float*>(I.buf.data());
+                                    planes.data(), nreq);
+    };
+    auto pass1 = [&](int d0, int d1, std::vector<uint32_t>& planes) {
+      const int32_t k0 = off[d0 - p0];
+      const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+      receive(d0, d1, planes);
+      const float* bx = reinterpret_cast<const float*>(planes.data());
       const uint32_t* own = I.pos_payload.data();
+      uint32_t* fpay = I.fp_payload.data();
       int cut_max = 0;
       Kokkos::parallel_reduce(
           "mesh_pe_density32", Policy(d0 - p0, d1 - p0),
@@ -870,53 +882,20 @@ void MeshBackend::forces(State& s, bool eatom) {
             float f = 0.0f;
             epe[q] = f32_embed(pt->scalar, type[q], r, f);
             rho[q] = r, fpv[q] = f;
+            std::memcpy(fpay + p0 + q, &f, 4);
           },
           Kokkos::Max<int>(cut_max));
       busiest_cut = std::max(busiest_cut, cut_max);
-    } else {
-      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
-                                    I.buf.data());
-      for (int p = d0; p < d1; ++p) {
-        const int q = p - p0;
-        if (local_[q] < 0) continue;
-        const int n = displacements(p, k0);
-        int in_cut = 0;
-        for (int k = 0; k < n; ++k) in_cut += dx[k] * dx[k] + dy[k] * dy[k] + dz[k] * dz[k] < cutsq;
-        busiest_cut = std::max(busiest_cut, in_cut);
-        double fpi = 0.0;
-        const double r = atom_density(*tables_, type_[q], n, dx.data(), dy.data(), dz.data(), tj.data());
-        rho_[q] = r;
-        I.epe[q] = atom_embed(*tables_, type_[q], r, fpi);
-        fp_[q] = fpi;
-      }
-    }
-  });
-  I.pos->charge();
-  // F' multicast (one fp32 word, two in fp64).
-  I.fp_payload.assign(static_cast<size_t>(npe) * fw, 0u);
-  for (int q = 0; q < nb; ++q) {
-    const Real v = static_cast<Real>(fp_[q]);
-    std::memcpy(&I.fp_payload[static_cast<size_t>(p0 + q) * fw], &v, sizeof v);
-  }
-  const auto th2 = std::chrono::steady_clock::now();
-  halo_exchange(I.fp_payload, fw);
-  halo_seconds += seconds_since(th2);
-  // Pass 2: each PE's own force over its full neighbourhood. The PE kept the positions it received in pass 1;
-  // the emulator streams them again rather than hold them all (charged once per step, above).
-  double* fx = a.fx.data();
-  double* fy = a.fy.data();
-  double* fz = a.fz.data();
-  chunks([&](int d0, int d1) {
-    const int32_t k0 = off[d0 - p0];
-    const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
-    I.buf.resize(nreq * pw);
-    I.buf2.resize(nreq * fw);
-    if constexpr (f32) {
-      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
-                                    I.buf.data(), nreq);
+    };
+    // Pass 2 of [d0, d1) from the positions pass 1 delivered into `planes`: F' of the slots, then each PE's
+    // force over its full neighbourhood.
+    auto pass2 = [&](int d0, int d1, const std::vector<uint32_t>& planes) {
+      const int32_t k0 = off[d0 - p0];
+      const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+      I.buf2.resize(nreq);
       I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(),
                                    I.buf2.data());
-      const float* bx = reinterpret_cast<const float*>(I.buf.data());
+      const float* bx = reinterpret_cast<const float*>(planes.data());
       const float* bfp = reinterpret_cast<const float*>(I.buf2.data());
       const uint32_t* own = I.pos_payload.data();
       Kokkos::parallel_for("mesh_pe_force32", Policy(d0 - p0, d1 - p0), [=](const int q) {
@@ -934,7 +913,80 @@ void MeshBackend::forces(State& s, bool eatom) {
         fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
         for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
       });
-    } else {
+    };
+    // A wavefront over the band's chunks, as the PEs keep what they received: a chunk's force pass runs from
+    // the positions its density pass received, as soon as every PE within b rows has its F' (a ring of
+    // received chunks). Chunks whose window reaches past the band (or wraps) wait for the F' halo and receive
+    // their positions again.
+    std::vector<int> cb;
+    chunks([&](int d0, int) { cb.push_back(d0); });
+    cb.push_back(pe1_);
+    const int nc = static_cast<int>(cb.size()) - 1, W = map_.width;
+    auto chunk_of = [&](int pe) {
+      return static_cast<int>(std::upper_bound(cb.begin(), cb.end() - 1, pe) - cb.begin()) - 1;
+    };
+    std::vector<int> need(nc, -1);  // pass 1 of chunks up to need[c] gives chunk c its F'; −1: after the halo
+    int ring = 1;
+    for (int c = 0; c < nc; ++c) {
+      const int lo = cb[c] / W - b_, hi = (cb[c + 1] - 1) / W + b_;
+      if (lo < row0_ || hi >= row1_) continue;
+      need[c] = chunk_of(std::min(pe1_ - 1, (hi + 1) * W - 1));
+      ring = std::max(ring, need[c] - c + 1);
+    }
+    std::vector<std::vector<uint32_t>>& held = I.ring;
+    if (static_cast<int>(held.size()) < ring) held.resize(ring);
+    std::vector<int> later;
+    int next = 0;
+    for (int c = 0; c < nc; ++c) {
+      pass1(cb[c], cb[c + 1], held[c % ring]);
+      while (next <= c && (need[next] < 0 || need[next] <= c)) {
+        if (need[next] < 0)
+          later.push_back(next);
+        else
+          pass2(cb[next], cb[next + 1], held[next % ring]);
+        ++next;
+      }
+    }
+    for (; next < nc; ++next) later.push_back(next);
+    I.pos->charge();
+    const auto th2 = std::chrono::steady_clock::now();
+    halo_exchange(I.fp_payload, fw);
+    halo_seconds += seconds_since(th2);
+    for (int c : later) {
+      receive(cb[c], cb[c + 1], I.buf);
+      pass2(cb[c], cb[c + 1], I.buf);
+    }
+  } else {
+    // fp64: pass 1 over the band, the F' halo, then pass 2 (positions received again).
+    chunks([&](int d0, int d1) {
+      const int32_t k0 = off[d0 - p0];
+      I.buf.resize(static_cast<size_t>(off[d1 - p0] - k0) * pw);
+      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
+                                    I.buf.data());
+      for (int p = d0; p < d1; ++p) {
+        const int q = p - p0;
+        if (local_[q] < 0) continue;
+        const int n = displacements(p, k0);
+        int in_cut = 0;
+        for (int k = 0; k < n; ++k) in_cut += dx[k] * dx[k] + dy[k] * dy[k] + dz[k] * dz[k] < cutsq;
+        busiest_cut = std::max(busiest_cut, in_cut);
+        double fpi = 0.0;
+        const double r = atom_density(*tables_, type_[q], n, dx.data(), dy.data(), dz.data(), tj.data());
+        rho_[q] = r;
+        I.epe[q] = atom_embed(*tables_, type_[q], r, fpi);
+        fp_[q] = fpi;
+        std::memcpy(&I.fp_payload[static_cast<size_t>(p) * fw], &fpi, sizeof fpi);
+      }
+    });
+    I.pos->charge();
+    const auto th2 = std::chrono::steady_clock::now();
+    halo_exchange(I.fp_payload, fw);
+    halo_seconds += seconds_since(th2);
+    chunks([&](int d0, int d1) {
+      const int32_t k0 = off[d0 - p0];
+      const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+      I.buf.resize(nreq * pw);
+      I.buf2.resize(nreq * fw);
       I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
                                     I.buf.data());
       I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(),
@@ -951,8 +1003,8 @@ void MeshBackend::forces(State& s, bool eatom) {
                                fpj.data(), f, &I.vpe[6 * static_cast<size_t>(q)]);
         fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
       }
-    }
-  });
+    });
+  }
   I.fp->charge();
   ++counters_.forces;
   // The busiest PE anywhere prices the step.
