@@ -43,20 +43,6 @@ float bits_float(uint32_t u) {
 int8_t pack_shift(int sx, int sy, int sz) {
   return static_cast<int8_t>((sx + 1) + 3 * (sy + 1) + 9 * (sz + 1));
 }
-// A table instead of divisions: this runs once per neighbour per pass.
-struct ShiftTable {
-  int8_t v[27][3];
-  ShiftTable() {
-    for (int s = 0; s < 27; ++s) v[s][0] = s % 3 - 1, v[s][1] = (s / 3) % 3 - 1, v[s][2] = s / 9 - 1;
-  }
-};
-const ShiftTable kShifts;
-void unpack_shift(int8_t s, int& sx, int& sy, int& sz) {
-  sx = kShifts.v[s][0];
-  sy = kShifts.v[s][1];
-  sz = kShifts.v[s][2];
-}
-
 }  // namespace
 
 /// Transports, fp32 tables and streaming buffers: the emulator's machinery, not PE state.
@@ -794,12 +780,6 @@ void MeshBackend::forces(State& s, bool eatom) {
   I.vpe.assign(6 * static_cast<size_t>(nb), 0.0);
   int busiest_cand = 0, busiest_cut = 0;
   for (int q = 0; q < nb; ++q) busiest_cand = std::max(busiest_cand, nbr_off_[q + 1] - nbr_off_[q]);
-  // fp64: the brute-force atom kernels (the cluster's deterministic arithmetic) on per-PE scratch.
-  std::vector<double> dx, dy, dz, fpj;
-  std::vector<int> tj;
-  if constexpr (!f32)
-    dx.resize(busiest_cand), dy.resize(busiest_cand), dz.resize(busiest_cand), fpj.resize(busiest_cand),
-        tj.resize(busiest_cand);
   const double cutsq = tables_->cutmax * tables_->cutmax;
   const ShiftOffsets32 shifts = make_shift_offsets32(Ld);
   // Raw pointers for the kernels over PEs (no container access inside them); band arrays index pe − p0.
@@ -827,24 +807,6 @@ void MeshBackend::forces(State& s, bool eatom) {
       d0 = d1;
     }
   };
-  // fp64: displacements of PE p's neighbours from the received positions (request k at buf[(k − k0)·pw]).
-  auto displacements = [&](int p, int32_t k0) {
-    Real xi[3];
-    std::memcpy(xi, &I.pos_payload[static_cast<size_t>(p) * pw], sizeof xi);
-    const int32_t b = off[p - p0], e = off[p - p0 + 1];
-    for (int32_t k = b; k < e; ++k) {
-      Real xj[3];
-      std::memcpy(xj, &I.buf[static_cast<size_t>(k - k0) * pw], sizeof xj);
-      int sx, sy, sz;
-      unpack_shift(nbr_shift_[k], sx, sy, sz);
-      dx[k - b] = pe_delta(xi[0], xj[0], sx, L[0]);
-      dy[k - b] = pe_delta(xi[1], xj[1], sy, L[1]);
-      dz[k - b] = pe_delta(xi[2], xj[2], sz, L[2]);
-      tj[k - b] = nbr_type_[k];
-    }
-    return static_cast<int>(e - b);
-  };
-
   double* fx = a.fx.data();
   double* fy = a.fy.data();
   double* fz = a.fz.data();
@@ -957,26 +919,59 @@ void MeshBackend::forces(State& s, bool eatom) {
       pass2(cb[c], cb[c + 1], I.buf);
     }
   } else {
-    // fp64: pass 1 over the band, the F' halo, then pass 2 (positions received again).
+    // fp64: pass 1 over the band, the F' halo, then pass 2 (positions received again). Kernels over PEs with
+    // each PE's displacements on its stack (the sums run in slot order, as the cluster's deterministic mode).
+    constexpr int kHood = 512;
+    if (busiest_cand > kHood)
+      throw RunError(
+          fmt::format("mesh fp64: a PE has {} neighbour slots, more than the {} its kernel holds "
+                      "(use fp32, or a smaller skin)",
+                      busiest_cand, kHood));
+    const potentials::EamTables* tab = tables_;
+    const Real Lx = L[0], Ly = L[1], Lz = L[2];
+    // PE q's slot displacements from positions received at `rx` (request k at rx[(k − k0)·3]).
+    const double* own64 = reinterpret_cast<const double*>(I.pos_payload.data());
+    auto hood = [=](int q, int32_t k0, const double* rx, double* hx, double* hy, double* hz, int* ht) {
+      double xi[3];
+      std::memcpy(xi, own64 + 3 * static_cast<size_t>(p0 + q), sizeof xi);
+      const int32_t b = off[q], e = off[q + 1];
+      for (int32_t k = b; k < e; ++k) {
+        const double* xj = rx + 3 * static_cast<size_t>(k - k0);
+        const int code = nshift[k];
+        hx[k - b] = pe_delta(xi[0], xj[0], code % 3 - 1, Lx);
+        hy[k - b] = pe_delta(xi[1], xj[1], (code / 3) % 3 - 1, Ly);
+        hz[k - b] = pe_delta(xi[2], xj[2], code / 9 - 1, Lz);
+        ht[k - b] = ntype[k];
+      }
+      return static_cast<int>(e - b);
+    };
+    uint32_t* fpay = I.fp_payload.data();
     chunks([&](int d0, int d1) {
       const int32_t k0 = off[d0 - p0];
       I.buf.resize(static_cast<size_t>(off[d1 - p0] - k0) * pw);
       I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
                                     I.buf.data());
-      for (int p = d0; p < d1; ++p) {
-        const int q = p - p0;
-        if (local_[q] < 0) continue;
-        const int n = displacements(p, k0);
-        int in_cut = 0;
-        for (int k = 0; k < n; ++k) in_cut += dx[k] * dx[k] + dy[k] * dy[k] + dz[k] * dz[k] < cutsq;
-        busiest_cut = std::max(busiest_cut, in_cut);
-        double fpi = 0.0;
-        const double r = atom_density(*tables_, type_[q], n, dx.data(), dy.data(), dz.data(), tj.data());
-        rho_[q] = r;
-        I.epe[q] = atom_embed(*tables_, type_[q], r, fpi);
-        fp_[q] = fpi;
-        std::memcpy(&I.fp_payload[static_cast<size_t>(p) * fw], &fpi, sizeof fpi);
-      }
+      const double* rx = reinterpret_cast<const double*>(I.buf.data());
+      int cut_max = 0;
+      Kokkos::parallel_reduce(
+          "mesh_pe_density64", Policy(d0 - p0, d1 - p0),
+          [=](const int q, int& busiest) {
+            if (local[q] < 0) return;
+            double hx[kHood], hy[kHood], hz[kHood];
+            int ht[kHood];
+            const int n = hood(q, k0, rx, hx, hy, hz, ht);
+            int in_cut = 0;
+            for (int k = 0; k < n; ++k) in_cut += hx[k] * hx[k] + hy[k] * hy[k] + hz[k] * hz[k] < cutsq;
+            busiest = std::max(busiest, in_cut);
+            double fpi = 0.0;
+            const double r = atom_density(*tab, type[q], n, hx, hy, hz, ht);
+            rho[q] = r;
+            epe[q] = atom_embed(*tab, type[q], r, fpi);
+            fpv[q] = fpi;
+            std::memcpy(fpay + 2 * static_cast<size_t>(p0 + q), &fpi, sizeof fpi);
+          },
+          Kokkos::Max<int>(cut_max));
+      busiest_cut = std::max(busiest_cut, cut_max);
     });
     I.pos->charge();
     const auto th2 = std::chrono::steady_clock::now();
@@ -991,18 +986,19 @@ void MeshBackend::forces(State& s, bool eatom) {
                                     I.buf.data());
       I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(),
                                    I.buf2.data());
-      for (int p = d0; p < d1; ++p) {
-        const int q = p - p0;
-        const int i = local_[q];
-        if (i < 0) continue;
-        const int n = displacements(p, k0);
-        for (int k = 0; k < n; ++k)
-          std::memcpy(&fpj[k], &I.buf2[static_cast<size_t>(off[q] + k - k0) * fw], sizeof(Real));
+      const double* rx = reinterpret_cast<const double*>(I.buf.data());
+      const double* rfp = reinterpret_cast<const double*>(I.buf2.data());
+      Kokkos::parallel_for("mesh_pe_force64", Policy(d0 - p0, d1 - p0), [=](const int q) {
+        const int i = local[q];
+        if (i < 0) return;
+        double hx[kHood], hy[kHood], hz[kHood];
+        int ht[kHood];
+        const int n = hood(q, k0, rx, hx, hy, hz, ht);
         double f[3] = {0, 0, 0};
-        I.epe[q] += atom_force(*tables_, type_[q], fp_[q], n, dx.data(), dy.data(), dz.data(), tj.data(),
-                               fpj.data(), f, &I.vpe[6 * static_cast<size_t>(q)]);
+        epe[q] += atom_force(*tab, type[q], fpv[q], n, hx, hy, hz, ht, rfp + (off[q] - k0), f,
+                             vpe + 6 * static_cast<size_t>(q));
         fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
-      }
+      });
     });
   }
   I.fp->charge();
