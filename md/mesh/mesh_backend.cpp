@@ -813,6 +813,15 @@ void MeshBackend::forces(State& s, bool eatom) {
   if constexpr (f32) {
     // Pass 1 of destinations [d0, d1): positions into `planes` (x, y, z planes, request k at plane[k − k0]),
     // then each PE's density and embedding; its F' goes into the F' payload at once.
+    // PE q's slots in a chunk's received planes (requests from k0, nreq per plane) and F' (force pass).
+    auto slots = [=](int q, int32_t k0, const float* bx, size_t nreq, const float* bfp) {
+      const size_t r0 = static_cast<size_t>(off[q] - k0);
+      PeSlots32 in;
+      in.n = off[q + 1] - off[q];
+      in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
+      in.shift = nshift + off[q], in.type = ntype + off[q], in.fp = bfp ? bfp + r0 : nullptr;
+      return in;
+    };
     auto receive = [&](int d0, int d1, std::vector<uint32_t>& planes) {
       const size_t nreq = static_cast<size_t>(off[d1 - p0] - off[d0 - p0]);
       planes.resize(nreq * pw);
@@ -833,11 +842,7 @@ void MeshBackend::forces(State& s, bool eatom) {
             if (local[q] < 0) return;
             float xi[3];
             std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
-            const size_t r0 = static_cast<size_t>(off[q] - k0);
-            PeSlots32 in;
-            in.n = off[q + 1] - off[q];
-            in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
-            in.shift = nshift + off[q], in.type = ntype + off[q];
+            const PeSlots32 in = slots(q, k0, bx, nreq, nullptr);
             int in_cut = 0;
             const float r = pe_density32(*pt, *so, type[q], xi, in, in_cut);
             busiest = std::max(busiest, in_cut);
@@ -865,11 +870,7 @@ void MeshBackend::forces(State& s, bool eatom) {
         if (i < 0) return;
         float xi[3];
         std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
-        const size_t r0 = static_cast<size_t>(off[q] - k0);
-        PeSlots32 in;
-        in.n = off[q + 1] - off[q];
-        in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
-        in.shift = nshift + off[q], in.type = ntype + off[q], in.fp = bfp + r0;
+        const PeSlots32 in = slots(q, k0, bx, nreq, bfp);
         float f[3], v[6] = {0, 0, 0, 0, 0, 0};
         epe[q] += pe_force32(*pt, *so, type[q], static_cast<float>(fpv[q]), xi, in, f, v);
         fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
