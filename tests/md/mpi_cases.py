@@ -55,6 +55,12 @@ def read_data(path):
     return atoms
 
 
+def file_bytes(d, name):
+    """The bytes of file `name` in directory d (data files are compared byte for byte)."""
+    with open(os.path.join(d, name), "rb") as f:
+        return f.read()
+
+
 def small_input(cells, extra="", boundary="p p p"):
     return (f"units metal\natom_style atomic\nboundary {boundary}\nlattice fcc 3.615\n"
             f"region box block 0 {cells} 0 {cells} 0 {cells}\ncreate_box 1 box\ncreate_atoms 1 box\n"
@@ -172,8 +178,7 @@ def mesh_bits():
                            "--output", "m"] + common, d)
     if rc != 0:
         fail(f"mesh: exit {rc}\n{err}")
-    a = open(os.path.join(d, "cluster.data"), "rb").read()
-    b = open(os.path.join(d, "final.data"), "rb").read()
+    a, b = file_bytes(d, "cluster.data"), file_bytes(d, "final.data")
     if a != b:
         fail("cluster (2 ranks) and mesh (fp64) data files differ in deterministic mode")
     print(f"mesh fp64 == cluster on 2 ranks, deterministic: {len(a)} bytes identical")
@@ -209,7 +214,7 @@ def mesh_tiled():
                                       "--set", "deterministic=true", "--output", out], d)
             if rc != 0:
                 fail(f"mesh {prec} on {ranks} ranks: exit {rc}\n{err}")
-            data = open(os.path.join(d, "final.data"), "rb").read()
+            data = file_bytes(d, "final.data")
             counts = fabric_counts(os.path.join(d, out))
             if ref is None:
                 ref = (data, counts)
@@ -246,8 +251,7 @@ def mesh_tiled_restart():
     rc, so, err = run(2, ["run", "in.half", "--output", "second", "--restart", ckpt] + mesh, d)
     if rc != 0:
         fail(f"restart: exit {rc}\n{err}")
-    a = open(os.path.join(d, "full.data"), "rb").read()
-    b = open(os.path.join(d, "half.data"), "rb").read()
+    a, b = file_bytes(d, "full.data"), file_bytes(d, "half.data")
     if a != b:
         fail("2-rank mesh: restarted run's data file differs from the uninterrupted run's")
     print(f"2-rank mesh restart: {len(a)} bytes identical; on 1 rank refused: {refused}")
