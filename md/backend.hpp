@@ -21,6 +21,7 @@ struct ForceResult {
   double energy = 0.0;                    // EAM energy: embedding + pair, eV
   double virial[6] = {0, 0, 0, 0, 0, 0};  // Σ r_a f_b over pairs: xx yy zz xy xz yz, eV
   std::vector<double> eatom;              // per-atom energy (owned atoms, state order), filled when asked
+  bool tallied = true;                    // false: energy and virial were not summed at this step
 };
 
 /// Counters LAMMPS prints at the end of a run.
@@ -44,8 +45,9 @@ class Backend {
   /// Starts a run: wraps atoms, builds neighbour data from scratch and computes forces into s.atoms.f*.
   virtual void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
                      bool eatom) = 0;
-  /// After the drift of one step: rebuilds neighbours when due, then computes forces.
-  virtual void compute(State& s, bool eatom) = 0;
+  /// After the drift of one step: rebuilds neighbours when due, then computes forces. With tally false the
+  /// global energy and virial may be skipped (LAMMPS's eflag/vflag: only thermo and output steps read them).
+  virtual void compute(State& s, bool eatom, bool tally) = 0;
   /// Result of the last compute.
   virtual const ForceResult& result() const = 0;
   /// Neighbour counters since the last setup.

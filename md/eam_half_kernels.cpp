@@ -624,12 +624,13 @@ double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
       reduced ? force_avx512<true, true>(t, hp, fp, f, ev) : force_avx512<true, false>(t, hp, fp, f, ev);
     else
       reduced ? force_avx512<false, true>(t, hp, fp, f, ev) : force_avx512<false, false>(t, hp, fp, f, ev);
-    virial_fdotr(hp, f, ev);
+    if (virial) virial_fdotr(hp, f, ev);
   }
 #else
   reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);
 #endif
-  for (int k = 0; k < 6; ++k) virial[k] += ev.v[k];
+  if (virial)
+    for (int k = 0; k < 6; ++k) virial[k] += ev.v[k];
   return ev.e;
 }
 

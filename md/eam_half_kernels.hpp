@@ -65,7 +65,8 @@ void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
 double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<const double> rho,
                  HostView<double> fp, double* eatom);
 /// Pair forces into f (3 per record, zeroed by the caller); returns the pair energy, accumulates the virial
-/// (xx yy zz xy xz yz) and, if eatom is not null, half of each pair energy on each partner record.
+/// (xx yy zz xy xz yz; skipped when virial is null) and, if eatom is not null, half of each pair energy on
+/// each partner record.
 double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec,
                       HostView<const double> fp, HostView<double> f, double virial[6], double* eatom);
 

@@ -76,6 +76,20 @@ bool Simulation::eatom_needed(int64_t step) const {
   return false;
 }
 
+bool Simulation::tally_needed(int64_t step, int64_t end, bool progress) const {
+  if (step >= end || (thermo_every_ > 0 && step % thermo_every_ == 0) || (progress && step % 10 == 0))
+    return true;
+  // A cascade may stop the run at any step, which then prints thermo.
+  if (cascade_stop_time_ > 0.0) return true;
+  for (const auto& d : dumps_)
+    if (step % d.every == 0) return true;
+  for (const auto& h : h5md_)
+    if (h.every > 0 && step % h.every == 0) return true;
+  for (const auto& f : fixes_)
+    if (f->reads_energy()) return true;
+  return false;
+}
+
 FixContext Simulation::fix_context() {
   FixContext c{s_, comm_};
   c.force = &backend_->result();
@@ -211,7 +225,7 @@ void Simulation::run_steps(int64_t nsteps) {
     FixContext fc = fix_context();
     for (auto& f : fixes_) f->initial_integrate(fc);
     modify += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    backend_->compute(s_, eatom_needed(s_.step));
+    backend_->compute(s_, eatom_needed(s_.step), tally_needed(s_.step, end, show_progress));
     t0 = std::chrono::steady_clock::now();
     for (auto& f : fixes_) f->post_force(fc);
     for (auto& f : fixes_) f->final_integrate(fc);

@@ -172,6 +172,9 @@ class Simulation {
   void thermo_output(bool header);
   void write_dumps(bool force_all);
   bool eatom_needed(int64_t step) const;
+  /// True when something reads the global energy or virial after this step's forces (thermo, progress,
+  /// dumps, trajectories, the run's last step, a fix that may read them).
+  bool tally_needed(int64_t step, int64_t end, bool progress) const;
   // trajectory_output.cpp
   void open_trajectories();
   void write_trajectories(bool force_all);

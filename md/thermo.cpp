@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "base/error.hpp"
 #include "base/units.hpp"
 #include "md/velocity.hpp"
 
@@ -66,7 +67,15 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     const double t = temp(&dof);
     return t * 0.5 * dof * units::boltz;
   };
-  const double epair = c.force ? c.force->energy : 0.0;
+  // The step's energy and virial, refused when the backend skipped them (Simulation::tally_needed said no
+  // one reads them: reading them anyway is a bug, better loud than stale).
+  auto force = [&]() -> const ForceResult* {
+    if (c.force && !c.force->tallied)
+      throw RunError("internal error: thermo keyword " + k + " read at step " + std::to_string(s.step) +
+                     ", whose energy and virial were not summed; please report");
+    return c.force;
+  };
+  auto epair = [&]() { return force() ? force()->energy : 0.0; };
   if (k == "step")
     v = static_cast<double>(s.step);
   else if (k == "elapsed")
@@ -84,9 +93,9 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   else if (k == "ke")
     v = ke();
   else if (k == "pe" || k == "evdwl" || k == "epair")
-    v = epair;
+    v = epair();
   else if (k == "etotal")
-    v = ke() + epair;
+    v = ke() + epair();
   else if (k == "ecoul" || k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" ||
            k == "elong")
     v = 0.0;
@@ -105,7 +114,7 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   else if (k == "press") {
     double dof;
     const double t = temp(&dof);
-    const double* w = c.force ? c.force->virial : nullptr;
+    const double* w = force() ? force()->virial : nullptr;
     const double wsum = w ? w[0] + w[1] + w[2] : 0.0;
     v = (dof * units::boltz * t + wsum) / 3.0 * (1.0 / vol) * units::nktv2p;
   } else if (k == "pxx" || k == "pyy" || k == "pzz" || k == "pxy" || k == "pxz" || k == "pyz") {
@@ -114,7 +123,7 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     const int i = idx.at(k);
     double kt[6];
     kinetic_tensor(s, comm, kt);
-    const double w = c.force ? c.force->virial[i] : 0.0;
+    const double w = force() ? force()->virial[i] : 0.0;
     v = (kt[i] + w) * (1.0 / vol) * units::nktv2p;
   } else {
     return false;

@@ -136,7 +136,7 @@ void ClusterBackend::rebuild_restored(State& s) {
   times_.neigh += seconds_since(t0);
 }
 
-void ClusterBackend::compute(State& s, bool eatom) {
+void ClusterBackend::compute(State& s, bool eatom, bool tally) {
   if (rebuild_due(s)) {
     rebuild(s);
   } else {
@@ -145,9 +145,9 @@ void ClusterBackend::compute(State& s, bool eatom) {
     times_.comm += seconds_since(t0);
   }
   if (deterministic_)
-    forces_deterministic(s, eatom);
+    forces_deterministic(s, eatom);  // always tallies: its fixed-order sums are the point of the mode
   else
-    forces(s, eatom);
+    forces(s, eatom, tally);
 }
 
 bool ClusterBackend::rebuild_due(const State& s) {
@@ -204,7 +204,7 @@ void ClusterBackend::rebuild(State& s) {
   times_.neigh += seconds_since(t0) - tcomm;
 }
 
-void ClusterBackend::forces(State& s, bool eatom) {
+void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   const auto t0 = std::chrono::steady_clock::now();
   const int nall = images_.nall(), nlocal = images_.nlocal;
   if (rho_.extent(0) < static_cast<size_t>(nall)) {
@@ -235,9 +235,17 @@ void ClusterBackend::forces(State& s, bool eatom) {
   forward_fp();
   const auto t2 = std::chrono::steady_clock::now();
   Kokkos::deep_copy(f, 0.0);
-  result_.energy += eam_force_half(pair_tables_, hp, precision_, fp, f, result_.virial, ea);
+  result_.energy += eam_force_half(pair_tables_, hp, precision_, fp, f, tally ? result_.virial : nullptr, ea);
   times_.pair += seconds_since(t2);
   reverse_forces(ea);
+  result_.tallied = tally;
+  Atoms& a = s.atoms;
+  for (int i = 0; i < nlocal; ++i) {
+    a.fx[i] = f(3 * i), a.fy[i] = f(3 * i + 1), a.fz[i] = f(3 * i + 2);
+  }
+  if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.begin() + nlocal);
+  // Steps nobody reads the energy of skip the one collective that only it needs.
+  if (!tally) return;
   // This rank's share of the energy and virial; the totals are every rank's.
   const auto t3 = std::chrono::steady_clock::now();
   double sums[7] = {result_.energy};
@@ -246,11 +254,6 @@ void ClusterBackend::forces(State& s, bool eatom) {
   result_.energy = sums[0];
   for (int k = 0; k < 6; ++k) result_.virial[k] = sums[1 + k];
   times_.comm += seconds_since(t3);
-  Atoms& a = s.atoms;
-  for (int i = 0; i < nlocal; ++i) {
-    a.fx[i] = f(3 * i), a.fy[i] = f(3 * i + 1), a.fz[i] = f(3 * i + 2);
-  }
-  if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.begin() + nlocal);
 }
 
 void ClusterBackend::build_full_list() {

@@ -31,7 +31,7 @@ class ClusterBackend : public Backend {
         precision_(precision) {}
   std::string name() const override { return "cluster"; }
   void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) override;
-  void compute(State& s, bool eatom) override;
+  void compute(State& s, bool eatom, bool tally) override;
   const ForceResult& result() const override { return result_; }
   /// This rank's counters (pairs and ghosts of its sub-domain).
   NeighborStats neighbor_stats() const override { return stats_; }
@@ -52,8 +52,8 @@ class ClusterBackend : public Backend {
   /// True (on every rank) when the neighbour settings ask for a rebuild this step.
   bool rebuild_due(const State& s);
   /// Density, embedding and force passes on the half list with the three exchanges between them (steps
-  /// below).
-  void forces(State& s, bool eatom);
+  /// below). With tally false the virial and the global energy sum are skipped.
+  void forces(State& s, bool eatom, bool tally = true);
   /// Reverse exchange: densities accumulated on ghosts are added to their owners (on whichever rank).
   void reverse_density();
   /// Forward exchange: ghosts take their owner's F'.

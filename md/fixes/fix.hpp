@@ -58,6 +58,9 @@ class Fix {
   virtual void end_of_step(FixContext&) {}
   /// True if the fix integrates positions (nve, nvt, npt): it may not share atoms with another integrator.
   virtual bool integrates() const { return false; }
+  /// True if the fix may read the global energy or virial (FixContext::force) at any step; fixes that only
+  /// use forces and velocities say false, so steps without output can skip those sums.
+  virtual bool reads_energy() const { return true; }
   /// A scalar output (f_ID in thermo): thermostat energy, energy removed by stopping, ...; false if none.
   virtual bool scalar(double&) const { return false; }
 

@@ -14,6 +14,8 @@ class FixTempBerendsen : public Fix {
   FixTempBerendsen(const std::string& id, uint32_t group, double t0, double t1, double period)
       : Fix(id, "temp/berendsen", group), t_start_(t0), t_stop_(t1), period_(period) {}
 
+  bool reads_energy() const override { return false; }
+
   void end_of_step(FixContext& c) override {
     double dof;
     const double t = fix_temperature(c, group_, &dof);

@@ -16,6 +16,8 @@ class FixDtReset : public Fix {
              double emax)
       : Fix(id, "dt/reset", group), every_(every), tmin_(tmin), tmax_(tmax), xmax_(xmax), emax_(emax) {}
 
+  bool reads_energy() const override { return false; }
+
   void setup(FixContext& c) override { reset(c); }
   void end_of_step(FixContext& c) override {
     if (c.s.step % every_ == 0) reset(c);

@@ -18,6 +18,8 @@ class FixElectronStopping : public Fix {
                       std::vector<std::vector<double>> table)
       : Fix(id, "electron/stopping", group), ecut_(ecut), table_(std::move(table)) {}
 
+  bool reads_energy() const override { return false; }
+
   void setup(FixContext& c) override { apply(c, false); }
   void post_force(FixContext& c) override { apply(c, true); }
   bool scalar(double& v) const override {

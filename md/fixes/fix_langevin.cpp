@@ -15,6 +15,8 @@ class FixLangevin : public Fix {
   FixLangevin(const std::string& id, uint32_t group, double t0, double t1, double damp, int seed, bool zero)
       : Fix(id, "langevin", group), t_start_(t0), t_stop_(t1), damp_(damp), seed_(seed), zero_(zero) {}
 
+  bool reads_energy() const override { return false; }
+
   void setup(FixContext& c) override { post_force(c); }
 
   void post_force(FixContext& c) override {

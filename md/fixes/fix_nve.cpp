@@ -11,6 +11,7 @@ class FixNVE : public Fix {
  public:
   using Fix::Fix;
   bool integrates() const override { return true; }
+  bool reads_energy() const override { return false; }
   void initial_integrate(FixContext& c) override {
     Atoms& at = c.s.atoms;
     const double* dtfm = kick_factors(c);

@@ -370,7 +370,7 @@ void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
                            map_.width, map_.height, w, h));
 }
 
-void MeshBackend::compute(State& s, bool eatom) {
+void MeshBackend::compute(State& s, bool eatom, bool tally) {
   ++counters_.steps;
   if (rebuild_due(s)) {
     rebuild(s, false);
@@ -379,7 +379,7 @@ void MeshBackend::compute(State& s, bool eatom) {
   if (opt_.fp64)
     forces<double>(s, eatom);
   else
-    forces<float>(s, eatom);
+    forces<float>(s, eatom, tally);
 }
 
 bool MeshBackend::rebuild_due(State& s) {
@@ -750,7 +750,7 @@ void MeshBackend::scan_windows(const Box& box, const AllAtoms& g) {
 }
 
 template <class Real>
-void MeshBackend::forces(State& s, bool eatom) {
+void MeshBackend::forces(State& s, bool eatom, bool tally) {
   const auto t0 = std::chrono::steady_clock::now();
   Impl& I = *impl_;
   Atoms& a = s.atoms;
@@ -777,7 +777,7 @@ void MeshBackend::forces(State& s, bool eatom) {
   rho_.assign(nb, 0.0);
   fp_.assign(nb, 0.0);
   I.epe.assign(nb, 0.0);
-  I.vpe.assign(6 * static_cast<size_t>(nb), 0.0);
+  if (tally) I.vpe.assign(6 * static_cast<size_t>(nb), 0.0);
   int busiest_cand = 0, busiest_cut = 0;
   for (int q = 0; q < nb; ++q) busiest_cand = std::max(busiest_cand, nbr_off_[q + 1] - nbr_off_[q]);
   const double cutsq = tables_->cutmax * tables_->cutmax;
@@ -791,7 +791,7 @@ void MeshBackend::forces(State& s, bool eatom) {
   double* rho = rho_.data();
   double* fpv = fp_.data();
   double* epe = I.epe.data();
-  double* vpe = I.vpe.data();
+  double* vpe = tally ? I.vpe.data() : nullptr;
   const PeTables32* pt = &I.pt;
   const ShiftOffsets32* so = &shifts;
   using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
@@ -872,9 +872,10 @@ void MeshBackend::forces(State& s, bool eatom) {
         std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
         const PeSlots32 in = slots(q, k0, bx, nreq, bfp);
         float f[3], v[6] = {0, 0, 0, 0, 0, 0};
-        epe[q] += pe_force32(*pt, *so, type[q], static_cast<float>(fpv[q]), xi, in, f, v);
+        epe[q] += pe_force32(*pt, *so, type[q], static_cast<float>(fpv[q]), xi, in, f, vpe ? v : nullptr);
         fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
-        for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
+        if (vpe)
+          for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
       });
     };
     // A wavefront over the band's chunks, as the PEs keep what they received: a chunk's force pass runs from
@@ -1017,6 +1018,7 @@ void MeshBackend::forces(State& s, bool eatom) {
   // fp32, so the host reads the per-PE values out and sums them row by row in PE order, then the rows in
   // order (the thermo readout; the same bits for any tiling in bands of rows).
   result_ = ForceResult{};
+  result_.tallied = tally;
   if constexpr (!f32) {
     const int W = map_.width;
     std::vector<double> rows(7 * static_cast<size_t>(map_.height), 0.0);
@@ -1035,7 +1037,7 @@ void MeshBackend::forces(State& s, bool eatom) {
       result_.energy += rows[7 * static_cast<size_t>(y)];
       for (int c = 0; c < 6; ++c) result_.virial[c] += rows[7 * static_cast<size_t>(y) + 1 + c];
     }
-  } else {
+  } else if (tally) {  // the wafer, too, sums energy and virial only on the steps that report them
     std::vector<uint32_t>& words = I.buf2;
     words.assign(7 * static_cast<size_t>(nb), 0u);
     for (int q = 0; q < nb; ++q) {

@@ -44,7 +44,7 @@ class MeshBackend : public Backend {
   ~MeshBackend() override;
   std::string name() const override { return "mesh"; }
   void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) override;
-  void compute(State& s, bool eatom) override;
+  void compute(State& s, bool eatom, bool tally) override;
   const ForceResult& result() const override { return result_; }
   void validate(const State& s, const potentials::EamTables& tables,
                 const NeighborSettings& nb) const override;
@@ -85,8 +85,9 @@ class MeshBackend : public Backend {
   void index_band(const State& s);
   void halo_exchange(std::vector<uint32_t>& payload, int words) const;
   void fabric_reduce(fabric::FastTransport& t, const uint32_t* band_values, uint32_t* out) const;
+  /// One force step over the band; with tally false (fp32) the virial and the global energy sum are skipped.
   template <class Real>
-  void forces(State& s, bool eatom);
+  void forces(State& s, bool eatom, bool tally = true);
 
   MeshOptions opt_;
   const Comm* comm_ = nullptr;

@@ -169,10 +169,14 @@ float pe_density32(const PeTables32& t, const ShiftOffsets32& s, int ti, const f
   return _mm512_reduce_add_ps(acc);
 }
 
+namespace {
+
 // The force pass repeats the density pass's compaction loop with more planes on purpose: one shared routine
-// (a Block struct of all planes, tried 2026-11-22) made the emulator 3–5 % slower.
-float pe_force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, const float xi[3],
-                 const PeSlots32& in, float f[3], float vir[6]) {
+// (a Block struct of all planes, tried 2026-11-22) made the emulator 3–5 % slower. kVirial false drops the
+// six virial sums (a sixth of the table stage's arithmetic) on steps that do not report pressure.
+template <bool kVirial>
+float force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, const float xi[3],
+              const PeSlots32& in, float f[3], float vir[6]) {
   alignas(64) float bdx[kBlock + 16], bdy[kBlock + 16], bdz[kBlock + 16], brsq[kBlock + 16], bfp[kBlock + 16];
   alignas(64) int bt[kBlock + 16];
   alignas(64) int m[16];
@@ -233,6 +237,7 @@ float pe_force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi
       fy = _mm512_add_ps(fy, _mm512_mul_ps(dy, fpair));
       fz = _mm512_add_ps(fz, _mm512_mul_ps(dz, fpair));
       e = _mm512_mask_add_ps(e, tail, e, _mm512_mul_ps(half, phi));
+      if constexpr (!kVirial) continue;
       v[0] = _mm512_add_ps(v[0], _mm512_mul_ps(_mm512_mul_ps(dx, dx), fpair));
       v[1] = _mm512_add_ps(v[1], _mm512_mul_ps(_mm512_mul_ps(dy, dy), fpair));
       v[2] = _mm512_add_ps(v[2], _mm512_mul_ps(_mm512_mul_ps(dz, dz), fpair));
@@ -242,8 +247,16 @@ float pe_force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi
     }
   }
   f[0] = _mm512_reduce_add_ps(fx), f[1] = _mm512_reduce_add_ps(fy), f[2] = _mm512_reduce_add_ps(fz);
-  for (int c = 0; c < 6; ++c) vir[c] += 0.5f * _mm512_reduce_add_ps(v[c]);
+  if constexpr (kVirial)
+    for (int c = 0; c < 6; ++c) vir[c] += 0.5f * _mm512_reduce_add_ps(v[c]);
   return _mm512_reduce_add_ps(e);
+}
+
+}  // namespace
+
+float pe_force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, const float xi[3],
+                 const PeSlots32& in, float f[3], float vir[6]) {
+  return vir ? force32<true>(t, s, ti, fpi, xi, in, f, vir) : force32<false>(t, s, ti, fpi, xi, in, f, vir);
 }
 
 bool pe_kernels32_simd() {
@@ -287,7 +300,8 @@ float pe_force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi
                  const PeSlots32& in, float f[3], float vir[6]) {
   float dx[kBlock], dy[kBlock], dz[kBlock];
   int tj[kBlock];
-  float e = 0.0f;
+  float e = 0.0f, unused[6] = {0, 0, 0, 0, 0, 0};
+  if (!vir) vir = unused;
   f[0] = f[1] = f[2] = 0.0f;
   for (int k0 = 0; k0 < in.n; k0 += kBlock) {
     const int k1 = std::min(in.n, k0 + kBlock);

@@ -50,8 +50,8 @@ struct PeSlots32 {
 float pe_density32(const PeTables32& t, const ShiftOffsets32& s, int ti, const float xi[3],
                    const PeSlots32& in, int& in_cut);
 
-/// Force on the PE's atom (type ti, F' fpi) into f[3] (set), half its pairs' virial added into vir[6];
-/// returns half its pair energy.
+/// Force on the PE's atom (type ti, F' fpi) into f[3] (set), half its pairs' virial added into vir[6] (none
+/// when vir is null: steps that do not report pressure); returns half its pair energy.
 float pe_force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, const float xi[3],
                  const PeSlots32& in, float f[3], float vir[6]);
 

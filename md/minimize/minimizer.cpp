@@ -103,7 +103,7 @@ double Minimizer::evaluate() {
     box_setup_ = s_.box;
     have_setup_ = true;
   } else {
-    b_.compute(s_, false);
+    b_.compute(s_, false, true);
   }
   ++st_.evaluations;
   follow_ids();
