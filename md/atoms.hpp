@@ -71,6 +71,15 @@ struct Atoms {
     for (auto* v : {&x, &y, &z, &vx, &vy, &vz, &fx, &fy, &fz}) v->resize(n);
     type.resize(n), id.resize(n), ix.resize(n), iy.resize(n), iz.resize(n), mask.resize(n);
   }
+  /// Puts atom order[k] at position k (order is a permutation of 0..size()−1).
+  void reorder(const std::vector<int>& order) {
+    auto apply = [&](auto& v) {
+      auto old = v;
+      for (size_t k = 0; k < order.size(); ++k) v[k] = old[order[k]];
+    };
+    for (auto* v : {&x, &y, &z, &vx, &vy, &vz, &fx, &fy, &fz}) apply(*v);
+    apply(type), apply(id), apply(ix), apply(iy), apply(iz), apply(mask);
+  }
   /// Largest atom id (0 when empty).
   int64_t max_id() const {
     int64_t m = 0;

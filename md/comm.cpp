@@ -137,6 +137,11 @@ void Comm::sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, siz
 }
 
 void Comm::exchange(const std::vector<Transfer>& t) const {
+  std::vector<MPI_Request> req = start(t);
+  finish(req);
+}
+
+std::vector<MPI_Request> Comm::start(const std::vector<Transfer>& t) const {
   std::vector<MPI_Request> req;
   for (size_t k = 0; k < t.size(); ++k) {
     const Transfer& x = t[k];
@@ -161,7 +166,12 @@ void Comm::exchange(const std::vector<Transfer>& t) const {
                 &req.back());
     }
   }
+  return req;
+}
+
+void Comm::finish(std::vector<MPI_Request>& req) const {
   if (!req.empty()) MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+  req.clear();
 }
 
 __int128 TermSum::to_fixed(double v) {

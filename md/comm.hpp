@@ -65,6 +65,11 @@ class Comm {
   /// Performs independent transfers at once (all receives and sends posted, then waited for): one
   /// synchronisation instead of one per transfer. Transfers between the same pair of ranks match in order.
   void exchange(const std::vector<Transfer>& t) const;
+  /// exchange() in two halves, so that work can run while messages are in flight: `start` posts every
+  /// receive and send (copies to this rank at once) and returns what `finish` waits for. The buffers must
+  /// stay untouched in between.
+  std::vector<MPI_Request> start(const std::vector<Transfer>& t) const;
+  void finish(std::vector<MPI_Request>& requests) const;
   /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
   template <class T>
   std::vector<T> sendrecv(const std::vector<T>& out, int dest, int source) const {

@@ -65,7 +65,7 @@ void density_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<double
   else
     tab = t.dens.data();
   Kokkos::parallel_for(
-      "eam_density_half", Kokkos::RangePolicy<Exec>(0, hp.nlocal), KOKKOS_LAMBDA(const int i) {
+      "eam_density_half", Kokkos::RangePolicy<Exec>(hp.atom_begin, hp.atom_end), KOKKOS_LAMBDA(const int i) {
         const PosRec ri = rec(i);
         const size_t base = static_cast<size_t>(ri.type - 1) * nt;
         double rhoi = 0.0;
@@ -101,7 +101,7 @@ void force_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<const do
   else
     tab = t.force.data();
   Kokkos::parallel_reduce(
-      "eam_force_half", Kokkos::RangePolicy<Exec>(0, hp.nlocal),
+      "eam_force_half", Kokkos::RangePolicy<Exec>(hp.atom_begin, hp.atom_end),
       KOKKOS_LAMBDA(const int i, EnergyVirial& acc) {
         const PosRec ri = rec(i);
         const size_t base = static_cast<size_t>(ri.type - 1) * nt;
@@ -319,33 +319,34 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
   int* cut_nbr = hp.cut_nbr.data();
   int* ncut = hp.ncut.data();
   double* rho = rhov.data();
-  Kokkos::parallel_for("eam_density_half_avx512", Kokkos::RangePolicy<Exec>(0, hp.nlocal), [=](const int i) {
-    alignas(64) int bj[kInline + 16];
-    alignas(64) double brsq[kInline + 8];
-    const PosRec ri = k.rec[i];
-    const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
-    const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
-    const __m512d vcut = _mm512_set1_pd(k.cutsq);
-    __m512d rhoi = _mm512_setzero_pd();
-    const int64_t b = off[i], e = off[i + 1];
-    int nout = 0;
-    if (e - b <= kInline) {
-      const int cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
-                                           nullptr, nullptr, nout);
-      rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
-      std::copy(bj, bj + cnt, cut_nbr + b);
-      ncut[i] = cnt;
-    } else {
-      for (int64_t k0 = b; k0 < e; k0 += kInline) {
-        const int64_t k1 = std::min<int64_t>(e, k0 + kInline);
-        const int cnt = compact_block<false>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
-                                             nullptr, nullptr, nout);
-        rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
-      }
-      ncut[i] = -1;
-    }
-    scatter_add(rho + i, _mm512_reduce_add_pd(rhoi));
-  });
+  Kokkos::parallel_for(
+      "eam_density_half_avx512", Kokkos::RangePolicy<Exec>(hp.atom_begin, hp.atom_end), [=](const int i) {
+        alignas(64) int bj[kInline + 16];
+        alignas(64) double brsq[kInline + 8];
+        const PosRec ri = k.rec[i];
+        const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
+        const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
+        const __m512d vcut = _mm512_set1_pd(k.cutsq);
+        __m512d rhoi = _mm512_setzero_pd();
+        const int64_t b = off[i], e = off[i + 1];
+        int nout = 0;
+        if (e - b <= kInline) {
+          const int cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
+                                               nullptr, nullptr, nout);
+          rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
+          std::copy(bj, bj + cnt, cut_nbr + b);
+          ncut[i] = cnt;
+        } else {
+          for (int64_t k0 = b; k0 < e; k0 += kInline) {
+            const int64_t k1 = std::min<int64_t>(e, k0 + kInline);
+            const int cnt = compact_block<false>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr,
+                                                 nullptr, nullptr, nullptr, nout);
+            rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
+          }
+          ncut[i] = -1;
+        }
+        scatter_add(rho + i, _mm512_reduce_add_pd(rhoi));
+      });
 }
 
 // Per-atom accumulators of the force pass.
@@ -416,7 +417,7 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
   const double* fp = fpv.data();
   double* f = fv.data();
   Kokkos::parallel_reduce(
-      "eam_force_half_avx512", Kokkos::RangePolicy<Exec>(0, hp.nlocal),
+      "eam_force_half_avx512", Kokkos::RangePolicy<Exec>(hp.atom_begin, hp.atom_end),
       [=](const int i, EnergyVirial& acc) {
         const PosRec ri = k.rec[i];
         const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
@@ -479,28 +480,6 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
       ev);
 }
 
-// Virial from the forces on every record, owned and image, before the images' forces are folded onto their
-// owners: Σ_records r ⊗ f equals the pair sum Σ_pairs (r_i − r_j) ⊗ f_ij (LAMMPS's virial_fdotr_compute). One
-// pass over the records instead of six products per pair keeps the force kernel's registers for the pair
-// arithmetic (per-pair accumulators spilled and made the force pass ~30 % slower).
-void virial_fdotr(const HalfPairs& hp, HostView<const double> f, EnergyVirial& ev) {
-  const auto rec = hp.rec;
-  EnergyVirial w;
-  Kokkos::parallel_reduce(
-      "eam_virial_fdotr", Kokkos::RangePolicy<Exec>(0, static_cast<int>(rec.extent(0))),
-      KOKKOS_LAMBDA(const int j, EnergyVirial& acc) {
-        const PosRec& r = rec(j);
-        const double fx = f(3 * j), fy = f(3 * j + 1), fz = f(3 * j + 2);
-        acc.v[0] += r.x * fx;
-        acc.v[1] += r.y * fy;
-        acc.v[2] += r.z * fz;
-        acc.v[3] += r.x * fy;
-        acc.v[4] += r.x * fz;
-        acc.v[5] += r.y * fz;
-      },
-      w);
-  for (int k = 0; k < 6; ++k) ev.v[k] += w.v[k];
-}
 #endif
 
 }  // namespace
@@ -556,6 +535,31 @@ EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single) {
   return p;
 }
 
+// Virial from the forces on every record, owned and image, before the images' forces are folded onto their
+// owners: Σ_records r ⊗ f equals the pair sum Σ_pairs (r_i − r_j) ⊗ f_ij (LAMMPS's virial_fdotr_compute). One
+// pass over the records instead of six products per pair keeps the force kernel's registers for the pair
+// arithmetic (per-pair accumulators spilled and made the force pass ~30 % slower).
+void add_virial_fdotr(const HalfPairs& hp, HostView<const double> f, const double* f0, int n,
+                      double virial[6]) {
+  const auto rec = hp.rec;
+  EnergyVirial w;
+  Kokkos::parallel_reduce(
+      "eam_virial_fdotr", Kokkos::RangePolicy<Exec>(0, n),
+      KOKKOS_LAMBDA(const int j, EnergyVirial& acc) {
+        const PosRec& r = rec(j);
+        double fx = f(3 * j), fy = f(3 * j + 1), fz = f(3 * j + 2);
+        if (f0) fx -= f0[3 * j], fy -= f0[3 * j + 1], fz -= f0[3 * j + 2];
+        acc.v[0] += r.x * fx;
+        acc.v[1] += r.y * fy;
+        acc.v[2] += r.z * fz;
+        acc.v[3] += r.x * fy;
+        acc.v[4] += r.x * fz;
+        acc.v[5] += r.y * fz;
+      },
+      w);
+  for (int k = 0; k < 6; ++k) virial[k] += w.v[k];
+}
+
 HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list) {
   HalfPairs h;
   list.ncut.assign(g.nlocal, -1);
@@ -566,11 +570,11 @@ HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list) {
   h.cut_nbr = HostView<int>(list.cut_nbr.data(), list.cut_nbr.size());
   h.ncut = HostView<int>(list.ncut.data(), list.ncut.size());
   h.nlocal = g.nlocal;
+  h.atom_begin = 0, h.atom_end = g.nlocal;
   return h;
 }
 
 void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec, HostView<double> rho) {
-  Kokkos::deep_copy(rho, 0.0);
 #ifdef WMD_AVX512
   const bool approx = prec != PairPrecision::fp64;
   if (t.ntypes == 1)
@@ -624,7 +628,7 @@ double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
       reduced ? force_avx512<true, true>(t, hp, fp, f, ev) : force_avx512<true, false>(t, hp, fp, f, ev);
     else
       reduced ? force_avx512<false, true>(t, hp, fp, f, ev) : force_avx512<false, false>(t, hp, fp, f, ev);
-    if (virial) virial_fdotr(hp, f, ev);
+    if (virial) add_virial_fdotr(hp, f, nullptr, static_cast<int>(hp.rec.extent(0)), ev.v);
   }
 #else
   reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);

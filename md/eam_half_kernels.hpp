@@ -54,12 +54,16 @@ struct HalfPairs {
   HostView<int> cut_nbr;
   HostView<int> ncut;
   int nlocal = 0;
+  /// Owned atoms [atom_begin, atom_end) the density and force kernels visit (half_pairs: all of them). A
+  /// caller may run a pass in pieces, e.g. atoms whose lists hold ghosts while the others wait.
+  int atom_begin = 0, atom_end = 0;
 };
 
 /// Wraps a ghost-image set and its half list for the kernels (no copy; resets list.ncut, sizes list.cut_nbr).
 HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list);
 
-/// ρ̄ at every record (owned and images) from the pair terms; caller folds image densities onto owners.
+/// Adds the pair terms of ρ̄ at every record (owned and images) into rho (zeroed by the caller); the caller
+/// folds image densities onto owners.
 void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec, HostView<double> rho);
 /// F'(ρ̄) of owned atoms; returns the embedding energy and adds each atom's part to eatom (if not null).
 double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<const double> rho,
@@ -69,5 +73,10 @@ double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<c
 /// each partner record.
 double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec,
                       HostView<const double> fp, HostView<double> f, double virial[6], double* eatom);
+/// Adds Σ r ⊗ f over records [0, n) to virial (xx yy zz xy xz yz) — the pair virial when f holds the pair
+/// forces before images are folded onto owners (LAMMPS's virial_fdotr_compute). With f0 not null, f − f0:
+/// the virial of the forces added since f0 was copied.
+void add_virial_fdotr(const HalfPairs& hp, HostView<const double> f, const double* f0, int n,
+                      double virial[6]);
 
 }  // namespace wmd::md

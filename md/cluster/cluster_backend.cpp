@@ -94,7 +94,9 @@ void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const 
 }
 
 NamedArrays ClusterBackend::save_state() const {
-  return {{"xhold", xhold_}, {"ago", {static_cast<double>(ago_)}}};
+  return {{"xhold", xhold_},
+          {"ago", {static_cast<double>(ago_)}},
+          {"overlap_split", {static_cast<double>(inner_a_), static_cast<double>(inner_b_)}}};
 }
 
 void ClusterBackend::restore_state(const NamedArrays& state) {
@@ -103,6 +105,11 @@ void ClusterBackend::restore_state(const NamedArrays& state) {
     throw RunError("checkpoint lacks the cluster backend's neighbour state (xhold, ago)");
   xhold_ = x->second;
   ago_ = static_cast<int>(a->second[0]);
+  // The atoms come back in the saved order, already split; a checkpoint without the split runs unsplit.
+  auto sp = state.find("overlap_split");
+  const bool split = sp != state.end() && sp->second.size() == 2;
+  inner_a_ = split ? static_cast<int>(sp->second[0]) : 0;
+  inner_b_ = split ? static_cast<int>(sp->second[1]) : 0;
   restored_ = true;
 }
 
@@ -128,6 +135,7 @@ void ClusterBackend::rebuild_restored(State& s) {
     build_full_list();
   else
     build_half_list(images_, cutneigh, list_);
+  check_split();
   for (int i = 0; i < n; ++i) a.x[i] = cx[i], a.y[i] = cy[i], a.z[i] = cz[i];
   exchange_.forward_positions(*comm_, s.box, a, images_);
   ++stats_.builds;
@@ -141,7 +149,13 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
     rebuild(s);
   } else {
     const auto t0 = std::chrono::steady_clock::now();
-    exchange_.forward_positions(*comm_, s.box, s.atoms, images_);
+    if (deterministic_) {
+      exchange_.forward_positions(*comm_, s.box, s.atoms, images_);
+    } else {
+      // Ended in forces(), after inner half A's density.
+      exchange_.forward_positions_begin(*comm_, s.atoms, images_);
+      positions_pending_ = true;
+    }
     times_.comm += seconds_since(t0);
   }
   if (deterministic_)
@@ -183,6 +197,10 @@ void ClusterBackend::rebuild(State& s) {
     }
   }
   migrate_atoms(*comm_, *dec_, s.box, s.atoms);
+  if (deterministic_)
+    inner_a_ = inner_b_ = 0;
+  else
+    split_for_overlap(s, cutneigh);
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
   const auto t1 = std::chrono::steady_clock::now();
@@ -193,6 +211,7 @@ void ClusterBackend::rebuild(State& s) {
     build_full_list();
   else
     build_half_list(images_, cutneigh, list_);
+  check_split();
   xhold_.resize(3 * static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     xhold_[3 * i] = a.x[i], xhold_[3 * i + 1] = a.y[i], xhold_[3 * i + 2] = a.z[i];
@@ -202,6 +221,49 @@ void ClusterBackend::rebuild(State& s) {
   stats_.pairs = deterministic_ ? static_cast<int64_t>(full_nbr_.size()) : list_.size();
   stats_.ghosts = images_.nall() - images_.nlocal;
   times_.neigh += seconds_since(t0) - tcomm;
+}
+
+void ClusterBackend::split_for_overlap(State& s, double cutneigh) {
+  Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  double lo[3], hi[3];
+  bool ghosts[3];
+  for (int d = 0; d < 3; ++d) {
+    ghosts[d] = s.box.periodic(d) || dec_->grid()[d] > 1;
+    lo[d] = dec_->bound(s.box, d, dec_->coord()[d]);
+    hi[d] = dec_->bound(s.box, d, dec_->coord()[d] + 1);
+  }
+  // Ghosts lie outside the sub-domain, so an atom this far inside every face with ghosts behind it has none
+  // within the list cut-off. The margin covers images placed at x ± L in floating point.
+  const double reach = cutneigh * (1.0 + 1e-12) + 1e-9;
+  std::vector<int> inner, border;
+  for (int i = 0; i < n; ++i) {
+    bool in = true;
+    for (int d = 0; d < 3 && in; ++d)
+      in = !ghosts[d] || (pos[d][i] - lo[d] >= reach && hi[d] - pos[d][i] >= reach);
+    (in ? inner : border).push_back(i);
+  }
+  const size_t half = (inner.size() + 1) / 2;
+  std::vector<int> order(inner.begin(), inner.begin() + half);
+  order.insert(order.end(), border.begin(), border.end());
+  order.insert(order.end(), inner.begin() + half, inner.end());
+  a.reorder(order);
+  inner_a_ = static_cast<int>(half);
+  inner_b_ = static_cast<int>(inner.size() - half);
+}
+
+void ClusterBackend::check_split() {
+  if (deterministic_) return;
+  const int nlocal = images_.nlocal;
+  auto ghost_free = [&](int i0, int i1) {
+    for (int64_t k = list_.offset[i0]; k < list_.offset[i1]; ++k)
+      if (list_.nbr[k] >= nlocal) return false;
+    return true;
+  };
+  // By construction inner lists hold no ghost; should one ever, the passes run unsplit rather than wrong.
+  if (inner_a_ + inner_b_ > nlocal || !ghost_free(0, inner_a_) || !ghost_free(nlocal - inner_b_, nlocal))
+    inner_a_ = inner_b_ = 0;
 }
 
 void ClusterBackend::forces(State& s, bool eatom, bool tally) {
@@ -224,20 +286,59 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
     eatom_.assign(nall, 0.0);
     ea = eatom_.data();
   }
+  // Each pass runs as inner half A, border, inner half B (split_for_overlap): the exchange with another rank
+  // that a pass needs first (or feeds last) is in flight while an inner half, whose lists hold no ghost,
+  // runs. The same order on every step, tallied or not, so the forces do not depend on output.
   const HalfPairs hp = half_pairs(images_, list_);
-  eam_density_half(pair_tables_, hp, precision_, rho);
+  const int a_end = inner_a_, b_begin = nlocal - inner_b_;
+  auto piece = [&hp](int i0, int i1) {
+    HalfPairs h = hp;
+    h.atom_begin = i0, h.atom_end = i1;
+    return h;
+  };
+  auto timed = [this](double& phase, auto&& work) {
+    const auto t = std::chrono::steady_clock::now();
+    work();
+    phase += seconds_since(t);
+  };
   times_.pair += seconds_since(t0);
-  reverse_density();
-  const auto t1 = std::chrono::steady_clock::now();
+  timed(times_.pair, [&] {
+    Kokkos::deep_copy(rho, 0.0);
+    eam_density_half(pair_tables_, piece(0, a_end), precision_, rho);
+  });
+  if (positions_pending_) {
+    timed(times_.comm, [&] { exchange_.forward_positions_end(*comm_, s.box, images_); });
+    positions_pending_ = false;
+  }
+  timed(times_.pair, [&] { eam_density_half(pair_tables_, piece(a_end, b_begin), precision_, rho); });
+  timed(times_.comm, [&] { exchange_.reverse_begin(*comm_, rho_.data(), 1); });
+  timed(times_.pair, [&] { eam_density_half(pair_tables_, piece(b_begin, nlocal), precision_, rho); });
+  timed(times_.comm, [&] { exchange_.reverse_end(*comm_); });
   result_ = ForceResult{};
-  result_.energy = eam_embed(*tables_, hp, rho, fp, ea);
-  times_.pair += seconds_since(t1);
-  forward_fp();
-  const auto t2 = std::chrono::steady_clock::now();
-  Kokkos::deep_copy(f, 0.0);
-  result_.energy += eam_force_half(pair_tables_, hp, precision_, fp, f, tally ? result_.virial : nullptr, ea);
-  times_.pair += seconds_since(t2);
-  reverse_forces(ea);
+  double energy = 0.0;
+  timed(times_.pair, [&] { energy = eam_embed(*tables_, hp, rho, fp, ea); });
+  timed(times_.comm, [&] { exchange_.forward_begin(*comm_, fp_.data(), 1); });
+  timed(times_.pair, [&] {
+    Kokkos::deep_copy(f, 0.0);
+    energy += eam_force_half(pair_tables_, piece(0, a_end), precision_, fp, f, nullptr, ea);
+  });
+  timed(times_.comm, [&] { exchange_.forward_end(*comm_); });
+  timed(times_.pair, [&] {
+    energy += eam_force_half(pair_tables_, piece(a_end, b_begin), precision_, fp, f, nullptr, ea);
+    // The virial is Σ r ⊗ f before images are folded: every record now, then what inner half B adds.
+    if (tally) add_virial_fdotr(hp, f, nullptr, nall, result_.virial);
+  });
+  timed(times_.comm, [&] { exchange_.reverse_begin(*comm_, f_.data(), 3); });
+  timed(times_.pair, [&] {
+    if (tally) fsnap_.assign(f_.data(), f_.data() + 3 * static_cast<size_t>(nlocal));
+    energy += eam_force_half(pair_tables_, piece(b_begin, nlocal), precision_, fp, f, nullptr, ea);
+    if (tally) add_virial_fdotr(hp, f, fsnap_.data(), nlocal, result_.virial);
+  });
+  timed(times_.comm, [&] {
+    exchange_.reverse_end(*comm_);
+    if (ea) exchange_.reverse(*comm_, ea, 1);
+  });
+  result_.energy = energy;
   result_.tallied = tally;
   Atoms& a = s.atoms;
   for (int i = 0; i < nlocal; ++i) {
@@ -382,25 +483,6 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
   if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.end());
   times_.comm += tcomm;
   times_.pair += seconds_since(t0) - tcomm;
-}
-
-void ClusterBackend::reverse_density() {
-  const auto t0 = std::chrono::steady_clock::now();
-  exchange_.reverse(*comm_, rho_.data(), 1);
-  times_.comm += seconds_since(t0);
-}
-
-void ClusterBackend::forward_fp() {
-  const auto t0 = std::chrono::steady_clock::now();
-  exchange_.forward(*comm_, fp_.data(), 1);
-  times_.comm += seconds_since(t0);
-}
-
-void ClusterBackend::reverse_forces(double* eatom) {
-  const auto t0 = std::chrono::steady_clock::now();
-  exchange_.reverse(*comm_, f_.data(), 3);
-  if (eatom) exchange_.reverse(*comm_, eatom, 1);
-  times_.comm += seconds_since(t0);
 }
 
 }  // namespace wmd::md

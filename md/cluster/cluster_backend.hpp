@@ -51,15 +51,15 @@ class ClusterBackend : public Backend {
   void rebuild_restored(State& s);
   /// True (on every rank) when the neighbour settings ask for a rebuild this step.
   bool rebuild_due(const State& s);
-  /// Density, embedding and force passes on the half list with the three exchanges between them (steps
-  /// below). With tally false the virial and the global energy sum are skipped.
+  /// Orders the owned atoms as [inner half A | border | inner half B] (stable), where inner atoms lie at
+  /// least the list cut-off inside every face that has ghosts behind it, so their lists hold no ghost.
+  void split_for_overlap(State& s, double cutneigh);
+  /// Unsplits (all border) if an inner atom's list holds a ghost after all.
+  void check_split();
+  /// Density, embedding and force passes on the half list with the exchanges between them. Each pass runs in
+  /// the split's three pieces so that every exchange with another rank is in flight while inner atoms are
+  /// computed. With tally false the virial and the global energy sum are skipped.
   void forces(State& s, bool eatom, bool tally = true);
-  /// Reverse exchange: densities accumulated on ghosts are added to their owners (on whichever rank).
-  void reverse_density();
-  /// Forward exchange: ghosts take their owner's F'.
-  void forward_fp();
-  /// Reverse exchange: forces (and per-atom energies) accumulated on ghosts are added to their owners.
-  void reverse_forces(double* eatom);
   /// Deterministic mode: full neighbourhoods in (global id, shift) order, one atom at a time.
   void build_full_list();
   void forces_deterministic(State& s, bool eatom);
@@ -84,7 +84,10 @@ class ClusterBackend : public Backend {
   std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood
   std::vector<int> tj_;
   int ago_ = 0;
-  bool restored_ = false;  // setup continues from restore_state instead of building afresh
+  int inner_a_ = 0, inner_b_ = 0;  // the split: atoms [0, a) and [nlocal − b, nlocal) have no ghost neighbour
+  bool positions_pending_ = false;  // compute() started the position exchange; forces() ends it
+  std::vector<double> fsnap_;       // owned atoms' forces before inner half B, on tallied steps
+  bool restored_ = false;           // setup continues from restore_state instead of building afresh
   ForceResult result_;
   NeighborStats stats_;
   PhaseTimes times_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/error.hpp"
+
 namespace wmd::md {
 namespace {
 
@@ -145,16 +147,25 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
 }
 
 void GhostExchange::forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g) {
+  forward_positions_begin(comm, a, g);
+  forward_positions_end(comm, box, g);
+}
+
+void GhostExchange::forward_positions_begin(const Comm& comm, const Atoms& a, GhostImages& g) {
   const int nlocal = g.nlocal;
   for (int i = 0; i < nlocal; ++i) {
     g.rec[i].x = raw_[3 * i] = a.x[i];
     g.rec[i].y = raw_[3 * i + 1] = a.y[i];
     g.rec[i].z = raw_[3 * i + 2] = a.z[i];
   }
-  forward(comm, raw_.data(), 3);
+  forward_begin(comm, raw_.data(), 3);
+}
+
+void GhostExchange::forward_positions_end(const Comm& comm, const Box& box, GhostImages& g) {
+  forward_end(comm);
   const double lx = box.prd(0), ly = box.prd(1), lz = box.prd(2);
   const int nall = g.nall();
-  for (int j = nlocal; j < nall; ++j) {
+  for (int j = g.nlocal; j < nall; ++j) {
     const int* s = g.shift_of(j);
     g.rec[j].x = raw_[3 * j] + s[0] * lx;
     g.rec[j].y = raw_[3 * j + 1] + s[1] * ly;
@@ -162,57 +173,133 @@ void GhostExchange::forward_positions(const Comm& comm, const Box& box, const At
   }
 }
 
+size_t GhostExchange::group_end(size_t b) const {
+  size_t e = b;
+  while (e < swaps_.size() && swaps_[e].dim == swaps_[b].dim) ++e;
+  return e;
+}
+
+size_t GhostExchange::group_begin(size_t e) const {
+  size_t b = e;
+  while (b > 0 && swaps_[b - 1].dim == swaps_[e - 1].dim) --b;
+  return b;
+}
+
+bool GhostExchange::remote(const Comm& comm, size_t b, size_t e) const {
+  for (size_t s = b; s < e; ++s) {
+    const Swap& sw = swaps_[s];
+    if ((sw.to >= 0 && sw.to != comm.rank()) || (sw.from >= 0 && sw.from != comm.rank())) return true;
+  }
+  return false;
+}
+
 // The swaps of one direction are independent (each sends only records that existed before the direction
 // started), so they travel together: one synchronisation per direction and exchange.
-void GhostExchange::forward(const Comm& comm, double* v, int n) {
-  size_t b = 0;
-  while (b < swaps_.size()) {
-    size_t e = b;
-    while (e < swaps_.size() && swaps_[e].dim == swaps_[b].dim) ++e;
-    bufs_.resize(std::max(bufs_.size(), e - b));
-    std::vector<Comm::Transfer> t;
-    for (size_t s = b; s < e; ++s) {
-      const Swap& sw = swaps_[s];
-      std::vector<double>& out = bufs_[s - b];
-      out.resize(sw.send.size() * n);
-      for (size_t k = 0; k < sw.send.size(); ++k) {
-        for (int c = 0; c < n; ++c) out[k * n + c] = v[static_cast<size_t>(sw.send[k]) * n + c];
-      }
-      t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to,
-                                 v + static_cast<size_t>(sw.first) * n,
-                                 static_cast<size_t>(sw.count) * n * sizeof(double), sw.from});
+std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v, int n, size_t b, size_t e) {
+  bufs_.resize(std::max(bufs_.size(), e - b));
+  std::vector<Comm::Transfer> t;
+  for (size_t s = b; s < e; ++s) {
+    const Swap& sw = swaps_[s];
+    std::vector<double>& out = bufs_[s - b];
+    out.resize(sw.send.size() * n);
+    for (size_t k = 0; k < sw.send.size(); ++k) {
+      for (int c = 0; c < n; ++c) out[k * n + c] = v[static_cast<size_t>(sw.send[k]) * n + c];
     }
-    comm.exchange(t);
+    t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to,
+                               v + static_cast<size_t>(sw.first) * n,
+                               static_cast<size_t>(sw.count) * n * sizeof(double), sw.from});
+  }
+  return comm.start(t);
+}
+
+std::vector<MPI_Request> GhostExchange::post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e) {
+  bufs_.resize(std::max(bufs_.size(), e - b));
+  std::vector<Comm::Transfer> t;
+  for (size_t s = b; s < e; ++s) {
+    const Swap& sw = swaps_[s];
+    std::vector<double>& in = bufs_[s - b];
+    in.resize(sw.send.size() * n);
+    t.push_back(Comm::Transfer{v + static_cast<size_t>(sw.first) * n,
+                               static_cast<size_t>(sw.count) * n * sizeof(double), sw.from, in.data(),
+                               in.size() * sizeof(double), sw.to});
+  }
+  return comm.start(t);
+}
+
+void GhostExchange::add_reverse(double* v, int n, size_t b, size_t e) const {
+  // Added in reverse swap order, as a one-swap-at-a-time exchange would.
+  for (size_t s = e; s-- > b;) {
+    const Swap& sw = swaps_[s];
+    const std::vector<double>& in = bufs_[s - b];
+    for (size_t k = 0; k < sw.send.size(); ++k) {
+      for (int c = 0; c < n; ++c) v[static_cast<size_t>(sw.send[k]) * n + c] += in[k * n + c];
+    }
+  }
+}
+
+void GhostExchange::forward(const Comm& comm, double* v, int n) {
+  forward_begin(comm, v, n);
+  forward_end(comm);
+}
+
+void GhostExchange::reverse(const Comm& comm, double* v, int n) {
+  reverse_begin(comm, v, n);
+  reverse_end(comm);
+}
+
+void GhostExchange::forward_begin(const Comm& comm, double* v, int n) {
+  if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
+  pending_ = Pending{v, n, swaps_.size(), swaps_.size(), {}, true};
+  for (size_t b = 0; b < swaps_.size();) {
+    const size_t e = group_end(b);
+    std::vector<MPI_Request> req = post_forward(comm, v, n, b, e);
+    if (remote(comm, b, e)) {
+      pending_.b = b, pending_.e = e, pending_.req = std::move(req);
+      return;
+    }
+    comm.finish(req);
     b = e;
   }
 }
 
-void GhostExchange::reverse(const Comm& comm, double* v, int n) {
-  size_t e = swaps_.size();
-  while (e > 0) {
-    size_t b = e;
-    while (b > 0 && swaps_[b - 1].dim == swaps_[e - 1].dim) --b;
-    bufs_.resize(std::max(bufs_.size(), e - b));
-    std::vector<Comm::Transfer> t;
-    for (size_t s = b; s < e; ++s) {
-      const Swap& sw = swaps_[s];
-      std::vector<double>& in = bufs_[s - b];
-      in.resize(sw.send.size() * n);
-      t.push_back(Comm::Transfer{v + static_cast<size_t>(sw.first) * n,
-                                 static_cast<size_t>(sw.count) * n * sizeof(double), sw.from, in.data(),
-                                 in.size() * sizeof(double), sw.to});
+void GhostExchange::forward_end(const Comm& comm) {
+  comm.finish(pending_.req);
+  for (size_t b = pending_.e; b < swaps_.size();) {
+    const size_t e = group_end(b);
+    std::vector<MPI_Request> req = post_forward(comm, pending_.v, pending_.n, b, e);
+    comm.finish(req);
+    b = e;
+  }
+  pending_.active = false;
+}
+
+void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
+  if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
+  pending_ = Pending{v, n, 0, 0, {}, true};
+  for (size_t e = swaps_.size(); e > 0;) {
+    const size_t b = group_begin(e);
+    std::vector<MPI_Request> req = post_reverse(comm, v, n, b, e);
+    if (remote(comm, b, e)) {
+      pending_.b = b, pending_.e = e, pending_.req = std::move(req);
+      return;
     }
-    comm.exchange(t);
-    // Added in reverse swap order, as a one-swap-at-a-time exchange would.
-    for (size_t s = e; s-- > b;) {
-      const Swap& sw = swaps_[s];
-      const std::vector<double>& in = bufs_[s - b];
-      for (size_t k = 0; k < sw.send.size(); ++k) {
-        for (int c = 0; c < n; ++c) v[static_cast<size_t>(sw.send[k]) * n + c] += in[k * n + c];
-      }
-    }
+    comm.finish(req);
+    add_reverse(v, n, b, e);
     e = b;
   }
+}
+
+void GhostExchange::reverse_end(const Comm& comm) {
+  comm.finish(pending_.req);
+  if (pending_.e > pending_.b) add_reverse(pending_.v, pending_.n, pending_.b, pending_.e);
+  for (size_t e = pending_.b; e > 0;) {
+    const size_t b = group_begin(e);
+    std::vector<MPI_Request> req = post_reverse(comm, pending_.v, pending_.n, b, e);
+    comm.finish(req);
+    add_reverse(pending_.v, pending_.n, b, e);
+    e = b;
+  }
+  pending_.active = false;
 }
 
 }  // namespace wmd::md

@@ -25,11 +25,25 @@ class GhostExchange {
              GhostImages& g);
   /// Forward communication of positions: ghosts get their owners' current coordinates + shift·L.
   void forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
+  /// forward_positions in two halves (see forward_begin): owned records are current after begin, ghosts
+  /// after end.
+  void forward_positions_begin(const Comm& comm, const Atoms& a, GhostImages& g);
+  void forward_positions_end(const Comm& comm, const Box& box, GhostImages& g);
   /// Forward communication of n values per record (e.g. F'): each ghost gets its source's values.
   void forward(const Comm& comm, double* v, int n);
   /// Reverse communication of n values per record (ρ̄, forces): ghosts' values are added onto their sources,
   /// swaps in reverse order, so ghosts of ghosts reach the owner.
   void reverse(const Comm& comm, double* v, int n);
+  /// forward() in two halves, to overlap the wait for another rank with work: begin runs the directions up to
+  /// the first one that talks to another rank and posts that one's messages; end waits for them and runs the
+  /// rest. In between the caller may touch owned records' values only, and not those being sent.
+  void forward_begin(const Comm& comm, double* v, int n);
+  void forward_end(const Comm& comm);
+  /// reverse() in two halves: begin folds the directions (last first) up to the first one that talks to
+  /// another rank and posts it; end waits, adds what arrived and folds the rest. In between the caller may
+  /// add to owned records only.
+  void reverse_begin(const Comm& comm, double* v, int n);
+  void reverse_end(const Comm& comm);
   /// Unshifted owner coordinates of every record (3 per record) and global ids.
   const std::vector<double>& raw() const { return raw_; }
   const std::vector<int64_t>& tag() const { return tag_; }
@@ -43,6 +57,23 @@ class GhostExchange {
     std::vector<int> send;     // record indices sent
     int first = 0, count = 0;  // ghost records received
   };
+  // Swaps [b, e) of one direction.
+  size_t group_end(size_t b) const;
+  size_t group_begin(size_t e) const;
+  bool remote(const Comm& comm, size_t b, size_t e) const;
+  std::vector<MPI_Request> post_forward(const Comm& comm, double* v, int n, size_t b, size_t e);
+  std::vector<MPI_Request> post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e);
+  void add_reverse(double* v, int n, size_t b, size_t e) const;
+
+  // The half-done exchange between a *_begin and its *_end: swaps [b, e) posted, the rest still to run.
+  struct Pending {
+    double* v = nullptr;
+    int n = 0;
+    size_t b = 0, e = 0;
+    std::vector<MPI_Request> req;
+    bool active = false;
+  };
+  Pending pending_;
   std::vector<Swap> swaps_;
   std::vector<double> raw_;
   std::vector<int64_t> tag_;
