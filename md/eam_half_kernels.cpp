@@ -539,16 +539,14 @@ EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single) {
 // owners: Σ_records r ⊗ f equals the pair sum Σ_pairs (r_i − r_j) ⊗ f_ij (LAMMPS's virial_fdotr_compute). One
 // pass over the records instead of six products per pair keeps the force kernel's registers for the pair
 // arithmetic (per-pair accumulators spilled and made the force pass ~30 % slower).
-void add_virial_fdotr(const HalfPairs& hp, HostView<const double> f, const double* f0, int n,
-                      double virial[6]) {
+void add_virial_fdotr(const HalfPairs& hp, HostView<const double> f, int n, double virial[6]) {
   const auto rec = hp.rec;
   EnergyVirial w;
   Kokkos::parallel_reduce(
       "eam_virial_fdotr", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int j, EnergyVirial& acc) {
         const PosRec& r = rec(j);
-        double fx = f(3 * j), fy = f(3 * j + 1), fz = f(3 * j + 2);
-        if (f0) fx -= f0[3 * j], fy -= f0[3 * j + 1], fz -= f0[3 * j + 2];
+        const double fx = f(3 * j), fy = f(3 * j + 1), fz = f(3 * j + 2);
         acc.v[0] += r.x * fx;
         acc.v[1] += r.y * fy;
         acc.v[2] += r.z * fz;
@@ -628,7 +626,7 @@ double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
       reduced ? force_avx512<true, true>(t, hp, fp, f, ev) : force_avx512<true, false>(t, hp, fp, f, ev);
     else
       reduced ? force_avx512<false, true>(t, hp, fp, f, ev) : force_avx512<false, false>(t, hp, fp, f, ev);
-    if (virial) add_virial_fdotr(hp, f, nullptr, static_cast<int>(hp.rec.extent(0)), ev.v);
+    if (virial) add_virial_fdotr(hp, f, static_cast<int>(hp.rec.extent(0)), ev.v);
   }
 #else
   reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);

@@ -74,9 +74,7 @@ double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<c
 double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec,
                       HostView<const double> fp, HostView<double> f, double virial[6], double* eatom);
 /// Adds Σ r ⊗ f over records [0, n) to virial (xx yy zz xy xz yz) — the pair virial when f holds the pair
-/// forces before images are folded onto owners (LAMMPS's virial_fdotr_compute). With f0 not null, f − f0:
-/// the virial of the forces added since f0 was copied.
-void add_virial_fdotr(const HalfPairs& hp, HostView<const double> f, const double* f0, int n,
-                      double virial[6]);
+/// forces before images are folded onto owners (LAMMPS's virial_fdotr_compute).
+void add_virial_fdotr(const HalfPairs& hp, HostView<const double> f, int n, double virial[6]);
 
 }  // namespace wmd::md

@@ -153,7 +153,7 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
       exchange_.forward_positions(*comm_, s.box, s.atoms, images_);
     } else {
       // Ended in forces(), after inner half A's density.
-      exchange_.forward_positions_begin(*comm_, s.atoms, images_);
+      exchange_.forward_positions_begin(*comm_, s.box, s.atoms, images_);
       positions_pending_ = true;
     }
     times_.comm += seconds_since(t0);
@@ -228,27 +228,29 @@ void ClusterBackend::split_for_overlap(State& s, double cutneigh) {
   const int n = static_cast<int>(a.size());
   const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   double lo[3], hi[3];
-  bool ghosts[3];
+  bool shared[3];
   for (int d = 0; d < 3; ++d) {
-    ghosts[d] = s.box.periodic(d) || dec_->grid()[d] > 1;
+    shared[d] = dec_->grid()[d] > 1;
     lo[d] = dec_->bound(s.box, d, dec_->coord()[d]);
     hi[d] = dec_->bound(s.box, d, dec_->coord()[d] + 1);
   }
-  // Ghosts lie outside the sub-domain, so an atom this far inside every face with ghosts behind it has none
-  // within the list cut-off. The margin covers images placed at x ± L in floating point.
+  // Ghosts from other ranks lie outside the sub-domain across a face shared with another rank, so an atom
+  // this far inside every such face has none within the list cut-off; images this rank makes itself (its
+  // periodic directions) are made before the first message and may be in any list. The margin covers
+  // coordinates placed at x ± L in floating point.
   const double reach = cutneigh * (1.0 + 1e-12) + 1e-9;
   std::vector<int> inner, border;
   for (int i = 0; i < n; ++i) {
     bool in = true;
     for (int d = 0; d < 3 && in; ++d)
-      in = !ghosts[d] || (pos[d][i] - lo[d] >= reach && hi[d] - pos[d][i] >= reach);
+      in = !shared[d] || (pos[d][i] - lo[d] >= reach && hi[d] - pos[d][i] >= reach);
     (in ? inner : border).push_back(i);
   }
   const size_t half = (inner.size() + 1) / 2;
   std::vector<int> order(inner.begin(), inner.begin() + half);
   order.insert(order.end(), border.begin(), border.end());
   order.insert(order.end(), inner.begin() + half, inner.end());
-  a.reorder(order);
+  if (!border.empty()) a.reorder(order);  // on one rank every atom is inner: the order stays
   inner_a_ = static_cast<int>(half);
   inner_b_ = static_cast<int>(inner.size() - half);
 }
@@ -256,12 +258,14 @@ void ClusterBackend::split_for_overlap(State& s, double cutneigh) {
 void ClusterBackend::check_split() {
   if (deterministic_) return;
   const int nlocal = images_.nlocal;
+  const int first_remote = exchange_.first_remote_record(*comm_, images_.nall());
   auto ghost_free = [&](int i0, int i1) {
     for (int64_t k = list_.offset[i0]; k < list_.offset[i1]; ++k)
-      if (list_.nbr[k] >= nlocal) return false;
+      if (list_.nbr[k] >= first_remote) return false;
     return true;
   };
-  // By construction inner lists hold no ghost; should one ever, the passes run unsplit rather than wrong.
+  // By construction inner lists hold no ghost from another rank; should one ever, the passes run unsplit
+  // rather than wrong.
   if (inner_a_ + inner_b_ > nlocal || !ghost_free(0, inner_a_) || !ghost_free(nlocal - inner_b_, nlocal))
     inner_a_ = inner_b_ = 0;
 }
@@ -325,14 +329,14 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   timed(times_.comm, [&] { exchange_.forward_end(*comm_); });
   timed(times_.pair, [&] {
     energy += eam_force_half(pair_tables_, piece(a_end, b_begin), precision_, fp, f, nullptr, ea);
-    // The virial is Σ r ⊗ f before images are folded: every record now, then what inner half B adds.
-    if (tally) add_virial_fdotr(hp, f, nullptr, nall, result_.virial);
   });
   timed(times_.comm, [&] { exchange_.reverse_begin(*comm_, f_.data(), 3); });
   timed(times_.pair, [&] {
-    if (tally) fsnap_.assign(f_.data(), f_.data() + 3 * static_cast<size_t>(nlocal));
     energy += eam_force_half(pair_tables_, piece(b_begin, nlocal), precision_, fp, f, nullptr, ea);
-    if (tally) add_virial_fdotr(hp, f, fsnap_.data(), nlocal, result_.virial);
+    // The virial is Σ r ⊗ f before images are folded onto owners. reverse_begin has only posted the ghosts
+    // from other ranks (shared directions come last, so no fold runs before that post): f still holds the
+    // pair forces of every record.
+    if (tally) add_virial_fdotr(hp, f, nall, result_.virial);
   });
   timed(times_.comm, [&] {
     exchange_.reverse_end(*comm_);

@@ -52,9 +52,10 @@ class ClusterBackend : public Backend {
   /// True (on every rank) when the neighbour settings ask for a rebuild this step.
   bool rebuild_due(const State& s);
   /// Orders the owned atoms as [inner half A | border | inner half B] (stable), where inner atoms lie at
-  /// least the list cut-off inside every face that has ghosts behind it, so their lists hold no ghost.
+  /// least the list cut-off inside every face shared with another rank, so their lists hold no ghost from
+  /// another rank (on one rank all atoms are inner and the order stays).
   void split_for_overlap(State& s, double cutneigh);
-  /// Unsplits (all border) if an inner atom's list holds a ghost after all.
+  /// Unsplits (all border) if an inner atom's list holds a ghost from another rank after all.
   void check_split();
   /// Density, embedding and force passes on the half list with the exchanges between them. Each pass runs in
   /// the split's three pieces so that every exchange with another rank is in flight while inner atoms are
@@ -84,9 +85,8 @@ class ClusterBackend : public Backend {
   std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood
   std::vector<int> tj_;
   int ago_ = 0;
-  int inner_a_ = 0, inner_b_ = 0;  // the split: atoms [0, a) and [nlocal − b, nlocal) have no ghost neighbour
+  int inner_a_ = 0, inner_b_ = 0;  // split: atoms [0, a) and [nlocal − b, nlocal) list no ghost from a rank
   bool positions_pending_ = false;  // compute() started the position exchange; forces() ends it
-  std::vector<double> fsnap_;       // owned atoms' forces before inner half B, on tallied steps
   bool restored_ = false;           // setup continues from restore_state instead of building afresh
   ForceResult result_;
   NeighborStats stats_;

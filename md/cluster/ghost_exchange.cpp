@@ -96,7 +96,15 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
     m.type = g.rec[j].type;
     return m;
   };
-  for (int d = 0; d < 3; ++d) {
+  // Directions this rank spans alone (periodic images of its own atoms) come first, those shared with other
+  // ranks last: then every image is made before the first message to another rank, and owned atoms far
+  // from the shared faces can be computed while that message is in flight (ClusterBackend's split).
+  int order[3], k = 0;
+  for (int d = 0; d < 3; ++d)
+    if (dec.grid()[d] == 1) order[k++] = d;
+  for (int d = 0; d < 3; ++d)
+    if (dec.grid()[d] > 1) order[k++] = d;
+  for (const int d : order) {
     // Records present when direction d starts (owned and earlier directions' ghosts) are the ones sent.
     const int nscan = static_cast<int>(g.rec.size());
     if (dec.grid()[d] == 1) {
@@ -147,11 +155,12 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
 }
 
 void GhostExchange::forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g) {
-  forward_positions_begin(comm, a, g);
+  forward_positions_begin(comm, box, a, g);
   forward_positions_end(comm, box, g);
 }
 
-void GhostExchange::forward_positions_begin(const Comm& comm, const Atoms& a, GhostImages& g) {
+void GhostExchange::forward_positions_begin(const Comm& comm, const Box& box, const Atoms& a,
+                                            GhostImages& g) {
   const int nlocal = g.nlocal;
   for (int i = 0; i < nlocal; ++i) {
     g.rec[i].x = raw_[3 * i] = a.x[i];
@@ -159,13 +168,18 @@ void GhostExchange::forward_positions_begin(const Comm& comm, const Atoms& a, Gh
     g.rec[i].z = raw_[3 * i + 2] = a.z[i];
   }
   forward_begin(comm, raw_.data(), 3);
+  // This rank's own images are current already.
+  place_images(box, g, nlocal, std::min(first_remote_record(comm, g.nall()), g.nall()));
 }
 
 void GhostExchange::forward_positions_end(const Comm& comm, const Box& box, GhostImages& g) {
   forward_end(comm);
+  place_images(box, g, std::min(first_remote_record(comm, g.nall()), g.nall()), g.nall());
+}
+
+void GhostExchange::place_images(const Box& box, GhostImages& g, int j0, int j1) const {
   const double lx = box.prd(0), ly = box.prd(1), lz = box.prd(2);
-  const int nall = g.nall();
-  for (int j = g.nlocal; j < nall; ++j) {
+  for (int j = j0; j < j1; ++j) {
     const int* s = g.shift_of(j);
     g.rec[j].x = raw_[3 * j] + s[0] * lx;
     g.rec[j].y = raw_[3 * j + 1] + s[1] * ly;
@@ -275,18 +289,21 @@ void GhostExchange::forward_end(const Comm& comm) {
 
 void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
-  pending_ = Pending{v, n, 0, 0, {}, true};
-  for (size_t e = swaps_.size(); e > 0;) {
+  // The last direction shared with another rank is posted now; the earlier directions fold in reverse_end.
+  // Without one, everything waits for reverse_end, so values added in between still reach their owners.
+  pending_ = Pending{v, n, swaps_.size(), swaps_.size(), {}, true};
+  size_t last = 0;  // end of the last shared direction's swaps; 0: none
+  for (size_t e = swaps_.size(); e > 0 && last == 0;) {
     const size_t b = group_begin(e);
-    std::vector<MPI_Request> req = post_reverse(comm, v, n, b, e);
-    if (remote(comm, b, e)) {
-      pending_.b = b, pending_.e = e, pending_.req = std::move(req);
-      return;
-    }
-    comm.finish(req);
-    add_reverse(v, n, b, e);
+    if (remote(comm, b, e)) last = e;
     e = b;
   }
+  if (last == 0) return;
+  // build() puts the shared directions last, so nothing is folded before the post: between begin and end
+  // every record still holds what was accumulated on it (ClusterBackend reads the virial there).
+  if (last != swaps_.size()) throw RunError("internal error: a local ghost direction follows a shared one");
+  pending_.b = group_begin(last), pending_.e = last;
+  pending_.req = post_reverse(comm, v, n, pending_.b, pending_.e);
 }
 
 void GhostExchange::reverse_end(const Comm& comm) {
@@ -300,6 +317,15 @@ void GhostExchange::reverse_end(const Comm& comm) {
     e = b;
   }
   pending_.active = false;
+}
+
+int GhostExchange::first_remote_record(const Comm& comm, int nall) const {
+  for (size_t b = 0; b < swaps_.size();) {
+    const size_t e = group_end(b);
+    if (remote(comm, b, e)) return swaps_[b].first;
+    b = e;
+  }
+  return nall;
 }
 
 }  // namespace wmd::md

@@ -27,7 +27,7 @@ class GhostExchange {
   void forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
   /// forward_positions in two halves (see forward_begin): owned records are current after begin, ghosts
   /// after end.
-  void forward_positions_begin(const Comm& comm, const Atoms& a, GhostImages& g);
+  void forward_positions_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
   void forward_positions_end(const Comm& comm, const Box& box, GhostImages& g);
   /// Forward communication of n values per record (e.g. F'): each ghost gets its source's values.
   void forward(const Comm& comm, double* v, int n);
@@ -39,11 +39,15 @@ class GhostExchange {
   /// rest. In between the caller may touch owned records' values only, and not those being sent.
   void forward_begin(const Comm& comm, double* v, int n);
   void forward_end(const Comm& comm);
-  /// reverse() in two halves: begin folds the directions (last first) up to the first one that talks to
-  /// another rank and posts it; end waits, adds what arrived and folds the rest. In between the caller may
-  /// add to owned records only.
+  /// reverse() in two halves: begin posts the last direction that talks to another rank (the shared
+  /// directions come last, so nothing is folded yet); end waits, adds what arrived and folds the earlier
+  /// directions. In between the caller may add to owned records and to ghosts made before the first
+  /// direction shared with another rank.
   void reverse_begin(const Comm& comm, double* v, int n);
   void reverse_end(const Comm& comm);
+  /// Index of the first ghost record that came from another rank (or through one): ghosts before it are
+  /// images this rank made itself, current after forward_begin. nall when no direction is shared.
+  int first_remote_record(const Comm& comm, int nall) const;
   /// Unshifted owner coordinates of every record (3 per record) and global ids.
   const std::vector<double>& raw() const { return raw_; }
   const std::vector<int64_t>& tag() const { return tag_; }
@@ -57,6 +61,8 @@ class GhostExchange {
     std::vector<int> send;     // record indices sent
     int first = 0, count = 0;  // ghost records received
   };
+  // Ghost records [j0, j1) at their sources' coordinates + shift·L.
+  void place_images(const Box& box, GhostImages& g, int j0, int j1) const;
   // Swaps [b, e) of one direction.
   size_t group_end(size_t b) const;
   size_t group_begin(size_t e) const;
