@@ -169,12 +169,12 @@ void GhostExchange::forward_positions_begin(const Comm& comm, const Box& box, co
   }
   forward_begin(comm, raw_.data(), 3);
   // This rank's own images are current already.
-  place_images(box, g, nlocal, std::min(first_remote_record(comm, g.nall()), g.nall()));
+  place_images(box, g, nlocal, first_remote_record(comm, g.nall()));
 }
 
 void GhostExchange::forward_positions_end(const Comm& comm, const Box& box, GhostImages& g) {
   forward_end(comm);
-  place_images(box, g, std::min(first_remote_record(comm, g.nall()), g.nall()), g.nall());
+  place_images(box, g, first_remote_record(comm, g.nall()), g.nall());
 }
 
 void GhostExchange::place_images(const Box& box, GhostImages& g, int j0, int j1) const {
