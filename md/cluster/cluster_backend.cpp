@@ -153,7 +153,7 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
       exchange_.forward_positions(*comm_, s.box, s.atoms, images_);
     } else {
       // Ended in forces(), after inner half A's density.
-      exchange_.forward_positions_begin(*comm_, s.box, s.atoms, images_);
+      exchange_.forward_records_begin(*comm_, s.box, s.atoms, images_);
       positions_pending_ = true;
     }
     times_.comm += seconds_since(t0);
@@ -311,7 +311,7 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
     eam_density_half(pair_tables_, piece(0, a_end), precision_, rho);
   });
   if (positions_pending_) {
-    timed(times_.comm, [&] { exchange_.forward_positions_end(*comm_, s.box, images_); });
+    timed(times_.comm, [&] { exchange_.forward_records_end(*comm_, s.box, images_); });
     positions_pending_ = false;
   }
   timed(times_.pair, [&] { eam_density_half(pair_tables_, piece(a_end, b_begin), precision_, rho); });

@@ -115,7 +115,9 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
         if (k == 0) continue;
         Swap sw;
         sw.dim = d;
+        sw.k = k;
         sw.to = sw.from = comm.rank();
+        sw.local = true;
         std::vector<GhostMsg> msgs;
         for (int j = 0; j < nscan; ++j) {
           const double c = coord(g.rec[j], d) + k * L[d];
@@ -138,6 +140,7 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
       int k = 0;
       if (dir < 0 && dec.coord()[d] == 0) k = 1;
       if (dir > 0 && dec.coord()[d] == dec.grid()[d] - 1) k = -1;
+      sw.k = k;
       std::vector<GhostMsg> msgs;
       if (sw.to >= 0) {
         for (int j = 0; j < nscan; ++j) {
@@ -155,26 +158,95 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
 }
 
 void GhostExchange::forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g) {
-  forward_positions_begin(comm, box, a, g);
-  forward_positions_end(comm, box, g);
-}
-
-void GhostExchange::forward_positions_begin(const Comm& comm, const Box& box, const Atoms& a,
-                                            GhostImages& g) {
   const int nlocal = g.nlocal;
   for (int i = 0; i < nlocal; ++i) {
     g.rec[i].x = raw_[3 * i] = a.x[i];
     g.rec[i].y = raw_[3 * i + 1] = a.y[i];
     g.rec[i].z = raw_[3 * i + 2] = a.z[i];
   }
-  forward_begin(comm, raw_.data(), 3);
-  // This rank's own images are current already.
-  place_images(box, g, nlocal, first_remote_record(comm, g.nall()));
+  forward(comm, raw_.data(), 3);
+  place_images(box, g, nlocal, g.nall());
 }
 
-void GhostExchange::forward_positions_end(const Comm& comm, const Box& box, GhostImages& g) {
-  forward_end(comm);
-  place_images(box, g, first_remote_record(comm, g.nall()), g.nall());
+void GhostExchange::forward_records_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g) {
+  if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
+  const int nlocal = g.nlocal;
+  PosRec* rec = g.rec.data();
+  for (int i = 0; i < nlocal; ++i) rec[i].x = a.x[i], rec[i].y = a.y[i], rec[i].z = a.z[i];
+  pending_ = Pending{nullptr, 3, &g, swaps_.size(), swaps_.size(), {}, true};
+  for (size_t b = 0; b < swaps_.size();) {
+    const size_t e = group_end(b);
+    std::vector<MPI_Request> req = post_records(comm, box, g, b, e);
+    if (remote(comm, b, e)) {
+      pending_.b = b, pending_.e = e, pending_.req = std::move(req);
+      return;
+    }
+    b = e;  // self swaps only: copied already
+  }
+}
+
+void GhostExchange::forward_records_end(const Comm& comm, const Box& box, GhostImages& g) {
+  comm.finish(pending_.req);
+  if (pending_.e > pending_.b) unpack_records(g, pending_.b, pending_.e);
+  for (size_t b = pending_.e; b < swaps_.size();) {
+    const size_t e = group_end(b);
+    std::vector<MPI_Request> req = post_records(comm, box, g, b, e);
+    comm.finish(req);
+    unpack_records(g, b, e);
+    b = e;
+  }
+  pending_.active = false;
+}
+
+// Images this rank makes itself are copied record to record; coordinates for other ranks are staged with
+// the shift added, as the receiver would add it (x + k·L along the swap's direction: the source's own
+// coordinate along it is unshifted, since a direction never resends what it received).
+std::vector<MPI_Request> GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& g,
+                                                     size_t b, size_t e) {
+  bufs_.resize(std::max(bufs_.size(), e - b));
+  inbufs_.resize(std::max(inbufs_.size(), e - b));
+  PosRec* rec = g.rec.data();
+  std::vector<Comm::Transfer> t;
+  for (size_t s = b; s < e; ++s) {
+    const Swap& sw = swaps_[s];
+    const double off = sw.k * box.prd(sw.dim);
+    const int d = sw.dim;
+    const size_t m = sw.send.size();
+    if (sw.local) {
+      PosRec* dst = rec + sw.first;
+      for (size_t q = 0; q < m; ++q) {
+        const PosRec& src = rec[sw.send[q]];
+        double c[3] = {src.x, src.y, src.z};
+        c[d] += off;
+        dst[q].x = c[0], dst[q].y = c[1], dst[q].z = c[2];
+      }
+      continue;
+    }
+    std::vector<double>& out = bufs_[s - b];
+    std::vector<double>& in = inbufs_[s - b];
+    out.resize(3 * m);
+    in.resize(3 * static_cast<size_t>(sw.count));
+    for (size_t q = 0; q < m; ++q) {
+      const PosRec& src = rec[sw.send[q]];
+      double* o = &out[3 * q];
+      o[0] = src.x, o[1] = src.y, o[2] = src.z;
+      o[d] += off;
+    }
+    t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to, in.data(),
+                               in.size() * sizeof(double), sw.from});
+  }
+  return comm.start(t);
+}
+
+void GhostExchange::unpack_records(GhostImages& g, size_t b, size_t e) const {
+  for (size_t s = b; s < e; ++s) {
+    const Swap& sw = swaps_[s];
+    if (sw.local || sw.from < 0) continue;
+    const double* in = inbufs_[s - b].data();
+    PosRec* dst = g.rec.data() + sw.first;
+    for (int q = 0; q < sw.count; ++q)
+      dst[q].x = in[3 * q], dst[q].y = in[3 * q + 1], dst[q].z = in[3 * q + 2];
+  }
 }
 
 void GhostExchange::place_images(const Box& box, GhostImages& g, int j0, int j1) const {
@@ -214,6 +286,14 @@ std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
+    if (sw.local) {
+      // A direction's sources precede its ghosts, so the copy reads nothing it writes.
+      double* dst = v + static_cast<size_t>(sw.first) * n;
+      for (size_t k = 0; k < sw.send.size(); ++k) {
+        for (int c = 0; c < n; ++c) dst[k * n + c] = v[static_cast<size_t>(sw.send[k]) * n + c];
+      }
+      continue;
+    }
     std::vector<double>& out = bufs_[s - b];
     out.resize(sw.send.size() * n);
     for (size_t k = 0; k < sw.send.size(); ++k) {
@@ -231,6 +311,7 @@ std::vector<MPI_Request> GhostExchange::post_reverse(const Comm& comm, double* v
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
+    if (sw.local) continue;  // added in place by add_reverse
     std::vector<double>& in = bufs_[s - b];
     in.resize(sw.send.size() * n);
     t.push_back(Comm::Transfer{v + static_cast<size_t>(sw.first) * n,
@@ -244,7 +325,8 @@ void GhostExchange::add_reverse(double* v, int n, size_t b, size_t e) const {
   // Added in reverse swap order, as a one-swap-at-a-time exchange would.
   for (size_t s = e; s-- > b;) {
     const Swap& sw = swaps_[s];
-    const std::vector<double>& in = bufs_[s - b];
+    // A local swap's ghosts are read in place: the sums land on records before the direction's ghosts.
+    const double* in = sw.local ? v + static_cast<size_t>(sw.first) * n : bufs_[s - b].data();
     for (size_t k = 0; k < sw.send.size(); ++k) {
       for (int c = 0; c < n; ++c) v[static_cast<size_t>(sw.send[k]) * n + c] += in[k * n + c];
     }
@@ -263,7 +345,7 @@ void GhostExchange::reverse(const Comm& comm, double* v, int n) {
 
 void GhostExchange::forward_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
-  pending_ = Pending{v, n, swaps_.size(), swaps_.size(), {}, true};
+  pending_ = Pending{v, n, nullptr, swaps_.size(), swaps_.size(), {}, true};
   for (size_t b = 0; b < swaps_.size();) {
     const size_t e = group_end(b);
     std::vector<MPI_Request> req = post_forward(comm, v, n, b, e);
@@ -291,7 +373,7 @@ void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
   // The last direction shared with another rank is posted now; the earlier directions fold in reverse_end.
   // Without one, everything waits for reverse_end, so values added in between still reach their owners.
-  pending_ = Pending{v, n, swaps_.size(), swaps_.size(), {}, true};
+  pending_ = Pending{v, n, nullptr, swaps_.size(), swaps_.size(), {}, true};
   size_t last = 0;  // end of the last shared direction's swaps; 0: none
   for (size_t e = swaps_.size(); e > 0 && last == 0;) {
     const size_t b = group_begin(e);

@@ -25,10 +25,12 @@ class GhostExchange {
              GhostImages& g);
   /// Forward communication of positions: ghosts get their owners' current coordinates + shift·L.
   void forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
-  /// forward_positions in two halves (see forward_begin): owned records are current after begin, ghosts
-  /// after end.
-  void forward_positions_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
-  void forward_positions_end(const Comm& comm, const Box& box, GhostImages& g);
+  /// forward_positions for the records alone, in two halves (see forward_begin): owned records and this
+  /// rank's own images are current after begin, the rest after end. Each image is copied from its source
+  /// record with the swap's box shift added (LAMMPS's pbc forward), which gives forward_positions' bits
+  /// without the owner-coordinate copy; raw() is not refreshed.
+  void forward_records_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
+  void forward_records_end(const Comm& comm, const Box& box, GhostImages& g);
   /// Forward communication of n values per record (e.g. F'): each ghost gets its source's values.
   void forward(const Comm& comm, double* v, int n);
   /// Reverse communication of n values per record (ρ̄, forces): ghosts' values are added onto their sources,
@@ -57,7 +59,9 @@ class GhostExchange {
  private:
   struct Swap {
     int dim = 0;
+    int k = 0;                 // box lengths added along dim to what is sent (crossing a periodic face)
     int to = -1, from = -1;    // ranks (this rank for local images, −1 for none)
+    bool local = false;        // this rank's own periodic images: copied in place, no message
     std::vector<int> send;     // record indices sent
     int first = 0, count = 0;  // ghost records received
   };
@@ -68,6 +72,8 @@ class GhostExchange {
   size_t group_begin(size_t e) const;
   bool remote(const Comm& comm, size_t b, size_t e) const;
   std::vector<MPI_Request> post_forward(const Comm& comm, double* v, int n, size_t b, size_t e);
+  std::vector<MPI_Request> post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e);
+  void unpack_records(GhostImages& g, size_t b, size_t e) const;
   std::vector<MPI_Request> post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e);
   void add_reverse(double* v, int n, size_t b, size_t e) const;
 
@@ -75,6 +81,7 @@ class GhostExchange {
   struct Pending {
     double* v = nullptr;
     int n = 0;
+    GhostImages* g = nullptr;  // records exchange (forward_records_*) instead of values
     size_t b = 0, e = 0;
     std::vector<MPI_Request> req;
     bool active = false;
@@ -83,7 +90,8 @@ class GhostExchange {
   std::vector<Swap> swaps_;
   std::vector<double> raw_;
   std::vector<int64_t> tag_;
-  std::vector<std::vector<double>> bufs_;  // one staging buffer per swap of a direction
+  std::vector<std::vector<double>> bufs_;    // one staging buffer per swap of a direction
+  std::vector<std::vector<double>> inbufs_;  // records exchange: received coordinates per swap
 };
 
 }  // namespace wmd::md

@@ -101,4 +101,51 @@ TEST(GhostExchange, OneRankMatchesBruteForceWithANonPeriodicDirection) {
   check_box(9.0, 80, 5.0, 4, false, true);
 }
 
+// The per-step exchanges on one rank (every direction its own neighbour): the record forward gives the
+// owner-coordinate forward's bits; values reach every image of their owner; reverse sums reach the owner.
+void check_exchanges(double L, int n, double cut, unsigned seed, bool periodic_z) {
+  Box box;
+  for (int d = 0; d < 3; ++d) box.lo[d] = 0.0, box.hi[d] = L;
+  if (!periodic_z) box.face[2][0] = box.face[2][1] = wmd::md::Face::fixed;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, L), kick(-0.3, 0.3);
+  wmd::md::Atoms atoms;
+  for (int i = 0; i < n; ++i) atoms.add(i + 1, 1, u(rng), u(rng), u(rng));
+  const wmd::md::Comm& comm = wmd::md::Comm::local();
+  wmd::md::GhostExchange ex;
+  wmd::md::GhostImages g;
+  ex.build(comm, wmd::md::Decomposition(), box, atoms, cut, g);
+  ASSERT_GT(g.nall(), 2 * n) << "the box is small enough for images of images";
+  for (int i = 0; i < n; ++i) atoms.x[i] += kick(rng), atoms.y[i] += kick(rng), atoms.z[i] += kick(rng);
+  wmd::md::GhostImages by_records = g;
+  ex.forward_positions(comm, box, atoms, g);
+  ex.forward_records_begin(comm, box, atoms, by_records);
+  ex.forward_records_end(comm, box, by_records);
+  for (int j = 0; j < g.nall(); ++j) {
+    ASSERT_EQ(by_records.rec[j].x, g.rec[j].x) << j;
+    ASSERT_EQ(by_records.rec[j].y, g.rec[j].y) << j;
+    ASSERT_EQ(by_records.rec[j].z, g.rec[j].z) << j;
+  }
+  // Forward: every record holds its owner's value. Reverse: each owner gets 1 + its number of images.
+  const int nall = g.nall();
+  std::vector<double> v(nall, -1.0), ones(nall, 1.0);
+  for (int i = 0; i < n; ++i) v[i] = 10.0 * (i + 1);
+  ex.forward(comm, v.data(), 1);
+  std::vector<int> images(n, 0);
+  for (int j = 0; j < nall; ++j) {
+    const int owner = g.rec[j].owner - 1;  // ids are index + 1
+    ASSERT_EQ(v[j], 10.0 * (owner + 1)) << j;
+    if (j >= n) ++images[owner];
+  }
+  ex.reverse(comm, ones.data(), 1);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(ones[i], 1.0 + images[i]) << i;
+}
+
+TEST(GhostExchange, OneRankExchangesReachEveryImage) {
+  check_exchanges(7.0, 20, 6.0, 5, true);
+}
+TEST(GhostExchange, OneRankExchangesReachEveryImageWithANonPeriodicDirection) {
+  check_exchanges(9.0, 80, 5.0, 6, false);
+}
+
 }  // namespace
