@@ -109,6 +109,19 @@ bool Comm::any(bool v) const {
   return out != 0;
 }
 
+void Comm::any_start(bool v, PendingAny& p) const {
+  p.in = p.out = v ? 1 : 0;
+  p.posted = true;
+  if (size_ > 1) MPI_Iallreduce(&p.in, &p.out, 1, MPI_INT, MPI_MAX, comm_, &p.req);
+}
+
+bool Comm::any_finish(PendingAny& p) const {
+  if (!p.posted) return false;
+  if (size_ > 1) MPI_Wait(&p.req, MPI_STATUS_IGNORE);
+  p.posted = false;
+  return p.out != 0;
+}
+
 void Comm::barrier() const {
   if (size_ > 1) MPI_Barrier(comm_);
 }

@@ -41,6 +41,16 @@ class Comm {
   int64_t min(int64_t v) const;
   /// True if v is true on any rank.
   bool any(bool v) const;
+  /// A global `any` in flight (any_start … any_finish); must stay in place in between.
+  struct PendingAny {
+    MPI_Request req = MPI_REQUEST_NULL;
+    int in = 0, out = 0;
+    bool posted = false;
+  };
+  /// Starts any(v) without waiting, so that no rank waits for the others at this point.
+  void any_start(bool v, PendingAny& p) const;
+  /// Waits for the `any` that any_start began and returns it (false if none was started).
+  bool any_finish(PendingAny& p) const;
   void barrier() const;
   /// Exact global sum of 64.64 fixed-point values, in place (integer addition: any order gives the same
   /// bits).

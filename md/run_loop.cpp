@@ -215,6 +215,13 @@ void Simulation::run_steps(int64_t nsteps) {
       progress.active();  // rank 0's terminal decides for all, so the sums below stay collective
   if (comm) comm->broadcast(&show_progress, 1);
   double modify = 0.0, output = 0.0;
+  Comm::PendingAny signal_vote;
+  // Completes a vote still in flight when the loop ends early (an error), so no request outlives the run.
+  struct FinishVote {
+    const Comm& comm;
+    Comm::PendingAny& vote;
+    ~FinishVote() { comm.any_finish(vote); }
+  } finish_vote{comm_, signal_vote};
   const auto loop_start = std::chrono::steady_clock::now();
   int64_t done = 0;
   while (s_.step < end && !(cascade_stop_time_ > 0.0 && s_.time >= cascade_stop_time_ * (1.0 - 1e-12))) {
@@ -245,9 +252,16 @@ void Simulation::run_steps(int64_t nsteps) {
     if (settings_.checkpoint_every > 0 && s_.step % settings_.checkpoint_every == 0) write_checkpoint();
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (signals::installed()) {
-      // One agreed decision per step, so every rank stops after the same step.
+      // One agreed decision per step, so every rank stops after the same step. The agreement on the flags
+      // seen at the end of a step completes at the end of the next (the last step waits for it), so no
+      // rank stops to wait for the others here: a signal ends the run one step later.
       const int sig = signals::pending();
-      if (comm ? comm->any(sig != 0) : sig != 0) {
+      bool stop = comm->any_finish(signal_vote);
+      if (last)
+        stop = comm->any(stop || sig != 0);
+      else if (!stop)
+        comm->any_start(sig != 0, signal_vote);
+      if (stop) {
         progress.clear();
         if (last_checkpoint_step_ != s_.step) write_checkpoint();
         const std::string path =
