@@ -155,15 +155,22 @@ void Comm::exchange(const std::vector<Transfer>& t) const {
 }
 
 std::vector<MPI_Request> Comm::start(const std::vector<Transfer>& t) const {
-  std::vector<MPI_Request> req;
+  std::vector<MPI_Request> req, send;
+  start(t, req, send);
+  req.insert(req.end(), send.begin(), send.end());
+  return req;
+}
+
+void Comm::start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
+                 std::vector<MPI_Request>& send) const {
   for (size_t k = 0; k < t.size(); ++k) {
     const Transfer& x = t[k];
     if (x.dest == rank_ && x.source == rank_) continue;
     if (serial_) continue;
     if (x.source >= 0) {
-      req.emplace_back();
+      recv.emplace_back();
       MPI_Irecv(x.in, static_cast<int>(x.n_in), MPI_BYTE, x.source, 100 + static_cast<int>(k), comm_,
-                &req.back());
+                &recv.back());
     }
   }
   for (size_t k = 0; k < t.size(); ++k) {
@@ -174,12 +181,11 @@ std::vector<MPI_Request> Comm::start(const std::vector<Transfer>& t) const {
     }
     if (serial_) continue;
     if (x.dest >= 0) {
-      req.emplace_back();
+      send.emplace_back();
       MPI_Isend(x.out, static_cast<int>(x.n_out), MPI_BYTE, x.dest, 100 + static_cast<int>(k), comm_,
-                &req.back());
+                &send.back());
     }
   }
-  return req;
 }
 
 void Comm::finish(std::vector<MPI_Request>& req) const {

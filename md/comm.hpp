@@ -79,6 +79,11 @@ class Comm {
   /// receive and send (copies to this rank at once) and returns what `finish` waits for. The buffers must
   /// stay untouched in between.
   std::vector<MPI_Request> start(const std::vector<Transfer>& t) const;
+  /// start() with the receives and the sends in separate lists (appended to), so that a caller can wait for
+  /// what it receives now and complete its sends later: a send may complete only once the partner is inside
+  /// an MPI call (Open MPI's shared-memory transport), so waiting for it couples the ranks' timing.
+  void start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
+             std::vector<MPI_Request>& send) const;
   void finish(std::vector<MPI_Request>& requests) const;
   /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
   template <class T>

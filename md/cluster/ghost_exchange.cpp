@@ -70,6 +70,7 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
   }
   std::vector<int> shift_all(3 * static_cast<size_t>(nlocal), 0);
   const double L[3] = {box.prd(0), box.prd(1), box.prd(2)};
+  complete_sends(comm);  // the staging belongs to the old swaps
   swaps_.clear();
   // Appends the ghosts of one swap: `sent` records (with extra shift `k` along d) arrive as `in`.
   auto append = [&](Swap& sw, const std::vector<GhostMsg>& in) {
@@ -173,10 +174,11 @@ void GhostExchange::forward_records_begin(const Comm& comm, const Box& box, cons
   const int nlocal = g.nlocal;
   PosRec* rec = g.rec.data();
   for (int i = 0; i < nlocal; ++i) rec[i].x = a.x[i], rec[i].y = a.y[i], rec[i].z = a.z[i];
-  pending_ = Pending{nullptr, 3, &g, swaps_.size(), swaps_.size(), {}, true};
+  Outbox& ob = open_outbox(comm, &g);
+  pending_ = Pending{nullptr, 3, &g, &ob, swaps_.size(), swaps_.size(), {}, true};
   for (size_t b = 0; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_records(comm, box, g, b, e);
+    std::vector<MPI_Request> req = post_records(comm, box, g, b, e, ob);
     if (remote(comm, b, e)) {
       pending_.b = b, pending_.e = e, pending_.req = std::move(req);
       return;
@@ -190,7 +192,7 @@ void GhostExchange::forward_records_end(const Comm& comm, const Box& box, GhostI
   if (pending_.e > pending_.b) unpack_records(g, pending_.b, pending_.e);
   for (size_t b = pending_.e; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_records(comm, box, g, b, e);
+    std::vector<MPI_Request> req = post_records(comm, box, g, b, e, *pending_.out);
     comm.finish(req);
     unpack_records(g, b, e);
     b = e;
@@ -202,9 +204,7 @@ void GhostExchange::forward_records_end(const Comm& comm, const Box& box, GhostI
 // the shift added, as the receiver would add it (x + k·L along the swap's direction: the source's own
 // coordinate along it is unshifted, since a direction never resends what it received).
 std::vector<MPI_Request> GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& g,
-                                                     size_t b, size_t e) {
-  bufs_.resize(std::max(bufs_.size(), e - b));
-  inbufs_.resize(std::max(inbufs_.size(), e - b));
+                                                     size_t b, size_t e, Outbox& ob) {
   PosRec* rec = g.rec.data();
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
@@ -222,8 +222,8 @@ std::vector<MPI_Request> GhostExchange::post_records(const Comm& comm, const Box
       }
       continue;
     }
-    std::vector<double>& out = bufs_[s - b];
-    std::vector<double>& in = inbufs_[s - b];
+    std::vector<double>& out = ob.bufs[s];
+    std::vector<double>& in = inbufs_[s];
     out.resize(3 * m);
     in.resize(3 * static_cast<size_t>(sw.count));
     for (size_t q = 0; q < m; ++q) {
@@ -235,14 +235,16 @@ std::vector<MPI_Request> GhostExchange::post_records(const Comm& comm, const Box
     t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to, in.data(),
                                in.size() * sizeof(double), sw.from});
   }
-  return comm.start(t);
+  std::vector<MPI_Request> recv;
+  comm.start(t, recv, ob.req);
+  return recv;
 }
 
 void GhostExchange::unpack_records(GhostImages& g, size_t b, size_t e) const {
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
     if (sw.local || sw.from < 0) continue;
-    const double* in = inbufs_[s - b].data();
+    const double* in = inbufs_[s].data();
     PosRec* dst = g.rec.data() + sw.first;
     for (int q = 0; q < sw.count; ++q)
       dst[q].x = in[3 * q], dst[q].y = in[3 * q + 1], dst[q].z = in[3 * q + 2];
@@ -279,10 +281,40 @@ bool GhostExchange::remote(const Comm& comm, size_t b, size_t e) const {
   return false;
 }
 
+GhostExchange::~GhostExchange() {
+  int up = 0, down = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  if (!up || down) return;
+  for (Outbox& ob : outboxes_)
+    if (!ob.req.empty()) MPI_Waitall(static_cast<int>(ob.req.size()), ob.req.data(), MPI_STATUSES_IGNORE);
+}
+
+GhostExchange::Outbox& GhostExchange::open_outbox(const Comm& comm, const void* key) {
+  Outbox* ob = nullptr;
+  for (Outbox& o : outboxes_)
+    if (o.key == key) ob = &o;
+  if (!ob) {
+    outboxes_.emplace_back();
+    ob = &outboxes_.back();
+    ob->key = key;
+  }
+  // The previous exchange of this array is long over on the partner too: its sends complete at once.
+  comm.finish(ob->req);
+  ob->bufs.resize(swaps_.size());
+  inbufs_.resize(swaps_.size());
+  return *ob;
+}
+
+void GhostExchange::complete_sends(const Comm& comm) {
+  for (Outbox& ob : outboxes_) comm.finish(ob.req);
+  outboxes_.clear();  // keys may change with the arrays; staging is re-sized for the new swaps anyway
+}
+
 // The swaps of one direction are independent (each sends only records that existed before the direction
 // started), so they travel together: one synchronisation per direction and exchange.
-std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v, int n, size_t b, size_t e) {
-  bufs_.resize(std::max(bufs_.size(), e - b));
+std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v, int n, size_t b, size_t e,
+                                                     Outbox& ob) {
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
@@ -294,7 +326,7 @@ std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v
       }
       continue;
     }
-    std::vector<double>& out = bufs_[s - b];
+    std::vector<double>& out = ob.bufs[s];
     out.resize(sw.send.size() * n);
     for (size_t k = 0; k < sw.send.size(); ++k) {
       for (int c = 0; c < n; ++c) out[k * n + c] = v[static_cast<size_t>(sw.send[k]) * n + c];
@@ -303,22 +335,30 @@ std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v
                                v + static_cast<size_t>(sw.first) * n,
                                static_cast<size_t>(sw.count) * n * sizeof(double), sw.from});
   }
-  return comm.start(t);
+  std::vector<MPI_Request> recv;
+  comm.start(t, recv, ob.req);
+  return recv;
 }
 
-std::vector<MPI_Request> GhostExchange::post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e) {
-  bufs_.resize(std::max(bufs_.size(), e - b));
+// Ghost values are staged before they are sent, so the caller may write to the array again as soon as
+// the exchange has ended, whatever the state of the sends.
+std::vector<MPI_Request> GhostExchange::post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e,
+                                                     Outbox& ob) {
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
     if (sw.local) continue;  // added in place by add_reverse
-    std::vector<double>& in = bufs_[s - b];
+    std::vector<double>& out = ob.bufs[s];
+    const double* ghosts = v + static_cast<size_t>(sw.first) * n;
+    out.assign(ghosts, ghosts + static_cast<size_t>(sw.count) * n);
+    std::vector<double>& in = inbufs_[s];
     in.resize(sw.send.size() * n);
-    t.push_back(Comm::Transfer{v + static_cast<size_t>(sw.first) * n,
-                               static_cast<size_t>(sw.count) * n * sizeof(double), sw.from, in.data(),
+    t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.from, in.data(),
                                in.size() * sizeof(double), sw.to});
   }
-  return comm.start(t);
+  std::vector<MPI_Request> recv;
+  comm.start(t, recv, ob.req);
+  return recv;
 }
 
 void GhostExchange::add_reverse(double* v, int n, size_t b, size_t e) const {
@@ -326,7 +366,7 @@ void GhostExchange::add_reverse(double* v, int n, size_t b, size_t e) const {
   for (size_t s = e; s-- > b;) {
     const Swap& sw = swaps_[s];
     // A local swap's ghosts are read in place: the sums land on records before the direction's ghosts.
-    const double* in = sw.local ? v + static_cast<size_t>(sw.first) * n : bufs_[s - b].data();
+    const double* in = sw.local ? v + static_cast<size_t>(sw.first) * n : inbufs_[s].data();
     for (size_t k = 0; k < sw.send.size(); ++k) {
       for (int c = 0; c < n; ++c) v[static_cast<size_t>(sw.send[k]) * n + c] += in[k * n + c];
     }
@@ -345,16 +385,16 @@ void GhostExchange::reverse(const Comm& comm, double* v, int n) {
 
 void GhostExchange::forward_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
-  pending_ = Pending{v, n, nullptr, swaps_.size(), swaps_.size(), {}, true};
+  Outbox& ob = open_outbox(comm, v);
+  pending_ = Pending{v, n, nullptr, &ob, swaps_.size(), swaps_.size(), {}, true};
   for (size_t b = 0; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_forward(comm, v, n, b, e);
+    std::vector<MPI_Request> req = post_forward(comm, v, n, b, e, ob);
     if (remote(comm, b, e)) {
       pending_.b = b, pending_.e = e, pending_.req = std::move(req);
       return;
     }
-    comm.finish(req);
-    b = e;
+    b = e;  // local swaps only: copied already
   }
 }
 
@@ -362,7 +402,7 @@ void GhostExchange::forward_end(const Comm& comm) {
   comm.finish(pending_.req);
   for (size_t b = pending_.e; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_forward(comm, pending_.v, pending_.n, b, e);
+    std::vector<MPI_Request> req = post_forward(comm, pending_.v, pending_.n, b, e, *pending_.out);
     comm.finish(req);
     b = e;
   }
@@ -373,7 +413,8 @@ void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
   // The last direction shared with another rank is posted now; the earlier directions fold in reverse_end.
   // Without one, everything waits for reverse_end, so values added in between still reach their owners.
-  pending_ = Pending{v, n, nullptr, swaps_.size(), swaps_.size(), {}, true};
+  Outbox& ob = open_outbox(comm, v);
+  pending_ = Pending{v, n, nullptr, &ob, swaps_.size(), swaps_.size(), {}, true};
   size_t last = 0;  // end of the last shared direction's swaps; 0: none
   for (size_t e = swaps_.size(); e > 0 && last == 0;) {
     const size_t b = group_begin(e);
@@ -385,7 +426,7 @@ void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
   // every record still holds what was accumulated on it (ClusterBackend reads the virial there).
   if (last != swaps_.size()) throw RunError("internal error: a local ghost direction follows a shared one");
   pending_.b = group_begin(last), pending_.e = last;
-  pending_.req = post_reverse(comm, v, n, pending_.b, pending_.e);
+  pending_.req = post_reverse(comm, v, n, pending_.b, pending_.e, ob);
 }
 
 void GhostExchange::reverse_end(const Comm& comm) {
@@ -393,7 +434,7 @@ void GhostExchange::reverse_end(const Comm& comm) {
   if (pending_.e > pending_.b) add_reverse(pending_.v, pending_.n, pending_.b, pending_.e);
   for (size_t e = pending_.b; e > 0;) {
     const size_t b = group_begin(e);
-    std::vector<MPI_Request> req = post_reverse(comm, pending_.v, pending_.n, b, e);
+    std::vector<MPI_Request> req = post_reverse(comm, pending_.v, pending_.n, b, e, *pending_.out);
     comm.finish(req);
     add_reverse(pending_.v, pending_.n, b, e);
     e = b;

@@ -18,6 +18,11 @@ void migrate_atoms(const Comm& comm, const Decomposition& dec, const Box& box, A
 
 class GhostExchange {
  public:
+  GhostExchange() = default;
+  GhostExchange(const GhostExchange&) = delete;
+  GhostExchange& operator=(const GhostExchange&) = delete;
+  /// Completes the sends still in flight (MPI requires it before MPI_Finalize).
+  ~GhostExchange();
   /// Fills g with this rank's owned atoms (records 0..nlocal−1, owner = global id) and every periodic image
   /// or remote atom within `cut` of its sub-domain: per direction, records near each face go to the face
   /// neighbour (itself with several shifts when the grid has one cell along that direction).
@@ -71,17 +76,30 @@ class GhostExchange {
   size_t group_end(size_t b) const;
   size_t group_begin(size_t e) const;
   bool remote(const Comm& comm, size_t b, size_t e) const;
-  std::vector<MPI_Request> post_forward(const Comm& comm, double* v, int n, size_t b, size_t e);
-  std::vector<MPI_Request> post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e);
+  // Sends in flight per exchanged array (key: the array, or the image set for records). A send completes
+  // only once the partner is inside an MPI call, so an exchange's end waits for what it receives alone;
+  // its sends, staged here, complete when the next exchange of the same array opens the outbox.
+  struct Outbox {
+    const void* key = nullptr;
+    std::vector<std::vector<double>> bufs;  // staged values per swap
+    std::vector<MPI_Request> req;
+  };
+  Outbox& open_outbox(const Comm& comm, const void* key);
+  void complete_sends(const Comm& comm);
+  std::vector<MPI_Request> post_forward(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob);
+  std::vector<MPI_Request> post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob);
+  std::vector<MPI_Request> post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e,
+                                        Outbox& ob);
   void unpack_records(GhostImages& g, size_t b, size_t e) const;
-  std::vector<MPI_Request> post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e);
   void add_reverse(double* v, int n, size_t b, size_t e) const;
 
-  // The half-done exchange between a *_begin and its *_end: swaps [b, e) posted, the rest still to run.
+  // The half-done exchange between a *_begin and its *_end: swaps [b, e) posted (receives in req), the
+  // rest still to run.
   struct Pending {
     double* v = nullptr;
     int n = 0;
     GhostImages* g = nullptr;  // records exchange (forward_records_*) instead of values
+    Outbox* out = nullptr;
     size_t b = 0, e = 0;
     std::vector<MPI_Request> req;
     bool active = false;
@@ -90,8 +108,8 @@ class GhostExchange {
   std::vector<Swap> swaps_;
   std::vector<double> raw_;
   std::vector<int64_t> tag_;
-  std::vector<std::vector<double>> bufs_;    // one staging buffer per swap of a direction
-  std::vector<std::vector<double>> inbufs_;  // records exchange: received coordinates per swap
+  std::vector<Outbox> outboxes_;
+  std::vector<std::vector<double>> inbufs_;  // received values per swap (reverse sums, records)
 };
 
 }  // namespace wmd::md
