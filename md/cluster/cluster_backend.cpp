@@ -145,14 +145,26 @@ void ClusterBackend::rebuild_restored(State& s) {
 }
 
 void ClusterBackend::compute(State& s, bool eatom, bool tally) {
-  if (rebuild_due(s)) {
+  bool moved = false;
+  Due due = rebuild_due(s, moved);
+  if (due == Due::vote && deterministic_) {
+    due = comm_->any(moved) ? Due::yes : Due::no;
+    if (due == Due::yes) count_rebuild_after_vote();
+  }
+  if (due == Due::yes) {
     rebuild(s);
   } else {
     const auto t0 = std::chrono::steady_clock::now();
     if (deterministic_) {
       exchange_.forward_positions(*comm_, s.box, s.atoms, images_);
     } else {
-      // Ended in forces(), after inner half A's density.
+      // The vote on a rebuild and the position exchange are in flight while inner half A's density runs
+      // (forces() ends both there), so no rank waits for the other at this point; should the vote ask for
+      // a rebuild, that density is dropped and the step starts again on the new lists.
+      if (due == Due::vote) {
+        comm_->any_start(moved, vote_);
+        vote_pending_ = true;
+      }
       exchange_.forward_records_begin(*comm_, s.box, s.atoms, images_);
       positions_pending_ = true;
     }
@@ -164,23 +176,24 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
     forces(s, eatom, tally);
 }
 
-bool ClusterBackend::rebuild_due(const State& s) {
+ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool& moved) {
   ++ago_;
-  if (nb_.once) return false;
-  if (ago_ < nb_.delay || ago_ % nb_.every != 0) return false;
-  if (!nb_.check) return true;
+  if (nb_.once) return Due::no;
+  if (ago_ < nb_.delay || ago_ % nb_.every != 0) return Due::no;
+  if (!nb_.check) return Due::yes;
   const double trigger = 0.25 * nb_.skin * nb_.skin;
   const Atoms& a = s.atoms;
-  bool moved = false;
+  moved = false;
   for (size_t i = 0; i < a.size() && !moved; ++i) {
     const double dx = a.x[i] - xhold_[3 * i], dy = a.y[i] - xhold_[3 * i + 1],
                  dz = a.z[i] - xhold_[3 * i + 2];
     moved = dx * dx + dy * dy + dz * dz > trigger;
   }
-  // Every rank rebuilds together.
-  if (!comm_->any(moved)) return false;
+  return Due::vote;  // every rank rebuilds together: the ranks' answers are combined
+}
+
+void ClusterBackend::count_rebuild_after_vote() {
   if (ago_ == std::max(nb_.every, nb_.delay)) ++stats_.dangerous;
-  return true;
 }
 
 void ClusterBackend::rebuild(State& s) {
@@ -310,6 +323,19 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
     Kokkos::deep_copy(rho, 0.0);
     eam_density_half(pair_tables_, piece(0, a_end), precision_, rho);
   });
+  if (vote_pending_) {
+    vote_pending_ = false;
+    bool again = false;
+    timed(times_.comm, [&] { again = comm_->any_finish(vote_); });
+    if (again) {
+      timed(times_.comm, [&] { exchange_.forward_records_end(*comm_, s.box, images_); });
+      positions_pending_ = false;
+      count_rebuild_after_vote();
+      rebuild(s);
+      forces(s, eatom, tally);
+      return;
+    }
+  }
   if (positions_pending_) {
     timed(times_.comm, [&] { exchange_.forward_records_end(*comm_, s.box, images_); });
     positions_pending_ = false;

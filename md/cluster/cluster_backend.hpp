@@ -29,6 +29,10 @@ class ClusterBackend : public Backend {
         dec_(dec ? dec : &single_),
         deterministic_(deterministic),
         precision_(precision) {}
+  /// Completes a rebuild vote left in flight by a step that failed.
+  ~ClusterBackend() override {
+    if (vote_pending_) comm_->any_finish(vote_);
+  }
   std::string name() const override { return "cluster"; }
   void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb, bool eatom) override;
   void compute(State& s, bool eatom, bool tally) override;
@@ -49,8 +53,13 @@ class ClusterBackend : public Backend {
   void rebuild(State& s);
   /// Rebuilds from the restored build positions, then moves images to the current positions.
   void rebuild_restored(State& s);
-  /// True (on every rank) when the neighbour settings ask for a rebuild this step.
-  bool rebuild_due(const State& s);
+  /// Whether the neighbour settings ask for a rebuild this step: no, yes (the same on every rank), or vote
+  /// (`check yes`: a rebuild if any rank's atom moved more than half the skin; `moved` is this rank's
+  /// answer).
+  enum class Due { no, yes, vote };
+  Due rebuild_due(const State& s, bool& moved);
+  /// A rebuild the vote asked for at the first step it could: the list may have been stale (LAMMPS's count).
+  void count_rebuild_after_vote();
   /// Orders the owned atoms as [inner half A | border | inner half B] (stable), where inner atoms lie at
   /// least the list cut-off inside every face shared with another rank, so their lists hold no ghost from
   /// another rank (on one rank all atoms are inner and the order stays).
@@ -87,7 +96,9 @@ class ClusterBackend : public Backend {
   int ago_ = 0;
   int inner_a_ = 0, inner_b_ = 0;  // split: atoms [0, a) and [nlocal − b, nlocal) list no ghost from a rank
   bool positions_pending_ = false;  // compute() started the position exchange; forces() ends it
-  bool restored_ = false;           // setup continues from restore_state instead of building afresh
+  bool vote_pending_ = false;       // compute() started the rebuild vote; forces() reads it
+  Comm::PendingAny vote_;
+  bool restored_ = false;  // setup continues from restore_state instead of building afresh
   ForceResult result_;
   NeighborStats stats_;
   PhaseTimes times_;
