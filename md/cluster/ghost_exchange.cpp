@@ -176,25 +176,36 @@ void GhostExchange::forward_records_begin(const Comm& comm, const Box& box, cons
   for (int i = 0; i < nlocal; ++i) rec[i].x = a.x[i], rec[i].y = a.y[i], rec[i].z = a.z[i];
   Outbox& ob = open_outbox(comm, &g);
   pending_ = Pending{nullptr, 3, &g, &ob, swaps_.size(), swaps_.size(), {}, true};
+  forward_groups_begin(comm, [&](size_t b, size_t e) { return post_records(comm, box, g, b, e, ob); });
+}
+
+void GhostExchange::forward_records_end(const Comm& comm, const Box& box, GhostImages& g) {
+  Outbox& ob = *pending_.out;
+  forward_groups_end(
+      comm, [&](size_t b, size_t e) { return post_records(comm, box, g, b, e, ob); },
+      [&](size_t b, size_t e) { unpack_records(g, b, e); });
+}
+
+void GhostExchange::forward_groups_begin(const Comm& comm, const PostGroup& post) {
   for (size_t b = 0; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_records(comm, box, g, b, e, ob);
+    std::vector<MPI_Request> req = post(b, e);
     if (remote(comm, b, e)) {
       pending_.b = b, pending_.e = e, pending_.req = std::move(req);
       return;
     }
-    b = e;  // self swaps only: copied already
+    b = e;  // local swaps only: copied in place already
   }
 }
 
-void GhostExchange::forward_records_end(const Comm& comm, const Box& box, GhostImages& g) {
+void GhostExchange::forward_groups_end(const Comm& comm, const PostGroup& post, const Received& received) {
   comm.finish(pending_.req);
-  if (pending_.e > pending_.b) unpack_records(g, pending_.b, pending_.e);
+  if (pending_.e > pending_.b && received) received(pending_.b, pending_.e);
   for (size_t b = pending_.e; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_records(comm, box, g, b, e, *pending_.out);
+    std::vector<MPI_Request> req = post(b, e);
     comm.finish(req);
-    unpack_records(g, b, e);
+    if (received) received(b, e);
     b = e;
   }
   pending_.active = false;
@@ -387,26 +398,14 @@ void GhostExchange::forward_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
   Outbox& ob = open_outbox(comm, v);
   pending_ = Pending{v, n, nullptr, &ob, swaps_.size(), swaps_.size(), {}, true};
-  for (size_t b = 0; b < swaps_.size();) {
-    const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_forward(comm, v, n, b, e, ob);
-    if (remote(comm, b, e)) {
-      pending_.b = b, pending_.e = e, pending_.req = std::move(req);
-      return;
-    }
-    b = e;  // local swaps only: copied already
-  }
+  forward_groups_begin(comm, [&](size_t b, size_t e) { return post_forward(comm, v, n, b, e, ob); });
 }
 
 void GhostExchange::forward_end(const Comm& comm) {
-  comm.finish(pending_.req);
-  for (size_t b = pending_.e; b < swaps_.size();) {
-    const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post_forward(comm, pending_.v, pending_.n, b, e, *pending_.out);
-    comm.finish(req);
-    b = e;
-  }
-  pending_.active = false;
+  double* v = pending_.v;
+  const int n = pending_.n;
+  Outbox& ob = *pending_.out;
+  forward_groups_end(comm, [&](size_t b, size_t e) { return post_forward(comm, v, n, b, e, ob); }, {});
 }
 
 void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {

@@ -2,6 +2,7 @@
 // then z, forwarding ghosts of ghosts), with periodic shifts applied by the sender as integer box shifts.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "md/atoms.hpp"
@@ -91,6 +92,13 @@ class GhostExchange {
   std::vector<MPI_Request> post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e,
                                         Outbox& ob);
   void unpack_records(GhostImages& g, size_t b, size_t e) const;
+  // The forward driver shared by values and records: begin posts the direction groups in order (local ones
+  // complete in place) up to the first that talks to another rank, which stays pending; end waits for its
+  // receives and runs the later groups. `received` (may be empty) runs on each group once its data is in.
+  using PostGroup = std::function<std::vector<MPI_Request>(size_t b, size_t e)>;
+  using Received = std::function<void(size_t b, size_t e)>;
+  void forward_groups_begin(const Comm& comm, const PostGroup& post);
+  void forward_groups_end(const Comm& comm, const PostGroup& post, const Received& received);
   void add_reverse(double* v, int n, size_t b, size_t e) const;
 
   // The half-done exchange between a *_begin and its *_end: swaps [b, e) posted (receives in req), the
