@@ -187,7 +187,7 @@ inline __m512d mul_add(__m512d a, __m512d b, __m512d c) {
 template <bool offsets>
 inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t k1, __m512d xi, __m512d yi,
                          __m512d zi, __m512d cutsq, int* bj, double* brsq, double* bdx, double* bdy,
-                         double* bdz, int* bo, int& nout) {
+                         double* bdz, int* bo, int& nout, uint64_t* mask = nullptr) {
   int cnt = 0;
   nout = 0;
   for (int64_t k = k0; k < k1; k += 8) {
@@ -202,6 +202,10 @@ inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t 
     const __m512d rsq =
         _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)), _mm512_mul_pd(dz, dz));
     const __mmask8 in = _mm512_mask_cmp_pd_mask(tail, rsq, cutsq, _CMP_LT_OQ);
+    if (mask) {
+      const int64_t rel = k - k0;  // a multiple of 8: a group's bits never straddle two words
+      mask[rel >> 6] |= static_cast<uint64_t>(in) << (rel & 63);
+    }
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(bj + cnt), _mm256_maskz_compress_epi32(in, jv));
     _mm512_storeu_pd(brsq + cnt, _mm512_maskz_compress_pd(in, rsq));
     if constexpr (offsets) {
@@ -258,8 +262,7 @@ inline __m512d distance8(__m512d rsq, __m512d* recip) {
   }
 }
 
-// For lists up to this long the density pass copies the in-cut-off neighbours to cut_nbr, so the force pass
-// reads only those and skips the distance test; longer lists (very dense systems) are tested again.
+// Longer lists are processed in blocks of this many neighbours (the per-atom stack buffers).
 constexpr int kInline = 512;
 
 // Distances of one atom's cnt compacted pairs, eight at a time: r and (if brc is not null) 1/r into br and
@@ -316,7 +319,7 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
   const PairConsts k{hp.rec.data(), t.dens.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
   const int64_t* off = hp.offset.data();
   const int* nbr = hp.nbr.data();
-  int* cut_nbr = hp.cut_nbr.data();
+  uint64_t* cut_mask = hp.cut_mask.data();
   int* ncut = hp.ncut.data();
   double* rho = rhov.data();
   Kokkos::parallel_for(
@@ -330,11 +333,12 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
         __m512d rhoi = _mm512_setzero_pd();
         const int64_t b = off[i], e = off[i + 1];
         int nout = 0;
-        if (e - b <= kInline) {
+        if (e - b <= kMaskLen) {
+          uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);
+          for (int w = 0; w < kMaskWords; ++w) mask[w] = 0;
           const int cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
-                                               nullptr, nullptr, nout);
+                                               nullptr, nullptr, nout, mask);
           rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
-          std::copy(bj, bj + cnt, cut_nbr + b);
           ncut[i] = cnt;
         } else {
           for (int64_t k0 = b; k0 < e; k0 += kInline) {
@@ -412,7 +416,7 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
   const PairConsts k{hp.rec.data(), t.force.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
   const int64_t* off = hp.offset.data();
   const int* nbr = hp.nbr.data();
-  const int* cut_nbr = hp.cut_nbr.data();
+  const uint64_t* cut_mask = hp.cut_mask.data();
   const int* ncut = hp.ncut.data();
   const double* fp = fpv.data();
   double* f = fv.data();
@@ -441,9 +445,20 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
         };
         const int64_t b = off[i];
         if (ncut[i] >= 0) {
-          // The density pass listed the in-cut-off neighbours: no distance test, no compaction.
-          const int n = ncut[i];
-          const int* js = cut_nbr + b;
+          // The density pass marked the in-cut-off neighbours: no distance test, 16 indices per compress.
+          const uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);
+          const int64_t e = off[i + 1];
+          int n = 0;
+          for (int64_t q = b; q < e; q += 16) {
+            const int64_t rel = q - b;  // a multiple of 16: within one word
+            const __mmask16 tail =
+                static_cast<__mmask16>(e - q >= 16 ? 0xFFFF : (1u << static_cast<unsigned>(e - q)) - 1u);
+            const __mmask16 in = static_cast<__mmask16>((mask[rel >> 6] >> (rel & 63)) & tail);
+            const __m512i jv = _mm512_maskz_loadu_epi32(tail, nbr + q);
+            _mm512_storeu_si512(bj + n, _mm512_maskz_compress_epi32(in, jv));
+            n += _mm_popcnt_u32(in);
+          }
+          const int* js = bj;
           for (int c0 = 0; c0 < n; c0 += 8) {
             const int nl = std::min(8, n - c0);
             const __mmask8 tail = lanes_mask(nl);
@@ -561,11 +576,11 @@ void add_virial_fdotr(const HalfPairs& hp, HostView<const double> f, int n, doub
 HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list) {
   HalfPairs h;
   list.ncut.assign(g.nlocal, -1);
-  list.cut_nbr.resize(list.nbr.size());
+  list.cut_mask.resize(static_cast<size_t>(kMaskWords) * g.nlocal);
   h.rec = HostView<const PosRec>(g.rec.data(), g.rec.size());
   h.offset = HostView<const int64_t>(list.offset.data(), list.offset.size());
   h.nbr = HostView<const int>(list.nbr.data(), list.nbr.size());
-  h.cut_nbr = HostView<int>(list.cut_nbr.data(), list.cut_nbr.size());
+  h.cut_mask = HostView<uint64_t>(list.cut_mask.data(), list.cut_mask.size());
   h.ncut = HostView<int>(list.ncut.data(), list.ncut.size());
   h.nlocal = g.nlocal;
   h.atom_begin = 0, h.atom_end = g.nlocal;

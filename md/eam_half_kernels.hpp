@@ -42,16 +42,22 @@ enum class PairPrecision { fp64, mixed, fp32 };
 /// Parses the `cluster.precision` setting (fp64, mixed, fp32).
 PairPrecision parse_pair_precision(const std::string& s);
 
-/// What the pair kernels read: records (owned, then images) and the half list over owned atoms. The density
-/// kernel copies each atom's neighbours inside the cut-off to cut_nbr (at the list's offsets, in list order)
-/// and records how many in ncut (−1 where it did not); the force kernel of the same step then reads only
-/// those. The list itself stays as built, so a step's arithmetic depends only on the list and the current
-/// positions, not on earlier steps (a restart rebuilds the list and continues to the bit).
+/// List entries a per-atom in-cut-off mask covers (kMaskWords 64-bit words per owned atom).
+constexpr int kMaskWords = 2;
+constexpr int kMaskLen = 64 * kMaskWords;
+
+/// What the pair kernels read: records (owned, then images) and the half list over owned atoms. For lists of
+/// up to kMaskLen entries the density kernel marks each atom's neighbours inside the cut-off in cut_mask (bit
+/// k: list entry offset[i] + k) and records how many in ncut (−1 where it did not); the force kernel of the
+/// same step then takes only those, in list order. A bit per entry instead of a copy of the indices: 16
+/// bytes per atom, where a copy was sized like the list (≈ 120 MB on the 801,792-atom input). The list
+/// itself stays as built, so a step's arithmetic depends only on the list and the current positions, not on
+/// earlier steps (a restart rebuilds the list and continues to the bit).
 struct HalfPairs {
   HostView<const PosRec> rec;
   HostView<const int64_t> offset;
   HostView<const int> nbr;
-  HostView<int> cut_nbr;
+  HostView<uint64_t> cut_mask;
   HostView<int> ncut;
   int nlocal = 0;
   /// Owned atoms [atom_begin, atom_end) the density and force kernels visit (half_pairs: all of them). A
@@ -59,7 +65,8 @@ struct HalfPairs {
   int atom_begin = 0, atom_end = 0;
 };
 
-/// Wraps a ghost-image set and its half list for the kernels (no copy; resets list.ncut, sizes list.cut_nbr).
+/// Wraps a ghost-image set and its half list for the kernels (no copy; resets list.ncut, sizes
+/// list.cut_mask).
 HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list);
 
 /// Adds the pair terms of ρ̄ at every record (owned and images) into rho (zeroed by the caller); the caller

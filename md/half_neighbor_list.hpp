@@ -9,10 +9,10 @@
 namespace wmd::md {
 
 struct HalfNeighborList {
-  std::vector<int64_t> offset;  // neighbours of owned atom i: nbr[offset[i] .. offset[i+1])
-  std::vector<int> nbr;         // record indices (owned or ghost)
-  std::vector<int> ncut;        // per owned atom: how many in-cut-off neighbours cut_nbr lists, or −1
-  std::vector<int> cut_nbr;     // this step's in-cut-off neighbours at nbr's offsets (EAM kernels)
+  std::vector<int64_t> offset;     // neighbours of owned atom i: nbr[offset[i] .. offset[i+1])
+  std::vector<int> nbr;            // record indices (owned or ghost)
+  std::vector<int> ncut;           // per owned atom: how many in-cut-off neighbours cut_mask marks, or −1
+  std::vector<uint64_t> cut_mask;  // this step's in-cut-off list entries, a bit each (EAM kernels)
 
   /// Number of pairs.
   int64_t size() const { return static_cast<int64_t>(nbr.size()); }

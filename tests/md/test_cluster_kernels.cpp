@@ -1,7 +1,7 @@
-// The cluster pair kernels agree with themselves across their code paths: lists longer than the in-place
-// partition limit (a very large skin), the reduced-precision mode against fp64, per-atom energies
-// (portable loop) against the total (vector loop), and the passes split for overlap against the
-// deterministic full-list path, for one and two atom types.
+// The cluster pair kernels agree with themselves across their code paths: short lists, lists past the
+// in-cut-off masks and past the stack buffers (large skins), the reduced-precision mode against fp64,
+// per-atom energies (portable loop) against the total (vector loop), and the passes split for overlap against
+// the deterministic full-list path, for one and two atom types.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -74,16 +74,21 @@ double max_abs(const std::vector<double>& v) {
 
 class Kernels : public ::testing::TestWithParam<bool> {};
 
+// Skins giving ≈ 30 half-list neighbours (the reference), ≈ 60 (in-cut-off masks across both words), ≈ 175
+// (past the masks: the force pass tests distances again) and ≈ 600 (blocks of the stack buffers).
 TEST_P(Kernels, LongListsMatchPartitionedLists) {
   const bool alloy = GetParam();
   const auto t = tables(alloy);
   const State s = crystal(5, alloy ? 2 : 1);
   const Forces a = compute(s, t, 0.3, PairPrecision::fp64, false);
-  const Forces b = compute(s, t, 10.0, PairPrecision::fp64, false);  // ≈ 600 neighbours: no partition
   const double fmax = max_abs(a.f);
-  EXPECT_NEAR(a.energy, b.energy, 1e-10 * std::fabs(a.energy));
-  for (int k = 0; k < 6; ++k) EXPECT_NEAR(a.virial[k], b.virial[k], 1e-9 * std::fabs(a.virial[0]) + 1e-9);
-  for (size_t i = 0; i < a.f.size(); ++i) ASSERT_NEAR(a.f[i], b.f[i], 1e-10 * fmax) << i;
+  for (const double skin : {2.0, 5.0, 10.0}) {
+    const Forces b = compute(s, t, skin, PairPrecision::fp64, false);
+    EXPECT_NEAR(a.energy, b.energy, 1e-10 * std::fabs(a.energy)) << skin;
+    for (int k = 0; k < 6; ++k)
+      EXPECT_NEAR(a.virial[k], b.virial[k], 1e-9 * std::fabs(a.virial[0]) + 1e-9) << skin;
+    for (size_t i = 0; i < a.f.size(); ++i) ASSERT_NEAR(a.f[i], b.f[i], 1e-10 * fmax) << skin << " " << i;
+  }
 }
 
 TEST_P(Kernels, ReducedPrecisionStaysCloseToFp64) {
