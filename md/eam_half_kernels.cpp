@@ -438,8 +438,10 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
           for (int c0 = 0; c0 < cnt; c0 += 8) {
             const int nl = std::min(8, cnt - c0);
             const __mmask8 tail = lanes_mask(nl);
-            force_group<single>(k, base, fp, f, fpi, _mm512_load_pd(bdx + c0), _mm512_load_pd(bdy + c0),
-                                _mm512_load_pd(bdz + c0), _mm512_load_pd(br + c0), _mm512_load_pd(brc + c0),
+            // Idle lanes read zeros: past cnt the buffers may hold stale stack values, and 0 · NaN is NaN.
+            force_group<single>(k, base, fp, f, fpi, _mm512_maskz_load_pd(tail, bdx + c0),
+                                _mm512_maskz_load_pd(tail, bdy + c0), _mm512_maskz_load_pd(tail, bdz + c0),
+                                _mm512_load_pd(br + c0), _mm512_load_pd(brc + c0),
                                 _mm256_maskz_loadu_epi32(tail, js + c0), nl, a);
           }
         };
