@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -120,6 +121,43 @@ RunRow read_report(const std::string& path, int ranks) {
   return r;
 }
 
+// LAMMPS's last "Loop time of T on P procs for S steps with A atoms" line in `log`, as a row (phases and
+// memory are left at zero); false when there is none.
+bool read_lammps_loop(const std::string& log, int ranks, RunRow& r) {
+  std::ifstream in(log);
+  const std::regex loop(R"(Loop time of ([0-9.eE+-]+) on \d+ procs for (\d+) steps with (\d+) atoms)");
+  bool found = false;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, loop)) continue;
+    const double secs = std::stod(m[1].str());
+    r = RunRow{};
+    r.ranks = ranks;
+    r.steps = std::stoll(m[2].str());
+    r.atoms = std::stoll(m[3].str());
+    r.steps_per_second = secs > 0 ? r.steps / secs : 0.0;
+    r.atom_steps_per_second = r.steps_per_second * static_cast<double>(r.atoms);
+    found = r.steps > 0 && secs > 0;
+  }
+  return found;
+}
+
+// Whether `name` is an executable: a path to one, or a name found in a directory of PATH.
+bool on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    if (!d.empty() && access((d + "/" + name).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+// Speed relative to the smallest rank count's: (S_k / S_1) · (k_1 / k).
+double efficiency(const RunRow& r, const RunRow& b) {
+  return b.steps_per_second > 0 ? r.steps_per_second * b.ranks / (b.steps_per_second * r.ranks) : 0;
+}
+
 std::string quote_list(const std::vector<std::string>& argv) {
   std::string s;
   for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
@@ -155,6 +193,13 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   if (!fs::exists(opt.input))
     fail_input(SourcePos{opt.input, 0}, "cannot open input file '" + opt.input + "'");
   if (opt.steps == 0) fail_input(SourcePos{"--steps", 0}, "--steps must be >= 1");
+  if (opt.lammps && is_yaml(opt.input))
+    fail_input(SourcePos{"--lammps", 0},
+               "LAMMPS runs LAMMPS scripts only; " + opt.input + " is a YAML input");
+  if (opt.lammps && !on_path(opt.lmp))
+    fail_input(SourcePos{"--lmp", 0}, opt.lmp +
+                                          " is not an executable on PATH (Debian: apt-get install lammps "
+                                          "lammps-data; other builds are often lmp_mpi or lmp_serial)");
   const std::string dir =
       fs::absolute(opt.output_dir.empty() ? "out/scaling/" + fs::path(opt.input).stem().string()
                                           : opt.output_dir)
@@ -181,15 +226,20 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     }
   }
 
-  std::vector<RunRow> rows;
+  std::vector<RunRow> rows, lmp_rows;
   int status = exit_ok;
-  for (const int k : ranks) {
-    const std::string rundir = dir + "/ranks_" + std::to_string(k);
-    fs::remove(rundir + "/report.json", ec);
+  auto mpirun = [&](int k) {
     std::vector<std::string> argv = {"mpirun"};
     if (geteuid() == 0) argv.push_back("--allow-run-as-root");
     if (static_cast<unsigned>(k) > cores) argv.push_back("--oversubscribe");
-    argv.insert(argv.end(), {"-np", std::to_string(k), exe, "run", input, "--output", rundir});
+    argv.insert(argv.end(), {"-np", std::to_string(k)});
+    return argv;
+  };
+  for (const int k : ranks) {
+    const std::string rundir = dir + "/ranks_" + std::to_string(k);
+    fs::remove(rundir + "/report.json", ec);
+    std::vector<std::string> argv = mpirun(k);
+    argv.insert(argv.end(), {exe, "run", input, "--output", rundir});
     argv.insert(argv.end(), extra.begin(), extra.end());
     out << "scaling: " << quote_list(argv) << std::endl;
     const std::string log = dir + "/ranks_" + std::to_string(k) + ".log";
@@ -201,6 +251,24 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
       break;
     }
     rows.push_back(read_report(rundir + "/report.json", k));
+    if (!opt.lammps) continue;
+    // LAMMPS right after ours at the same rank count, so that both see the same state of the machine.
+    std::vector<std::string> largv = mpirun(k);
+    // A path is taken from where wafermd started, not from the script's directory the run starts in.
+    const std::string lmp = opt.lmp.find('/') != std::string::npos ? fs::absolute(opt.lmp).string() : opt.lmp;
+    largv.insert(largv.end(), {lmp, "-in", input, "-log", "none"});
+    out << "scaling: " << quote_list(largv) << std::endl;
+    const std::string llog = dir + "/lammps_ranks_" + std::to_string(k) + ".log";
+    RunRow lr;
+    const int lrc = spawn(largv, llog, cwd);
+    if (lrc != 0 || !read_lammps_loop(llog, k, lr)) {
+      std::cerr << "error: scaling: LAMMPS with " << k << " rank" << (k > 1 ? "s" : "")
+                << " failed (exit status " << lrc << (lrc == 0 ? ", no 'Loop time' line" : "") << "); see "
+                << llog << std::endl;
+      status = exit_run_failed;
+      break;
+    }
+    lmp_rows.push_back(lr);
   }
 
   // scaling.csv: efficiency relative to the smallest rank count, (S_k / S_1) · (k_1 / k).
@@ -211,18 +279,35 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
          "peak_rss_mb,efficiency\n";
     for (const RunRow& r : rows) {
-      const RunRow& b = rows.front();
-      const double eff =
-          b.steps_per_second > 0 ? r.steps_per_second * b.ranks / (b.steps_per_second * r.ranks) : 0;
       f << fmt::format("{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f}\n", r.ranks, r.atoms,
                        r.steps, r.steps_per_second, r.atom_steps_per_second, r.force, r.neighbor, r.comm,
-                       r.other, r.peak_rss_mb, eff);
+                       r.other, r.peak_rss_mb, efficiency(r, rows.front()));
     }
   }
   out << "scaling: wrote " << csv << std::endl;
-  for (const RunRow& r : rows) {
-    out << fmt::format("  ranks {:>4}  {:10.4g} steps/s  {:10.4g} atom-steps/s\n", r.ranks,
-                       r.steps_per_second, r.atom_steps_per_second);
+  // lammps.csv: LAMMPS's loop at each rank count and wafermd's speed relative to it (the run just before).
+  const std::string lcsv = dir + "/lammps.csv";
+  fs::remove(lcsv, ec);
+  if (!lmp_rows.empty()) {
+    std::ofstream f(lcsv);
+    if (!f) throw RunError("cannot write " + lcsv);
+    f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,efficiency,wafermd_over_lammps\n";
+    for (size_t i = 0; i < lmp_rows.size(); ++i) {
+      const RunRow& r = lmp_rows[i];
+      f << fmt::format("{},{},{},{:.6g},{:.6g},{:.4f},{:.4f}\n", r.ranks, r.atoms, r.steps,
+                       r.steps_per_second, r.atom_steps_per_second, efficiency(r, lmp_rows.front()),
+                       rows[i].atom_steps_per_second / r.atom_steps_per_second);
+    }
+    out << "scaling: wrote " << lcsv << std::endl;
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const RunRow& r = rows[i];
+    out << fmt::format("  ranks {:>4}  {:10.4g} steps/s  {:10.4g} atom-steps/s", r.ranks, r.steps_per_second,
+                       r.atom_steps_per_second);
+    if (i < lmp_rows.size())
+      out << fmt::format("   LAMMPS {:10.4g} atom-steps/s  ({:.2f}x)", lmp_rows[i].atom_steps_per_second,
+                         r.atom_steps_per_second / lmp_rows[i].atom_steps_per_second);
+    out << "\n";
   }
   if (rows.empty()) return status;
 
@@ -250,6 +335,7 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
                                    "--title",
                                    fs::path(opt.input).filename().string()};
   if (fs::exists(model)) plot.insert(plot.end(), {"--model", model});
+  if (fs::exists(lcsv)) plot.insert(plot.end(), {"--lammps", lcsv});
   const int prc = spawn(plot, dir + "/plot.log", "");
   if (prc != 0 || !fs::exists(png)) {
     std::cerr << "error: scaling: the plot failed (exit status " << prc << "); see " << dir << "/plot.log"

@@ -1,5 +1,6 @@
 // `wafermd scaling` end to end on a small input at one rank: scaling.csv columns and values, a PNG,
-// report.json phases; bad rank lists exit 2. (Runs at k > 1 need the MPI decomposition; its tests live with
+// report.json phases, LAMMPS beside it (--lammps); bad rank lists and --lammps without a LAMMPS script or
+// a LAMMPS executable exit 2. (Runs at k > 1 need the MPI decomposition; its tests live with
 // it.)
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -69,6 +70,46 @@ TEST(ScalingCommand, OneRankWritesCsvPngAndPhases) {
   const double sum = ph.at("force").get<double>() + ph.at("neighbor").get<double>() +
                      ph.at("comm").get<double>() + ph.at("other").get<double>();
   EXPECT_NEAR(sum, rep.at("wall_seconds").get<double>(), 1e-9 + 1e-6 * sum);
+}
+
+// --lammps: LAMMPS (`lmp`) runs the same script after ours at each rank count, into lammps.csv and the plot.
+TEST(ScalingCommand, LammpsRunsTheSameScriptIntoItsOwnCsv) {
+  if (std::system("command -v lmp >/dev/null 2>&1") != 0) GTEST_SKIP() << "lmp not installed";
+  const std::string dir = wmd::test::scratch_dir("scaling_lammps");
+  std::ofstream(dir + "/in.small") << kScript;
+  ASSERT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --output study --lammps"), 0)
+      << slurp(dir + "/stderr.txt");
+  std::istringstream lines(slurp(dir + "/study/lammps.csv"));
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  EXPECT_EQ(header,
+            "ranks,atoms,steps,steps_per_second,atom_steps_per_second,efficiency,wafermd_over_lammps");
+  std::vector<std::string> cells;
+  std::istringstream r(row);
+  for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
+  ASSERT_EQ(cells.size(), 7u) << row;
+  EXPECT_EQ(cells[0], "1");
+  EXPECT_EQ(cells[1], "500");  // LAMMPS's own atom count from its Loop line
+  EXPECT_EQ(cells[2], "4");    // the same `run` override as ours
+  EXPECT_GT(std::stod(cells[3]), 0.0);
+  EXPECT_NEAR(std::stod(cells[4]), 500 * std::stod(cells[3]), 1e-3 * std::stod(cells[4]));
+  EXPECT_EQ(cells[5], "1.0000");
+  EXPECT_GT(std::stod(cells[6]), 0.0);
+  EXPECT_NE(slurp(dir + "/stdout.txt").find("LAMMPS"), std::string::npos);
+  EXPECT_GT(slurp(dir + "/study/scaling.png").size(), 10000u);
+}
+
+TEST(ScalingCommand, LammpsNeedsALammpsScriptAndLmp) {
+  const std::string dir = wmd::test::scratch_dir("scaling_lammps_errors");
+  std::ofstream(dir + "/in.yaml") << "units: metal\n";
+  EXPECT_EQ(run(dir, "scaling in.yaml --ranks 1 --lammps"), 2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("YAML input"), std::string::npos) << slurp(dir + "/stderr.txt");
+  std::ofstream(dir + "/in.small") << kScript;
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --lammps --lmp lmp_not_installed"), 2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("lmp_not_installed is not an executable"), std::string::npos)
+      << slurp(dir + "/stderr.txt");
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --lammps --lmp ./in.small"), 2);  // not executable
 }
 
 TEST(ScalingCommand, BadRankListsAreInputErrors) {

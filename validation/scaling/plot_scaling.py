@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""Plots a strong-scaling study (scaling.csv from `wafermd scaling`) with two reference curves:
-the mesh backend's predicted wafer steps/s (`wafermd model INPUT --json`, when given) and a GPU-cluster
-projection to 10,000 devices from the latency/bandwidth model in frontier.yaml (see docs/scaling.md).
+"""Plots a strong-scaling study (scaling.csv from `wafermd scaling`) with reference curves: LAMMPS measured on
+the same machine (lammps.csv from `wafermd scaling --lammps`, when given), the mesh backend's predicted wafer
+steps/s (`wafermd model INPUT --json`, when given) and a GPU-cluster projection to 10,000 devices from the
+latency/bandwidth model in frontier.yaml (see docs/scaling.md).
 
 Usage: plot_scaling.py --csv scaling.csv --out scaling.png [--frontier frontier.yaml] [--model model.json]
-                       [--title TEXT] [--atoms N]
+                       [--lammps lammps.csv] [--title TEXT] [--atoms N]
 """
 import argparse
 import csv
@@ -55,6 +56,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--frontier")
     ap.add_argument("--model")
+    ap.add_argument("--lammps")
     ap.add_argument("--title", default="")
     ap.add_argument("--atoms", type=int, help="atoms for the projection (default: the CSV's)")
     a = ap.parse_args()
@@ -72,6 +74,16 @@ def main():
     for k, s, r in zip(ranks, sps, rows):
         ax.annotate(f"{float(r['efficiency']) * 100:.0f}%", (k, s), textcoords="offset points", xytext=(4, -12),
                     fontsize=8, color="C0")
+
+    if a.lammps:
+        lrows = load_csv(a.lammps)
+        lk = [int(r["ranks"]) for r in lrows]
+        ls = [float(r["steps_per_second"]) for r in lrows]
+        ax.plot(lk, ls, "s-", color="0.35", label="LAMMPS (lmp) on this machine, same script (measured just after "
+                                                  "each wafermd run)")
+        for k, v, r in zip(lk, ls, lrows):
+            ax.annotate(f"{float(r['efficiency']) * 100:.0f}%", (k, v), textcoords="offset points", xytext=(4, 6),
+                        fontsize=8, color="0.35")
 
     xmax = max(ranks)
     if a.frontier:
