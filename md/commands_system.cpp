@@ -44,6 +44,31 @@ void Simulation::cmd_boundary(const io::Command& c) {
   a.finish();
 }
 
+void Simulation::cmd_processors(const io::Command& c) {
+  require_no_box(c);
+  io::ArgCursor a(c);
+  std::array<int, 3> p = {0, 0, 0};
+  int fixed = 1;
+  for (int d = 0; d < 3; ++d) {
+    const std::string what =
+        std::string("the number of sub-domains along ") + "xyz"[d] + " (an integer or *)";
+    if (a.peek() == "*") {
+      a.word(what);
+      continue;
+    }
+    p[d] = static_cast<int>(a.integer(what, 1, 1000000));
+    fixed *= p[d];
+  }
+  if (!a.done())
+    a.fail("only 'processors Px Py Pz' is supported (no grid, map, part, file or numa keywords)");
+  // `wafermd model` reads scripts without running them (dry run, one rank): the rank count is not known.
+  const int n = comm_.size();
+  if (!dry_run_ && (n % fixed != 0 || (p[0] && p[1] && p[2] && fixed != n)))
+    a.fail("processors " + c.args[0] + " " + c.args[1] + " " + c.args[2] + " does not fit the " +
+           std::to_string(n) + " MPI rank" + (n > 1 ? "s" : "") + " of this run");
+  processors_ = p;
+}
+
 void Simulation::cmd_lattice(const io::Command& c) {
   io::ArgCursor a(c);
   const std::string style = a.word("a lattice style (fcc, bcc, sc or none)");
@@ -157,9 +182,11 @@ void Simulation::cmd_create_atoms(const io::Command& c) {
   // Every rank runs the one-rank generation loop and keeps the atoms of its sub-domain: ids and coordinates
   // are LAMMPS's one-rank ones whatever the rank count.
   const int64_t first_id = comm_.max(s_.atoms.max_id()) + 1;
-  const int64_t n =
-      restart_pending() ? 0 : create_lattice_atoms(s_, lattice_, basis_type, region, first_id,
-                           [this](double x, double y, double z) { return decomp_.owns(s_.box, x, y, z); });
+  const int64_t n = restart_pending() ? 0
+                                      : create_lattice_atoms(s_, lattice_, basis_type, region, first_id,
+                                                             [this](double x, double y, double z) {
+                                                               return decomp_.owns(s_.box, x, y, z);
+                                                             });
   forces_current_ = false;
   if (!dry_run_) log_.line("Created " + std::to_string(n) + " atoms");
 }

@@ -43,6 +43,7 @@ void Simulation::execute(const io::Command& c) {
       {"units", &Simulation::cmd_units},
       {"atom_style", &Simulation::cmd_atom_style},
       {"boundary", &Simulation::cmd_boundary},
+      {"processors", &Simulation::cmd_processors},
       {"lattice", &Simulation::cmd_lattice},
       {"region", &Simulation::cmd_region},
       {"create_box", &Simulation::cmd_create_box},
@@ -129,7 +130,8 @@ void Simulation::set_decomposition(const io::Command& c) {
                             std::to_string(comm_.size()) + " MPI ranks");
     }
   } else {
-    grid = Decomposition::best_grid(s_.box, comm_.size());
+    // LAMMPS's `processors` (a * leaves that direction to the search), else the least-surface grid.
+    grid = Decomposition::best_grid(s_.box, comm_.size(), processors_);
   }
   decomp_ = Decomposition(grid, comm_.rank());
   if (!dry_run_) {

@@ -143,6 +143,7 @@ class Simulation {
   void cmd_pair_style(const io::Command& c);
   void cmd_pair_coeff(const io::Command& c);
   void cmd_neighbor(const io::Command& c);
+  void cmd_processors(const io::Command& c);
   void cmd_neigh_modify(const io::Command& c);
   // commands_output.cpp
   void cmd_fix(const io::Command& c);
@@ -218,6 +219,7 @@ class Simulation {
   io::RunSettings settings_;
   Comm comm_;
   Decomposition decomp_;
+  std::array<int, 3> processors_ = {0, 0, 0};  // `processors` (0: chosen from the box shape)
   bool dry_run_;
   io::ThermoCsv* csv_;
   io::Variables* vars_ = nullptr;

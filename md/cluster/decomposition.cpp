@@ -14,16 +14,17 @@ Decomposition::Decomposition(const std::array<int, 3>& grid, int rank) : grid_(g
   coord_[0] = rank / (grid_[1] * grid_[2]);
 }
 
-std::array<int, 3> Decomposition::best_grid(const Box& box, int ranks) {
+std::array<int, 3> Decomposition::best_grid(const Box& box, int ranks, const std::array<int, 3>& fixed) {
   const double axy = box.prd(0) * box.prd(1), axz = box.prd(0) * box.prd(2), ayz = box.prd(1) * box.prd(2);
   std::array<int, 3> best = {1, 1, ranks};
   double best_surf = std::numeric_limits<double>::max();
   // LAMMPS's ProcMap::factor/best_factors order: px outer, py inner; strict < keeps the first on ties.
   for (int px = 1; px <= ranks; ++px) {
-    if (ranks % px) continue;
+    if (ranks % px || (fixed[0] > 0 && px != fixed[0])) continue;
     for (int py = 1; py <= ranks / px; ++py) {
-      if ((ranks / px) % py) continue;
+      if ((ranks / px) % py || (fixed[1] > 0 && py != fixed[1])) continue;
       const int pz = ranks / px / py;
+      if (fixed[2] > 0 && pz != fixed[2]) continue;
       const double surf = axy / px / py + axz / px / pz + ayz / py / pz;
       if (surf < best_surf) best_surf = surf, best = {px, py, pz};
     }

@@ -16,8 +16,9 @@ class Decomposition {
   Decomposition(const std::array<int, 3>& grid, int rank);
 
   /// The grid for `ranks` ranks that minimises the total sub-domain surface for this box shape (ties: the
-  /// first in LAMMPS's search order, so LAMMPS picks the same grid).
-  static std::array<int, 3> best_grid(const Box& box, int ranks);
+  /// first in LAMMPS's search order, so LAMMPS picks the same grid), among those with fixed[d] sub-domains
+  /// along each d where fixed[d] > 0 (LAMMPS's `processors`); the caller checks that one exists.
+  static std::array<int, 3> best_grid(const Box& box, int ranks, const std::array<int, 3>& fixed = {0, 0, 0});
   /// Parses "AxBxC" (cluster.grid); false if malformed.
   static bool parse_grid(const std::string& text, std::array<int, 3>& grid);
 

@@ -144,6 +144,30 @@ def grid_mismatch():
     if rc != 0 or "2 by 1 by 1 MPI processor grid" not in out:
         fail(f"cluster.grid=2x1x1: exit {rc}\n{out}\n{err}")
     print("cluster.grid: mismatch refused, 2x1x1 used")
+    # LAMMPS's `processors` before the box: * leaves a direction to the least-surface search; cluster.grid wins.
+    for line, grid in (("processors 1 2 1", "1 by 2 by 1"), ("processors * 1 1", "2 by 1 by 1"),
+                       ("processors * * *", "1 by 1 by 2")):
+        with open(os.path.join(d, "in.proc"), "w") as f:
+            f.write(line + "\n" + small_input(8, "fix 1 all nve\nrun 1\n"))
+        rc, out, err = run(2, ["run", "in.proc", "--output", "out"], d)
+        if rc != 0 or grid + " MPI processor grid" not in out:
+            fail(f"{line}: exit {rc}, expected {grid}\n{out}\n{err}")
+    rc, out, err = run(2, ["run", "in.proc", "--set", "cluster.grid=2x1x1", "--output", "out"], d)
+    if rc != 0 or "2 by 1 by 1 MPI processor grid" not in out:
+        fail(f"cluster.grid over processors: exit {rc}\n{out}\n{err}")
+    for text, why in (("processors 2 2 1\n", "does not fit the 2 MPI ranks"),
+                      ("processors 3 * *\n", "does not fit the 2 MPI ranks"),
+                      ("processors 1 x 1\n", "along y (an integer or *)"),
+                      ("processors 1 1 2 grid onelevel\n", "only 'processors Px Py Pz' is supported"),
+                      ("units metal\nlattice fcc 3.615\nregion box block 0 8 0 8 0 8\ncreate_box 1 box\n"
+                       "processors 1 1 2\n", "must come before the box is created")):
+        with open(os.path.join(d, "in.bad"), "w") as f:
+            f.write(text)
+        rc, out, err = run(2, ["run", "in.bad", "--output", "out"], d)
+        line = text.count("\n")
+        if rc != 2 or why not in err or f"in.bad:{line}" not in err:
+            fail(f"{text!r}: exit {rc}, expected 2 with '{why}' at line {line}\n{err}")
+    print("processors: 1 2 1, * 1 1 and * * * used; cluster.grid overrides; bad forms refused with their line")
 
 
 def lost_atom():

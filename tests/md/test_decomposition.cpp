@@ -28,6 +28,16 @@ TEST(Decomposition, BestGridMinimisesSurfaceWithLammpsTieOrder) {
   EXPECT_EQ(Decomposition::best_grid(box_of(400.0, 20.0, 20.0), 4), (std::array<int, 3>{4, 1, 1}));
 }
 
+// `processors Px Py Pz` with * for free directions: the least-surface grid among those with the fixed counts.
+TEST(Decomposition, BestGridKeepsFixedCounts) {
+  const Box cube = box_of(50.0, 50.0, 50.0);
+  EXPECT_EQ(Decomposition::best_grid(cube, 4, {4, 0, 0}), (std::array<int, 3>{4, 1, 1}));
+  EXPECT_EQ(Decomposition::best_grid(cube, 4, {0, 0, 1}), (std::array<int, 3>{2, 2, 1}));
+  EXPECT_EQ(Decomposition::best_grid(cube, 8, {0, 1, 0}), (std::array<int, 3>{2, 1, 4}));
+  EXPECT_EQ(Decomposition::best_grid(cube, 2, {1, 2, 1}), (std::array<int, 3>{1, 2, 1}));
+  EXPECT_EQ(Decomposition::best_grid(box_of(400.0, 20.0, 20.0), 4, {0, 2, 0}), (std::array<int, 3>{2, 2, 1}));
+}
+
 TEST(Decomposition, ParsesGrids) {
   std::array<int, 3> g{};
   EXPECT_TRUE(Decomposition::parse_grid("2x3x1", g));
