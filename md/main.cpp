@@ -58,6 +58,8 @@ int dispatch(int argc, char** argv) {
   scaling_cmd->add_option("--steps", scaling.steps, "Steps per run (overrides the input's run counts)");
   scaling_cmd->add_option("--output", scaling.output_dir,
                           "Output directory (default out/scaling/<input name>/)");
+  scaling_cmd->add_option("--repeat", scaling.repeat,
+                          "Runs per rank count, round after round; the CSV gives the median (default 1)");
   scaling_cmd->add_flag("--lammps", scaling.lammps,
                         "Also run LAMMPS (lmp) on the same LAMMPS script at each rank count, for comparison");
   scaling_cmd->add_option("--lmp", scaling.lmp, "LAMMPS executable for --lammps (default lmp; e.g. lmp_mpi)");

@@ -193,6 +193,7 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   if (!fs::exists(opt.input))
     fail_input(SourcePos{opt.input, 0}, "cannot open input file '" + opt.input + "'");
   if (opt.steps == 0) fail_input(SourcePos{"--steps", 0}, "--steps must be >= 1");
+  if (opt.repeat < 1 || opt.repeat > 1000) fail_input(SourcePos{"--repeat", 0}, "--repeat must be 1 to 1000");
   if (opt.lammps && is_yaml(opt.input))
     fail_input(SourcePos{"--lammps", 0},
                "LAMMPS runs LAMMPS scripts only; " + opt.input + " is a YAML input");
@@ -226,7 +227,6 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     }
   }
 
-  std::vector<RunRow> rows, lmp_rows;
   int status = exit_ok;
   auto mpirun = [&](int k) {
     std::vector<std::string> argv = {"mpirun"};
@@ -235,78 +235,111 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     argv.insert(argv.end(), {"-np", std::to_string(k)});
     return argv;
   };
-  for (const int k : ranks) {
-    const std::string rundir = dir + "/ranks_" + std::to_string(k);
-    fs::remove(rundir + "/report.json", ec);
-    std::vector<std::string> argv = mpirun(k);
-    argv.insert(argv.end(), {exe, "run", input, "--output", rundir});
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    out << "scaling: " << quote_list(argv) << std::endl;
-    const std::string log = dir + "/ranks_" + std::to_string(k) + ".log";
-    const int rc = spawn(argv, log, cwd);
-    if (rc != 0) {
-      std::cerr << "error: scaling: the run with " << k << " rank" << (k > 1 ? "s" : "")
-                << " failed (exit status " << rc << "); see " << log << std::endl;
-      status = exit_run_failed;
-      break;
+  // A path is taken from where wafermd started, not from the script's directory the runs start in.
+  const std::string lmp = opt.lmp.find('/') != std::string::npos ? fs::absolute(opt.lmp).string() : opt.lmp;
+  auto tag = [&](int k, int rep) {
+    return std::to_string(k) + (opt.repeat > 1 ? "_rep" + std::to_string(rep) : "");
+  };
+  // Repeats go round the rank counts (1, 2, 4, 1, 2, 4, …) so that a slow spell of the machine does not
+  // fall on one rank count's runs only.
+  std::vector<std::vector<RunRow>> runs(ranks.size()), lmp_runs(ranks.size());
+  for (int rep = 1; rep <= opt.repeat && status == exit_ok; ++rep) {
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      const int k = ranks[i];
+      const std::string rundir = dir + "/ranks_" + tag(k, rep);
+      fs::remove(rundir + "/report.json", ec);
+      std::vector<std::string> argv = mpirun(k);
+      argv.insert(argv.end(), {exe, "run", input, "--output", rundir});
+      argv.insert(argv.end(), extra.begin(), extra.end());
+      out << "scaling: " << quote_list(argv) << std::endl;
+      const std::string log = dir + "/ranks_" + tag(k, rep) + ".log";
+      const int rc = spawn(argv, log, cwd);
+      if (rc != 0) {
+        std::cerr << "error: scaling: the run with " << k << " rank" << (k > 1 ? "s" : "")
+                  << " failed (exit status " << rc << "); see " << log << std::endl;
+        status = exit_run_failed;
+        break;
+      }
+      runs[i].push_back(read_report(rundir + "/report.json", k));
+      if (!opt.lammps) continue;
+      // LAMMPS right after ours at the same rank count, so that both see the same state of the machine.
+      std::vector<std::string> largv = mpirun(k);
+      largv.insert(largv.end(), {lmp, "-in", input, "-log", "none"});
+      out << "scaling: " << quote_list(largv) << std::endl;
+      const std::string llog = dir + "/lammps_ranks_" + tag(k, rep) + ".log";
+      RunRow lr;
+      const int lrc = spawn(largv, llog, cwd);
+      if (lrc != 0 || !read_lammps_loop(llog, k, lr)) {
+        std::cerr << "error: scaling: LAMMPS with " << k << " rank" << (k > 1 ? "s" : "")
+                  << " failed (exit status " << lrc << (lrc == 0 ? ", no 'Loop time' line" : "") << "); see "
+                  << llog << std::endl;
+        status = exit_run_failed;
+        break;
+      }
+      lmp_runs[i].push_back(lr);
     }
-    rows.push_back(read_report(rundir + "/report.json", k));
-    if (!opt.lammps) continue;
-    // LAMMPS right after ours at the same rank count, so that both see the same state of the machine.
-    std::vector<std::string> largv = mpirun(k);
-    // A path is taken from where wafermd started, not from the script's directory the run starts in.
-    const std::string lmp = opt.lmp.find('/') != std::string::npos ? fs::absolute(opt.lmp).string() : opt.lmp;
-    largv.insert(largv.end(), {lmp, "-in", input, "-log", "none"});
-    out << "scaling: " << quote_list(largv) << std::endl;
-    const std::string llog = dir + "/lammps_ranks_" + std::to_string(k) + ".log";
-    RunRow lr;
-    const int lrc = spawn(largv, llog, cwd);
-    if (lrc != 0 || !read_lammps_loop(llog, k, lr)) {
-      std::cerr << "error: scaling: LAMMPS with " << k << " rank" << (k > 1 ? "s" : "")
-                << " failed (exit status " << lrc << (lrc == 0 ? ", no 'Loop time' line" : "") << "); see "
-                << llog << std::endl;
-      status = exit_run_failed;
-      break;
-    }
-    lmp_rows.push_back(lr);
+  }
+  // Per rank count the median run by steps/s (the lower middle one for an even count, so that its phases are
+  // one run's), with the slowest and fastest for the spread. A failed study keeps the runs that finished.
+  struct Summary {
+    RunRow med;
+    double lo = 0, hi = 0;
+    int n = 0;
+  };
+  auto summarise = [](std::vector<RunRow> v) {
+    std::sort(v.begin(), v.end(),
+              [](const RunRow& a, const RunRow& b) { return a.steps_per_second < b.steps_per_second; });
+    return Summary{v[(v.size() - 1) / 2], v.front().steps_per_second, v.back().steps_per_second,
+                   static_cast<int>(v.size())};
+  };
+  std::vector<Summary> rows, lmp_rows;  // LAMMPS ran only after ours: lmp_rows[i] is rows[i]'s rank count
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (!runs[i].empty()) rows.push_back(summarise(runs[i]));
+    if (!lmp_runs[i].empty()) lmp_rows.push_back(summarise(lmp_runs[i]));
   }
 
-  // scaling.csv: efficiency relative to the smallest rank count, (S_k / S_1) · (k_1 / k).
+  // scaling.csv: efficiency relative to the smallest rank count, (S_k / S_1) · (k_1 / k), on the medians.
   const std::string csv = dir + "/scaling.csv";
   {
     std::ofstream f(csv);
     if (!f) throw RunError("cannot write " + csv);
     f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
-         "peak_rss_mb,efficiency\n";
-    for (const RunRow& r : rows) {
-      f << fmt::format("{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f}\n", r.ranks, r.atoms,
-                       r.steps, r.steps_per_second, r.atom_steps_per_second, r.force, r.neighbor, r.comm,
-                       r.other, r.peak_rss_mb, efficiency(r, rows.front()));
+         "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max\n";
+    for (const Summary& m : rows) {
+      const RunRow& r = m.med;
+      f << fmt::format("{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f},{},{:.6g},{:.6g}\n",
+                       r.ranks, r.atoms, r.steps, r.steps_per_second, r.atom_steps_per_second, r.force,
+                       r.neighbor, r.comm, r.other, r.peak_rss_mb, efficiency(r, rows.front().med), m.n, m.lo,
+                       m.hi);
     }
   }
   out << "scaling: wrote " << csv << std::endl;
-  // lammps.csv: LAMMPS's loop at each rank count and wafermd's speed relative to it (the run just before).
+  // lammps.csv: LAMMPS's loop at each rank count and wafermd's speed relative to it (medians).
   const std::string lcsv = dir + "/lammps.csv";
   fs::remove(lcsv, ec);
   if (!lmp_rows.empty()) {
     std::ofstream f(lcsv);
     if (!f) throw RunError("cannot write " + lcsv);
-    f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,efficiency,wafermd_over_lammps\n";
+    f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,efficiency,wafermd_over_lammps,repeats,"
+         "steps_per_second_min,steps_per_second_max\n";
     for (size_t i = 0; i < lmp_rows.size(); ++i) {
-      const RunRow& r = lmp_rows[i];
-      f << fmt::format("{},{},{},{:.6g},{:.6g},{:.4f},{:.4f}\n", r.ranks, r.atoms, r.steps,
-                       r.steps_per_second, r.atom_steps_per_second, efficiency(r, lmp_rows.front()),
-                       rows[i].atom_steps_per_second / r.atom_steps_per_second);
+      const RunRow& r = lmp_rows[i].med;
+      f << fmt::format("{},{},{},{:.6g},{:.6g},{:.4f},{:.4f},{},{:.6g},{:.6g}\n", r.ranks, r.atoms, r.steps,
+                       r.steps_per_second, r.atom_steps_per_second, efficiency(r, lmp_rows.front().med),
+                       rows[i].med.atom_steps_per_second / r.atom_steps_per_second, lmp_rows[i].n,
+                       lmp_rows[i].lo, lmp_rows[i].hi);
     }
     out << "scaling: wrote " << lcsv << std::endl;
   }
   for (size_t i = 0; i < rows.size(); ++i) {
-    const RunRow& r = rows[i];
+    const RunRow& r = rows[i].med;
     out << fmt::format("  ranks {:>4}  {:10.4g} steps/s  {:10.4g} atom-steps/s", r.ranks, r.steps_per_second,
                        r.atom_steps_per_second);
+    if (rows[i].n > 1)
+      out << fmt::format("  (median of {}: {:.4g}-{:.4g} steps/s)", rows[i].n, rows[i].lo, rows[i].hi);
     if (i < lmp_rows.size())
-      out << fmt::format("   LAMMPS {:10.4g} atom-steps/s  ({:.2f}x)", lmp_rows[i].atom_steps_per_second,
-                         r.atom_steps_per_second / lmp_rows[i].atom_steps_per_second);
+      out << fmt::format("   LAMMPS {:10.4g} atom-steps/s  ({:.2f}x)", lmp_rows[i].med.atom_steps_per_second,
+                         r.atom_steps_per_second / lmp_rows[i].med.atom_steps_per_second);
     out << "\n";
   }
   if (rows.empty()) return status;

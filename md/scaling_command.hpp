@@ -1,7 +1,8 @@
-// `wafermd scaling INPUT --ranks 1,2,4 [--steps N] [--output DIR] [--lammps]`: a strong-scaling study of the
-// cluster backend. Runs `mpirun -np k wafermd run INPUT` per rank count, reads each report.json and writes
-// scaling.csv and scaling.png (validation/scaling/plot_scaling.py); with --lammps, LAMMPS (`lmp`) runs the
-// same script at each rank count right after, into lammps.csv and the same plot. See docs/scaling.md.
+// `wafermd scaling INPUT --ranks 1,2,4 [--steps N] [--repeat R] [--output DIR] [--lammps]`: a strong-scaling
+// study of the cluster backend. Runs `mpirun -np k wafermd run INPUT` per rank count, reads each report.json
+// and writes scaling.csv and scaling.png (validation/scaling/plot_scaling.py); with --lammps, LAMMPS (`lmp`)
+// runs the same script at each rank count right after, into lammps.csv and the same plot. See
+// docs/scaling.md.
 #pragma once
 #include <cstdint>
 #include <ostream>
@@ -16,6 +17,7 @@ struct ScalingOptions {
   int64_t steps = -1;           // override of every `run N` (< 0: the input's own counts)
   std::string output_dir;       // default out/scaling/<input name>/
   std::string exe;              // this program (for mpirun); default /proc/self/exe
+  int repeat = 1;               // runs per rank count (round after round); the CSV gives the median
   bool lammps = false;          // also run LAMMPS on the (LAMMPS-format) input, interleaved with ours
   std::string lmp = "lmp";      // the LAMMPS executable (a name on PATH or a path)
 };

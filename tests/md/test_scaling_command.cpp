@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -48,11 +49,14 @@ TEST(ScalingCommand, OneRankWritesCsvPngAndPhases) {
   EXPECT_FALSE(std::getline(lines, extra) && !extra.empty());
   EXPECT_EQ(header,
             "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
-            "peak_rss_mb,efficiency");
+            "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max");
   std::vector<std::string> cells;
   std::istringstream r(row);
   for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
-  ASSERT_EQ(cells.size(), 11u) << row;
+  ASSERT_EQ(cells.size(), 14u) << row;
+  EXPECT_EQ(cells[11], "1");
+  EXPECT_EQ(cells[12], cells[3]);  // one run: it is the slowest and the fastest
+  EXPECT_EQ(cells[13], cells[3]);
   EXPECT_EQ(cells[0], "1");
   EXPECT_EQ(cells[1], "500");
   EXPECT_EQ(cells[2], "4");  // --steps replaced the script's `run 1000`
@@ -84,11 +88,12 @@ TEST(ScalingCommand, LammpsRunsTheSameScriptIntoItsOwnCsv) {
   std::getline(lines, header);
   std::getline(lines, row);
   EXPECT_EQ(header,
-            "ranks,atoms,steps,steps_per_second,atom_steps_per_second,efficiency,wafermd_over_lammps");
+            "ranks,atoms,steps,steps_per_second,atom_steps_per_second,efficiency,wafermd_over_lammps,repeats,"
+            "steps_per_second_min,steps_per_second_max");
   std::vector<std::string> cells;
   std::istringstream r(row);
   for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
-  ASSERT_EQ(cells.size(), 7u) << row;
+  ASSERT_EQ(cells.size(), 10u) << row;
   EXPECT_EQ(cells[0], "1");
   EXPECT_EQ(cells[1], "500");  // LAMMPS's own atom count from its Loop line
   EXPECT_EQ(cells[2], "4");    // the same `run` override as ours
@@ -98,6 +103,37 @@ TEST(ScalingCommand, LammpsRunsTheSameScriptIntoItsOwnCsv) {
   EXPECT_GT(std::stod(cells[6]), 0.0);
   EXPECT_NE(slurp(dir + "/stdout.txt").find("LAMMPS"), std::string::npos);
   EXPECT_GT(slurp(dir + "/study/scaling.png").size(), 10000u);
+}
+
+// --repeat 3: three runs per rank count; the CSV row is the median run, with the slowest and fastest.
+TEST(ScalingCommand, RepeatsGiveTheMedianRunAndTheSpread) {
+  const std::string dir = wmd::test::scratch_dir("scaling_repeat");
+  std::ofstream(dir + "/in.small") << kScript;
+  ASSERT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --repeat 3 --output study"), 0)
+      << slurp(dir + "/stderr.txt");
+  std::istringstream lines(slurp(dir + "/study/scaling.csv"));
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  std::vector<std::string> cells;
+  std::istringstream r(row);
+  for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
+  ASSERT_EQ(cells.size(), 14u) << row;
+  EXPECT_EQ(cells[11], "3");
+  const double med = std::stod(cells[3]), lo = std::stod(cells[12]), hi = std::stod(cells[13]);
+  EXPECT_LE(lo, med);
+  EXPECT_LE(med, hi);
+  // The median is one of the three runs: its report's rate, to the CSV's six digits.
+  bool found = false;
+  for (int rep = 1; rep <= 3; ++rep) {
+    const auto rj =
+        nlohmann::json::parse(slurp(dir + "/study/ranks_1_rep" + std::to_string(rep) + "/report.json"));
+    found = found || std::fabs(rj.at("steps_per_second").get<double>() - med) <= 1e-5 * med;
+  }
+  EXPECT_TRUE(found) << row;
+  EXPECT_NE(slurp(dir + "/stdout.txt").find("median of 3"), std::string::npos);
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --repeat 0"), 2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("--repeat"), std::string::npos);
 }
 
 TEST(ScalingCommand, LammpsNeedsALammpsScriptAndLmp) {

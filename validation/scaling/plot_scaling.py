@@ -29,6 +29,18 @@ def load_csv(path):
     return rows
 
 
+def spread(ax, rows, ranks, rates, color):
+    """Slowest-to-fastest bars around the medians of repeated runs (`wafermd scaling --repeat`); the legend note."""
+    n = [int(r.get("repeats") or 1) for r in rows]
+    if max(n) < 2:
+        return ""
+    lo = [float(r["steps_per_second_min"]) for r in rows]
+    hi = [float(r["steps_per_second_max"]) for r in rows]
+    ax.errorbar(ranks, rates, yerr=[[v - a for v, a in zip(rates, lo)], [b - v for v, b in zip(rates, hi)]],
+                fmt="none", ecolor=color, capsize=3, alpha=0.8)
+    return f"; median of {max(n)} runs, bars slowest to fastest"
+
+
 def frontier_model(params, atoms, devices):
     """Seconds per step on `devices` GPUs for `atoms` atoms: compute + fixed launches + halo exchanges."""
     num = lambda d: {k: float(v) if isinstance(v, (int, float, str)) and k != "name" else v for k, v in d.items()}
@@ -68,7 +80,9 @@ def main():
     atoms = a.atoms or measured_atoms
 
     fig, ax = plt.subplots(figsize=(8, 7))
-    ax.plot(ranks, sps, "o-", color="C0", label=f"wafermd cluster backend on this machine (measured, {measured_atoms:,} atoms)")
+    note = spread(ax, rows, ranks, sps, "C0")
+    ax.plot(ranks, sps, "o-", color="C0",
+            label=f"wafermd cluster backend on this machine (measured, {measured_atoms:,} atoms{note})")
     ideal = [sps[0] * k / ranks[0] for k in ranks]
     ax.plot(ranks, ideal, ":", color="C0", alpha=0.6, label="ideal strong scaling from the first point")
     for k, s, r in zip(ranks, sps, rows):
@@ -79,8 +93,9 @@ def main():
         lrows = load_csv(a.lammps)
         lk = [int(r["ranks"]) for r in lrows]
         ls = [float(r["steps_per_second"]) for r in lrows]
+        lnote = spread(ax, lrows, lk, ls, "0.35")
         ax.plot(lk, ls, "s-", color="0.35", label="LAMMPS (lmp) on this machine, same script (measured just after "
-                                                  "each wafermd run)")
+                                                  f"each wafermd run{lnote})")
         for k, v, r in zip(lk, ls, lrows):
             ax.annotate(f"{float(r['efficiency']) * 100:.0f}%", (k, v), textcoords="offset points", xytext=(4, 6),
                         fontsize=8, color="0.35")
