@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 #include "md/simulation.hpp"
 
@@ -118,6 +119,8 @@ void Simulation::write_checkpoint() {
   d.reals["box/min_lo"] = {s_.box.min_lo[0], s_.box.min_lo[1], s_.box.min_lo[2]};
   d.reals["box/min_hi"] = {s_.box.min_hi[0], s_.box.min_hi[1], s_.box.min_hi[2]};
   d.texts["groups/names"] = join_lines(s_.group_names);
+  // Where `balance` moved the cuts: which rank owns which atoms, and so the bits of the sums that follow.
+  for (int k = 0; k < 3; ++k) d.reals[std::string("decomposition/cuts_") + "xyz"[k]] = decomp_.cuts(k);
   // Per-atom arrays in rank order, with each rank's count.
   d.ints["atoms/rank_counts"] = gather_all(c, std::vector<int64_t>{static_cast<int64_t>(a.size())});
   int64_t natoms = 0;
@@ -251,6 +254,22 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     s_.box.min_lo[k] = reals("box/min_lo")[k], s_.box.min_hi[k] = reals("box/min_hi")[k];
   }
   s_.group_names = split_lines(text("groups/names"));
+  for (int k = 0; k < 3; ++k) {
+    // Checkpoints from before `balance` have none: uniform cuts, as their runs had.
+    const auto it = d.reals.find(std::string("decomposition/cuts_") + "xyz"[k]);
+    if (it == d.reals.end() || it->second == decomp_.cuts(k)) continue;
+    const std::vector<double>& v = it->second;
+    bool uniform = v.size() >= 2;
+    for (size_t q = 0; q < v.size() && uniform; ++q)
+      uniform = v[q] == (q + 1 == v.size() ? 1.0 : static_cast<double>(q) * (1.0 / (v.size() - 1)));
+    if (uniform && v.size() != decomp_.cuts(k).size()) continue;  // another grid, never balanced: allowed
+    try {
+      decomp_.set_cuts(k, v);
+    } catch (const std::invalid_argument&) {
+      fail_input(at, what + " was balanced with " + std::to_string(v.size() - 1) + " sub-domains along " +
+                         "xyz"[k] + "; restart on the same grid (this run's is " + decomp_.grid_text() + ")");
+    }
+  }
   keep_my_restored_atoms(d, c ? c->rank() : 0);
   {
     // Every atom's, not only this rank's: the set-up may migrate atoms between ranks.

@@ -44,6 +44,7 @@ void Simulation::execute(const io::Command& c) {
       {"atom_style", &Simulation::cmd_atom_style},
       {"boundary", &Simulation::cmd_boundary},
       {"processors", &Simulation::cmd_processors},
+      {"balance", &Simulation::cmd_balance},
       {"lattice", &Simulation::cmd_lattice},
       {"region", &Simulation::cmd_region},
       {"create_box", &Simulation::cmd_create_box},

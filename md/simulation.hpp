@@ -144,6 +144,7 @@ class Simulation {
   void cmd_pair_coeff(const io::Command& c);
   void cmd_neighbor(const io::Command& c);
   void cmd_processors(const io::Command& c);
+  void cmd_balance(const io::Command& c);
   void cmd_neigh_modify(const io::Command& c);
   // commands_output.cpp
   void cmd_fix(const io::Command& c);

@@ -3,15 +3,44 @@
 #include <algorithm>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "io/command.hpp"
 
 namespace wmd::md {
 
+namespace {
+
+// Uniform cuts c/p, computed as LAMMPS's xsplit (c · (1/p)), so that bounds keep their bits.
+std::vector<double> uniform_cuts(int p) {
+  std::vector<double> f(p + 1);
+  for (int c = 0; c <= p; ++c) f[c] = c * (1.0 / p);
+  f[p] = 1.0;
+  return f;
+}
+
+}  // namespace
+
 Decomposition::Decomposition(const std::array<int, 3>& grid, int rank) : grid_(grid) {
   coord_[2] = rank % grid_[2];
   coord_[1] = (rank / grid_[2]) % grid_[1];
   coord_[0] = rank / (grid_[1] * grid_[2]);
+  for (int d = 0; d < 3; ++d) cut_[d] = uniform_cuts(grid_[d]);
+}
+
+void Decomposition::set_cuts(int d, const std::vector<double>& fractions) {
+  if (fractions.size() != static_cast<size_t>(grid_[d]) + 1 || fractions.front() != 0.0 ||
+      fractions.back() != 1.0)
+    throw std::invalid_argument("cuts along a direction: grid + 1 fractions from 0 to 1");
+  for (size_t c = 1; c < fractions.size(); ++c)
+    if (!(fractions[c] > fractions[c - 1])) throw std::invalid_argument("cuts must increase");
+  cut_[d] = fractions;
+}
+
+bool Decomposition::uniform() const {
+  for (int d = 0; d < 3; ++d)
+    if (cut_[d] != uniform_cuts(grid_[d])) return false;
+  return true;
 }
 
 std::array<int, 3> Decomposition::best_grid(const Box& box, int ranks, const std::array<int, 3>& fixed) {
@@ -53,13 +82,15 @@ std::string Decomposition::grid_text() const {
 double Decomposition::bound(const Box& box, int d, int c) const {
   if (c <= 0) return box.lo[d];
   if (c >= grid_[d]) return box.hi[d];
-  return box.lo[d] + box.prd(d) * (c * (1.0 / grid_[d]));  // LAMMPS: boxlo + prd·xsplit[c]
+  return box.lo[d] + box.prd(d) * cut_[d][c];  // LAMMPS: boxlo + prd·xsplit[c]
 }
 
 int Decomposition::cell_of(const Box& box, int d, double x) const {
   const int p = grid_[d];
   if (p == 1) return 0;
-  int c = static_cast<int>((x - box.lo[d]) / box.prd(d) * p);
+  // A first guess (exact for uniform cuts, near for balanced ones), then the bounds' own comparisons decide.
+  const double f = (x - box.lo[d]) / box.prd(d);
+  int c = static_cast<int>(std::upper_bound(cut_[d].begin(), cut_[d].end(), f) - cut_[d].begin()) - 1;
   c = std::max(0, std::min(p - 1, c));
   while (c > 0 && x < bound(box, d, c)) --c;
   while (c < p - 1 && x >= bound(box, d, c + 1)) ++c;

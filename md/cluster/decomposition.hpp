@@ -1,8 +1,10 @@
-// The cluster backend's 3D Cartesian decomposition: the box split into grid[0]×grid[1]×grid[2] sub-domains of
-// equal size, one per MPI rank (LAMMPS's default processor grid with uniform splits).
+// The cluster backend's 3D Cartesian decomposition: the box split into grid[0]×grid[1]×grid[2] sub-domains,
+// one per MPI rank (LAMMPS's processor grid): of equal size, or with the cuts `balance` moved (fractions of
+// the box along each direction, the same on every rank).
 #pragma once
 #include <array>
 #include <string>
+#include <vector>
 
 #include "md/box.hpp"
 
@@ -29,9 +31,16 @@ class Decomposition {
   std::string grid_text() const;
   /// Rank of the sub-domain at cell c (row-major, z fastest, as MPI_Cart_create).
   int rank_of(const std::array<int, 3>& c) const { return (c[0] * grid_[1] + c[1]) * grid_[2] + c[2]; }
-  /// Boundary c (0..grid[d]) along d of the box's current extent: lo + L·c/grid[d], exactly lo and hi at the
-  /// ends.
+  /// Boundary c (0..grid[d]) along d of the box's current extent: lo + L·cut_c with cut_c = c/grid[d] unless
+  /// set_cuts moved it, exactly lo and hi at the ends.
   double bound(const Box& box, int d, int c) const;
+  /// The cuts along d as fractions of the box (grid[d] + 1 values, 0 first, 1 last).
+  const std::vector<double>& cuts(int d) const { return cut_[d]; }
+  /// Moves the cuts along d (grid[d] + 1 increasing fractions from 0 to 1; LAMMPS's xsplit, ysplit, zsplit).
+  /// Every rank must set the same values.
+  void set_cuts(int d, const std::vector<double>& fractions);
+  /// Whether every cut is at c/grid[d].
+  bool uniform() const;
   /// Cell along d whose [bound(c), bound(c+1)) holds x (clamped to the grid), by the same comparisons on
   /// every rank, so each point has exactly one owner.
   int cell_of(const Box& box, int d, double x) const;
@@ -45,6 +54,8 @@ class Decomposition {
  private:
   std::array<int, 3> grid_ = {1, 1, 1};
   std::array<int, 3> coord_ = {0, 0, 0};
+  std::array<std::vector<double>, 3> cut_ = {std::vector<double>{0.0, 1.0}, std::vector<double>{0.0, 1.0},
+                                             std::vector<double>{0.0, 1.0}};
 };
 
 }  // namespace wmd::md

@@ -3,7 +3,7 @@
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
 CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
-      mesh_tiled | mesh_tiled_restart
+      mesh_tiled | mesh_tiled_restart | balance
 """
 import os
 import shutil
@@ -170,6 +170,74 @@ def grid_mismatch():
     print("processors: 1 2 1, * 1 1 and * * * used; cluster.grid overrides; bad forms refused with their line")
 
 
+def balance():
+    # LAMMPS's `balance 1.0 shift z`: a Cu slab filling 3/8 of a periodic box (vacuum above it) on 2 ranks split
+    # along z. Uniform cuts leave rank 1 without atoms (imbalance factor 2); balanced, each rank holds half to
+    # within a lattice plane. The trajectory is the unbalanced run's to 1e-9 A; a run restarted from a checkpoint
+    # of the balanced run ends byte-identical to the uninterrupted one; bad forms exit 2 with their line.
+    d = fresh("balance")
+    slab = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
+            "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
+            f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n"
+            "velocity all create 600.0 4928 loop geom\nneighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\n"
+            "fix 1 all nve\ntimestep 0.002\n")
+
+    def write(name, text):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+
+    def nlocal(outdir):
+        # LAMMPS's "Nlocal: ave max min" line of the run's log.
+        w = next(ln for ln in open(os.path.join(d, outdir, "log.txt")) if ln.startswith("Nlocal:")).split()
+        return float(w[3]), float(w[5])
+
+    write("in.plain", slab + "run 40\nwrite_data plain.data\n")
+    write("in.full", slab + "balance 1.0 shift z 30 1.0\nrun 40\nwrite_data full.data\n")
+    write("in.half", slab + "balance 1.0 shift z 30 1.0\nrun 20\nwrite_data half.data\n")
+    rc, out, err = run(2, ["run", "in.plain", "--output", "plain"], d)
+    if rc != 0:
+        fail(f"unbalanced run: exit {rc}\n{err}")
+    most, least = nlocal("plain")
+    if least != 0:
+        fail(f"unbalanced: expected an empty rank, got {most:g}/{least:g} atoms")
+    rc, out, err = run(2, ["run", "in.full", "--output", "full"], d)
+    if rc != 0 or "initial imbalance factor = 2" not in out:
+        fail(f"balanced run: exit {rc}\n{out}\n{err}")
+    final = float(next(ln for ln in out.splitlines() if "final imbalance factor" in ln).split()[-1])
+    most, least = nlocal("full")
+    if final > 1.1 or least < 0.85 * most:
+        fail(f"balanced: factor {final}, ranks hold {most:g} and {least:g} atoms")
+    a, b = read_data(os.path.join(d, "plain.data")), read_data(os.path.join(d, "full.data"))
+    dev = max(max(abs(p - q) for p, q in zip(a[i], b[i])) for i in a)
+    if dev > 1e-9:
+        fail(f"balanced and unbalanced trajectories differ by {dev:.3g} A")
+    rc, out, err = run(2, ["run", "in.half", "--output", "half", "--set", "output.checkpoint_every=20"], d)
+    if rc != 0:
+        fail(f"first half: exit {rc}\n{err}")
+    rc, out, err = run(2, ["run", "in.half", "--output", "second", "--restart", os.path.join("half", "checkpoint.h5")], d)
+    if rc != 0:
+        fail(f"restart: exit {rc}\n{err}")
+    if file_bytes(d, "full.data") != file_bytes(d, "half.data"):
+        fail("the balanced run restarted from its checkpoint differs from the uninterrupted run")
+    pot = f"pair_style eam\npair_coeff 1 1 {POT}\n"
+    box = "units metal\nlattice fcc 3.615\nregion box block 0 8 0 8 0 8\ncreate_box 1 box\ncreate_atoms 1 box\n"
+    for line, why in (("balance 0.5 shift z 10 1.0", "must be >= 1.0"),
+                      ("balance 1.0 rcb", "only shift is supported"),
+                      ("balance 1.0 shift zq 10 1.0", "bad directions"),
+                      ("balance 1.0 shift z 10 1.0 weight time 1.0", "no balance keywords"),
+                      ("balance 1.0 shift z 10 0.9", "stopping threshold")):
+        write("in.bad", box + pot + line + "\n")
+        rc, out, err = run(2, ["run", "in.bad", "--output", "bad"], d)
+        if rc != 2 or why not in err or "in.bad:8" not in err:
+            fail(f"{line!r}: exit {rc}, expected 2 with '{why}' at line 8\n{err}")
+    write("in.bad", box + "balance 1.0 shift z 10 1.0\n" + pot)
+    rc, out, err = run(2, ["run", "in.bad", "--output", "bad"], d)
+    if rc != 2 or "needs the pair potential" not in err or "in.bad:6" not in err:
+        fail(f"balance before pair_coeff: exit {rc}\n{err}")
+    print(f"balance: imbalance 2 -> {final:g} ({most:g}/{least:g} atoms), trajectory within {dev:.2g} A of the "
+          "unbalanced run, restart byte-identical, bad forms refused")
+
+
 def lost_atom():
     # The top atom (on rank 1, the upper z sub-domain) flies out through the fixed z face: every rank stops,
     # exit 3 with the reason, no hang.
@@ -301,4 +369,4 @@ def bad_restart():
 
 {"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
  "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
- "mesh_tiled_restart": mesh_tiled_restart}[CASE]()
+ "mesh_tiled_restart": mesh_tiled_restart, "balance": balance}[CASE]()

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 #include "md/cluster/decomposition.hpp"
 #include "md/comm.hpp"
@@ -66,6 +67,48 @@ TEST(Decomposition, EveryPointHasExactlyOneOwner) {
   const Decomposition d(grid, 0);
   EXPECT_EQ(d.cell_of(b, 0, d.bound(b, 0, 1)), 1);
   EXPECT_EQ(d.cell_of(b, 0, std::nextafter(d.bound(b, 0, 1), 0.0)), 0);
+}
+
+// Cuts moved by `balance`: ownership stays exclusive, bounds and widths follow the cuts, uniform cuts keep
+// the bits of c/p, and bad cut lists are refused.
+TEST(Decomposition, MovedCutsKeepOneOwnerPerPoint) {
+  const Box b = box_of(25.305, 17.0, 31.1);
+  const std::array<int, 3> grid = {3, 2, 5};
+  const std::vector<double> x = {0.0, 0.05, 0.9, 1.0}, z = {0.0, 0.1, 0.15, 0.5, 0.51, 1.0};
+  std::vector<Decomposition> ranks;
+  for (int r = 0; r < 30; ++r) {
+    ranks.emplace_back(grid, r);
+    ranks.back().set_cuts(0, x);
+    ranks.back().set_cuts(2, z);
+  }
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-0.1, 1.1);
+  for (int k = 0; k < 4000; ++k) {
+    const double p[3] = {u(rng) * b.hi[0], u(rng) * b.hi[1], u(rng) * b.hi[2]};
+    int owners = 0;
+    for (const auto& d : ranks) owners += d.owns(b, p[0], p[1], p[2]) ? 1 : 0;
+    EXPECT_EQ(owners, 1) << p[0] << " " << p[1] << " " << p[2];
+  }
+  const Decomposition& d = ranks[0];
+  for (int c = 0; c <= grid[2]; ++c) {
+    EXPECT_DOUBLE_EQ(d.bound(b, 2, c), z[c] * b.hi[2]);
+    if (c < grid[2]) {
+      EXPECT_EQ(d.cell_of(b, 2, d.bound(b, 2, c)), c);
+      if (c > 0) EXPECT_EQ(d.cell_of(b, 2, std::nextafter(d.bound(b, 2, c), 0.0)), c - 1);
+    }
+  }
+  EXPECT_NEAR(d.min_width(b, 2), 0.01 * b.hi[2], 1e-12);
+  EXPECT_NEAR(d.min_width(b, 0), 0.05 * b.hi[0], 1e-12);
+  EXPECT_FALSE(d.uniform());
+  const Decomposition fresh(grid, 0);
+  EXPECT_TRUE(fresh.uniform());
+  EXPECT_EQ(fresh.bound(b, 2, 3),
+            b.lo[2] + b.prd(2) * (3 * (1.0 / 5)));  // LAMMPS's uniform split, to the bit
+  Decomposition bad(grid, 0);
+  EXPECT_THROW(bad.set_cuts(0, {0.0, 0.5, 1.0}), std::invalid_argument);       // grid 3 needs 4 values
+  EXPECT_THROW(bad.set_cuts(0, {0.0, 0.5, 0.4, 1.0}), std::invalid_argument);  // not increasing
+  EXPECT_THROW(bad.set_cuts(0, {0.1, 0.2, 0.5, 1.0}), std::invalid_argument);  // not from 0
+  EXPECT_TRUE(bad.uniform());
 }
 
 TEST(Decomposition, NeighboursWrapOnlyInPeriodicDirections) {

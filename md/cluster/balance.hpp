@@ -1,0 +1,33 @@
+// LAMMPS's `balance ... shift`: moves the cuts of the cluster decomposition so that each slab of sub-domains
+// along a direction holds the same number of atoms (surfaces, voids, vacuum), from positions alone, so the
+// result is the same on every run of the same input.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "md/atoms.hpp"
+#include "md/box.hpp"
+#include "md/cluster/decomposition.hpp"
+#include "md/comm.hpp"
+
+namespace wmd::md {
+
+struct BalanceReport {
+  double initial = 1.0, final = 1.0;  // imbalance factor: most atoms in a sub-domain over the mean
+  bool moved = false;                 // whether any cut changed
+};
+
+/// Imbalance factor of `dec` for these atoms (every rank's): the largest sub-domain count over the mean.
+double imbalance_factor(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& atoms);
+
+/// Balances along each direction in `dims` (a subset of "xyz", in that order) whose grid has more than one
+/// sub-domain, when the imbalance factor exceeds `thresh`: each cut is found by `niter` rounds of bisection
+/// on the global count of atoms below it, aiming at equal counts per slab; balancing stops once the factor is
+/// at most `stop`. Slabs stay at least `min_width` Å wide (the ghost exchange reaches face neighbours only).
+/// Collective; every rank ends with the same cuts. The atoms are not moved (the next run's set-up migrates
+/// them).
+BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box, const Atoms& atoms,
+                            const std::string& dims, int niter, double thresh, double stop, double min_width);
+
+}  // namespace wmd::md
