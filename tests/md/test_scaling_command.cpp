@@ -31,6 +31,22 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// The header and the cells of the first data row of a CSV file; `rows` gets the number of data rows.
+std::vector<std::string> first_row(const std::string& path, std::string& header, int* rows = nullptr) {
+  std::istringstream lines(slurp(path));
+  std::getline(lines, header);
+  std::vector<std::string> cells;
+  int n = 0;
+  for (std::string row; std::getline(lines, row);) {
+    if (row.empty()) continue;
+    if (n++ > 0) continue;
+    std::istringstream r(row);
+    for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
+  }
+  if (rows) *rows = n;
+  return cells;
+}
+
 const char* kScript =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 5 0 5 0 5\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
@@ -41,19 +57,14 @@ TEST(ScalingCommand, OneRankWritesCsvPngAndPhases) {
   const std::string dir = wmd::test::scratch_dir("scaling_one_rank");
   std::ofstream(dir + "/in.small") << kScript;
   ASSERT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --output study"), 0) << slurp(dir + "/stderr.txt");
-  const std::string csv = slurp(dir + "/study/scaling.csv");
-  std::istringstream lines(csv);
-  std::string header, row, extra;
-  std::getline(lines, header);
-  std::getline(lines, row);
-  EXPECT_FALSE(std::getline(lines, extra) && !extra.empty());
+  std::string header;
+  int rows = 0;
+  const std::vector<std::string> cells = first_row(dir + "/study/scaling.csv", header, &rows);
+  EXPECT_EQ(rows, 1);
   EXPECT_EQ(header,
             "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
             "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max");
-  std::vector<std::string> cells;
-  std::istringstream r(row);
-  for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
-  ASSERT_EQ(cells.size(), 14u) << row;
+  ASSERT_EQ(cells.size(), 14u);
   EXPECT_EQ(cells[11], "1");
   EXPECT_EQ(cells[12], cells[3]);  // one run: it is the slowest and the fastest
   EXPECT_EQ(cells[13], cells[3]);
@@ -83,17 +94,12 @@ TEST(ScalingCommand, LammpsRunsTheSameScriptIntoItsOwnCsv) {
   std::ofstream(dir + "/in.small") << kScript;
   ASSERT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --output study --lammps"), 0)
       << slurp(dir + "/stderr.txt");
-  std::istringstream lines(slurp(dir + "/study/lammps.csv"));
-  std::string header, row;
-  std::getline(lines, header);
-  std::getline(lines, row);
+  std::string header;
+  const std::vector<std::string> cells = first_row(dir + "/study/lammps.csv", header);
   EXPECT_EQ(header,
             "ranks,atoms,steps,steps_per_second,atom_steps_per_second,efficiency,wafermd_over_lammps,repeats,"
             "steps_per_second_min,steps_per_second_max");
-  std::vector<std::string> cells;
-  std::istringstream r(row);
-  for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
-  ASSERT_EQ(cells.size(), 10u) << row;
+  ASSERT_EQ(cells.size(), 10u);
   EXPECT_EQ(cells[0], "1");
   EXPECT_EQ(cells[1], "500");  // LAMMPS's own atom count from its Loop line
   EXPECT_EQ(cells[2], "4");    // the same `run` override as ours
@@ -111,14 +117,9 @@ TEST(ScalingCommand, RepeatsGiveTheMedianRunAndTheSpread) {
   std::ofstream(dir + "/in.small") << kScript;
   ASSERT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --repeat 3 --output study"), 0)
       << slurp(dir + "/stderr.txt");
-  std::istringstream lines(slurp(dir + "/study/scaling.csv"));
-  std::string header, row;
-  std::getline(lines, header);
-  std::getline(lines, row);
-  std::vector<std::string> cells;
-  std::istringstream r(row);
-  for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
-  ASSERT_EQ(cells.size(), 14u) << row;
+  std::string header;
+  const std::vector<std::string> cells = first_row(dir + "/study/scaling.csv", header);
+  ASSERT_EQ(cells.size(), 14u);
   EXPECT_EQ(cells[11], "3");
   const double med = std::stod(cells[3]), lo = std::stod(cells[12]), hi = std::stod(cells[13]);
   EXPECT_LE(lo, med);
@@ -130,7 +131,7 @@ TEST(ScalingCommand, RepeatsGiveTheMedianRunAndTheSpread) {
         nlohmann::json::parse(slurp(dir + "/study/ranks_1_rep" + std::to_string(rep) + "/report.json"));
     found = found || std::fabs(rj.at("steps_per_second").get<double>() - med) <= 1e-5 * med;
   }
-  EXPECT_TRUE(found) << row;
+  EXPECT_TRUE(found) << cells[3];
   EXPECT_NE(slurp(dir + "/stdout.txt").find("median of 3"), std::string::npos);
   EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --repeat 0"), 2);
   EXPECT_NE(slurp(dir + "/stderr.txt").find("--repeat"), std::string::npos);
