@@ -53,7 +53,7 @@ LoadedInput load(const RunOptions& opt) {
   if (!opt.backend.empty()) io::apply_setting(in.settings, "backend", opt.backend, SourcePos{"--backend", 0});
   if (!opt.output_dir.empty()) in.settings.output_dir = opt.output_dir;
   if (in.settings.output_dir.empty()) {
-    in.settings.output_dir = "out/" + std::filesystem::path(opt.input).stem().string();
+    in.settings.output_dir = "out/" + input_output_name(opt.input);
   }
   return in;
 }
@@ -212,6 +212,12 @@ int run_program(const RunOptions& opt) {
     std::cerr << "error: run failed: " << e.what() << std::endl;
     return exit_run_failed;
   }
+}
+
+std::string input_output_name(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" ? p.stem().string() : p.filename().string();
 }
 
 }  // namespace wmd::md

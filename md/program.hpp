@@ -18,4 +18,8 @@ struct RunOptions {
 /// Runs one input; returns the process exit status (0, 2 bad input, 3 run failed) after printing any error.
 int run_program(const RunOptions& opt);
 
+/// The name an input's default output directory takes: a YAML file's name without .yaml/.yml, any other
+/// file's whole name, since LAMMPS scripts are called in.NAME (in.eam → out/in.eam/, not out/in/).
+std::string input_output_name(const std::string& path);
+
 }  // namespace wmd::md

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "base/error.hpp"
+#include "md/program.hpp"
 
 #ifndef WAFERMD_SOURCE_DIR
 #define WAFERMD_SOURCE_DIR "."
@@ -202,8 +203,7 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
                                           " is not an executable on PATH (Debian: apt-get install lammps "
                                           "lammps-data; other builds are often lmp_mpi or lmp_serial)");
   const std::string dir =
-      fs::absolute(opt.output_dir.empty() ? "out/scaling/" + fs::path(opt.input).stem().string()
-                                          : opt.output_dir)
+      fs::absolute(opt.output_dir.empty() ? "out/scaling/" + input_output_name(opt.input) : opt.output_dir)
           .lexically_normal()
           .string();
   std::error_code ec;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "md/program.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
 
@@ -136,8 +137,11 @@ TEST(Program, GoodRunWritesTheOutputDirectory) {
   const Result r = run_wafermd_in(dir, "run in.a --var n 10");
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* f : {"thermo.csv", "report.json", "log.txt"})
-    EXPECT_TRUE(fs::exists(dir + "/out/in/" + f)) << f;
-  std::ifstream rep(dir + "/out/in/report.json");
+    EXPECT_TRUE(fs::exists(dir + "/out/in.a/" + f)) << f;  // a LAMMPS script's whole name, not out/in/
+  EXPECT_EQ(wmd::md::input_output_name("inputs/default.yaml"), "default");
+  EXPECT_EQ(wmd::md::input_output_name("b.yml"), "b");
+  EXPECT_EQ(wmd::md::input_output_name("/x/in.cu801792"), "in.cu801792");
+  std::ifstream rep(dir + "/out/in.a/report.json");
   std::stringstream s;
   s << rep.rdbuf();
   EXPECT_NE(s.str().find("\"steps\": 12"), std::string::npos) << s.str();
