@@ -259,9 +259,7 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     const auto it = d.reals.find(std::string("decomposition/cuts_") + "xyz"[k]);
     if (it == d.reals.end() || it->second == decomp_.cuts(k)) continue;
     const std::vector<double>& v = it->second;
-    bool uniform = v.size() >= 2;
-    for (size_t q = 0; q < v.size() && uniform; ++q)
-      uniform = v[q] == (q + 1 == v.size() ? 1.0 : static_cast<double>(q) * (1.0 / (v.size() - 1)));
+    const bool uniform = v.size() >= 2 && v == Decomposition::uniform_cuts(static_cast<int>(v.size()) - 1);
     if (uniform && v.size() != decomp_.cuts(k).size()) continue;  // another grid, never balanced: allowed
     try {
       decomp_.set_cuts(k, v);

@@ -9,17 +9,12 @@
 
 namespace wmd::md {
 
-namespace {
-
-// Uniform cuts c/p, computed as LAMMPS's xsplit (c · (1/p)), so that bounds keep their bits.
-std::vector<double> uniform_cuts(int p) {
+std::vector<double> Decomposition::uniform_cuts(int p) {
   std::vector<double> f(p + 1);
-  for (int c = 0; c <= p; ++c) f[c] = c * (1.0 / p);
+  for (int c = 0; c <= p; ++c) f[c] = c * (1.0 / p);  // LAMMPS's xsplit, so that bounds keep their bits
   f[p] = 1.0;
   return f;
 }
-
-}  // namespace
 
 Decomposition::Decomposition(const std::array<int, 3>& grid, int rank) : grid_(grid) {
   coord_[2] = rank % grid_[2];

@@ -41,6 +41,8 @@ class Decomposition {
   void set_cuts(int d, const std::vector<double>& fractions);
   /// Whether every cut is at c/grid[d].
   bool uniform() const;
+  /// The cuts c·(1/p), c = 0..p (1 exactly at the end), of p equal slabs.
+  static std::vector<double> uniform_cuts(int p);
   /// Cell along d whose [bound(c), bound(c+1)) holds x (clamped to the grid), by the same comparisons on
   /// every rank, so each point has exactly one owner.
   int cell_of(const Box& box, int d, double x) const;
