@@ -72,7 +72,6 @@ BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box
     for (int c = 1; c <= p; ++c) increasing = increasing && cut[c] > cut[c - 1];
     if (!increasing || cut == dec.cuts(d)) continue;
     dec.set_cuts(d, cut);
-    r.moved = true;
     r.final = imbalance_factor(comm, dec, box, a);
     if (r.final <= stop) break;
   }

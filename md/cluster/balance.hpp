@@ -15,7 +15,6 @@ namespace wmd::md {
 
 struct BalanceReport {
   double initial = 1.0, final = 1.0;  // imbalance factor: most atoms in a sub-domain over the mean
-  bool moved = false;                 // whether any cut changed
 };
 
 /// Imbalance factor of `dec` for these atoms (every rank's): the largest sub-domain count over the mean.

@@ -32,12 +32,6 @@ void Decomposition::set_cuts(int d, const std::vector<double>& fractions) {
   cut_[d] = fractions;
 }
 
-bool Decomposition::uniform() const {
-  for (int d = 0; d < 3; ++d)
-    if (cut_[d] != uniform_cuts(grid_[d])) return false;
-  return true;
-}
-
 std::array<int, 3> Decomposition::best_grid(const Box& box, int ranks, const std::array<int, 3>& fixed) {
   const double axy = box.prd(0) * box.prd(1), axz = box.prd(0) * box.prd(2), ayz = box.prd(1) * box.prd(2);
   std::array<int, 3> best = {1, 1, ranks};

@@ -39,8 +39,6 @@ class Decomposition {
   /// Moves the cuts along d (grid[d] + 1 increasing fractions from 0 to 1; LAMMPS's xsplit, ysplit, zsplit).
   /// Every rank must set the same values.
   void set_cuts(int d, const std::vector<double>& fractions);
-  /// Whether every cut is at c/grid[d].
-  bool uniform() const;
   /// The cuts c·(1/p), c = 0..p (1 exactly at the end), of p equal slabs.
   static std::vector<double> uniform_cuts(int p);
   /// Cell along d whose [bound(c), bound(c+1)) holds x (clamped to the grid), by the same comparisons on

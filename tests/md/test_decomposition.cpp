@@ -99,16 +99,16 @@ TEST(Decomposition, MovedCutsKeepOneOwnerPerPoint) {
   }
   EXPECT_NEAR(d.min_width(b, 2), 0.01 * b.hi[2], 1e-12);
   EXPECT_NEAR(d.min_width(b, 0), 0.05 * b.hi[0], 1e-12);
-  EXPECT_FALSE(d.uniform());
+  EXPECT_NE(d.cuts(2), Decomposition::uniform_cuts(5));
   const Decomposition fresh(grid, 0);
-  EXPECT_TRUE(fresh.uniform());
+  EXPECT_EQ(fresh.cuts(2), Decomposition::uniform_cuts(5));
   EXPECT_EQ(fresh.bound(b, 2, 3),
             b.lo[2] + b.prd(2) * (3 * (1.0 / 5)));  // LAMMPS's uniform split, to the bit
   Decomposition bad(grid, 0);
   EXPECT_THROW(bad.set_cuts(0, {0.0, 0.5, 1.0}), std::invalid_argument);       // grid 3 needs 4 values
   EXPECT_THROW(bad.set_cuts(0, {0.0, 0.5, 0.4, 1.0}), std::invalid_argument);  // not increasing
   EXPECT_THROW(bad.set_cuts(0, {0.1, 0.2, 0.5, 1.0}), std::invalid_argument);  // not from 0
-  EXPECT_TRUE(bad.uniform());
+  EXPECT_EQ(bad.cuts(0), Decomposition::uniform_cuts(3));  // refused cuts leave the old ones
 }
 
 TEST(Decomposition, NeighboursWrapOnlyInPeriodicDirections) {
