@@ -1,5 +1,5 @@
-// EAM for one atom over its full neighbourhood, in an order the caller fixes: the arithmetic shared by the
-// cluster backend's deterministic mode and the mesh backend's PEs, so both give bit-identical results in fp64.
+// EAM for one atom over its full neighbourhood, in an order the caller fixes: the arithmetic shared by
+// the cluster backend's deterministic mode and the mesh backend's PEs, so both give the same fp64 bits.
 #pragma once
 #include <cmath>
 
@@ -7,12 +7,14 @@
 
 namespace wmd::md {
 
-/// The one periodic-displacement formula of both backends: x_i − (x_j + shift·L), grouped as (x_i − x_j) − shift·L.
+/// The one periodic-displacement formula of both backends: x_i − (x_j + shift·L),
+/// grouped as (x_i − x_j) − shift·L.
 inline double periodic_delta(double xi, double xj, int shift, double length) {
   return (xi - xj) - shift * length;
 }
 
-/// ρ̄ of an atom of type ti: Σ over n neighbours (displacements d = x_i − x_j, types tj), summed in the given order.
+/// ρ̄ of an atom of type ti: Σ over n neighbours (displacements d = x_i − x_j, types tj),
+/// summed in the given order.
 inline double atom_density(const potentials::EamTables& t, int ti, int n, const double* dx, const double* dy,
                            const double* dz, const int* tj) {
   const double cutsq = t.cutmax * t.cutmax;
@@ -41,8 +43,9 @@ inline double atom_embed(const potentials::EamTables& t, int ti, double rho, dou
   return phi;
 }
 
-/// Force on an atom of type ti with F' = fpi from n neighbours (displacements, types, their F'), summed in the
-/// given order into f[3]; returns half the pair energy of its pairs and adds half their virial into vir[6].
+/// Force on an atom of type ti with F' = fpi from n neighbours (displacements, types, their F'),
+/// summed in the given order into f[3]; returns half the pair energy of its pairs and adds half
+/// their virial into vir[6].
 inline double atom_force(const potentials::EamTables& t, int ti, double fpi, int n, const double* dx,
                          const double* dy, const double* dz, const int* tj, const double* fpj, double f[3],
                          double vir[6]) {

@@ -2,7 +2,6 @@
 // (inputs, data files and LAMMPS 29 Sep 2021 results, made by validation/lammps/parity.py) and
 // requires the energy, virial and per-atom forces to agree to a relative 1e-10.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -194,9 +193,9 @@ class LammpsParity : public ::testing::Test {
     fs::copy_file(caseDir(name) / kInputName, work_ / kInputName);
     fs::copy_file(caseDir(name) / kDataName, work_ / kDataName);
     const fs::path log = work_ / "wafermd.log";
-    const std::string command = "cd '" + work_.string() + "' && '" + std::string(WAFERMD_EXE) +
-                                "' run " + kInputName + " --output '" + (work_ / "out").string() +
-                                "' > '" + log.string() + "' 2>&1";
+    const std::string command = "cd '" + work_.string() + "' && '" + std::string(WAFERMD_EXE) + "' run " +
+                                kInputName + " --output '" + (work_ / "out").string() + "' > '" +
+                                log.string() + "' 2>&1";
     const int status = std::system(command.c_str());
     if (status != 0)
       throw std::runtime_error("wafermd exited with status " + std::to_string(status) + ":\n" +
@@ -226,15 +225,25 @@ class LammpsParity : public ::testing::Test {
   fs::path work_;
 };
 
-TEST_F(LammpsParity, CuU3Funcfl) { expectParity("cu_u3_funcfl"); }
+TEST_F(LammpsParity, CuU3Funcfl) {
+  expectParity("cu_u3_funcfl");
+}
 
-TEST_F(LammpsParity, AlJnpCuU3MixedFuncfl) { expectParity("al_jnp_cu_u3_funcfl"); }
+TEST_F(LammpsParity, AlJnpCuU3MixedFuncfl) {
+  expectParity("al_jnp_cu_u3_funcfl");
+}
 
-TEST_F(LammpsParity, CuMishin1Alloy) { expectParity("cu_mishin1_alloy"); }
+TEST_F(LammpsParity, CuMishin1Alloy) {
+  expectParity("cu_mishin1_alloy");
+}
 
-TEST_F(LammpsParity, CuNiTwoTypeAlloy) { expectParity("cuni_alloy"); }
+TEST_F(LammpsParity, CuNiTwoTypeAlloy) {
+  expectParity("cuni_alloy");
+}
 
-TEST_F(LammpsParity, AlFeTwoTypeFinnisSinclair) { expectParity("alfe_mm_fs"); }
+TEST_F(LammpsParity, AlFeTwoTypeFinnisSinclair) {
+  expectParity("alfe_mm_fs");
+}
 
 // The criterion must be able to fail: a reference nudged by 1e-9 (relative) in any one of the
 // three quantities, or missing an atom, is rejected, while the unmodified reference passes.
