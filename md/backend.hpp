@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "md/balance_settings.hpp"
 #include "md/neighbor_settings.hpp"
 #include "md/state.hpp"
 #include "potentials/eam_tables.hpp"
@@ -28,8 +29,10 @@ struct ForceResult {
 struct NeighborStats {
   int64_t builds = 0;
   int64_t dangerous = 0;
-  int64_t pairs = 0;   // half-list entries at the last build
-  int64_t ghosts = 0;  // ghost images at the last build
+  int64_t pairs = 0;       // half-list entries at the last build
+  int64_t ghosts = 0;      // ghost images at the last build
+  int64_t balances = 0;    // sub-domain rebalancing passes (fix balance)
+  double imbalance = 1.0;  // imbalance factor after the last of them
 };
 
 /// Seconds spent per phase, for the LAMMPS timing breakdown.
@@ -59,6 +62,8 @@ class Backend {
   virtual NamedArrays save_state() const { return {}; }
   /// Restores what save_state gave; the next setup must continue exactly as the saved run would have.
   virtual void restore_state(const NamedArrays& /*state*/) {}
+  /// Dynamic load balancing for the next runs (fix balance); backends without sub-domains ignore it.
+  virtual void set_load_balance(const LoadBalance& /*lb*/) {}
   /// Checks, in the dry run, what setup would refuse (InputError), so bad input stops before any output.
   virtual void validate(const State& /*s*/, const potentials::EamTables& /*tables*/,
                         const NeighborSettings& /*nb*/) const {}

@@ -26,6 +26,12 @@ void Simulation::cmd_fix(const io::Command& c) {
   const std::string style = a.word("a fix style");
   FixBuildContext ctx{s_, regions_, lattice_.defined() ? lattice_.spacing[0] : 0.0};
   std::unique_ptr<Fix> f = make_fix(id, group, style, a, ctx);
+  if (f->load_balance()) {
+    for (const auto& x : fixes_)
+      if (x->load_balance() && x->id() != id) a.fail("fix " + x->id() + " already balances the sub-domains");
+    if (settings_.backend != "cluster")
+      log_.line("fix balance: the " + settings_.backend + " backend has no sub-domains to balance; ignored");
+  }
   // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order).
   auto it = std::find_if(fixes_.begin(), fixes_.end(), [&](const auto& x) { return x->id() == id; });
   if (it != fixes_.end())

@@ -75,19 +75,7 @@ void Simulation::cmd_processors(const io::Command& c) {
 void Simulation::cmd_balance(const io::Command& c) {
   require_box(c);
   io::ArgCursor a(c);
-  const double thresh = a.real("the imbalance threshold");
-  if (thresh < 1.0) a.fail("the imbalance threshold must be >= 1.0 (1.0: always balance)");
-  const std::string style = a.word("a balance style");
-  if (style != "shift") a.fail("balance style '" + style + "': only shift is supported (not x, y, z or rcb)");
-  const std::string dims = a.word("the directions to balance (x, y and z, e.g. xyz)");
-  for (size_t k = 0; k < dims.size(); ++k) {
-    if (std::string("xyz").find(dims[k]) == std::string::npos || dims.find(dims[k]) != k)
-      a.fail("bad directions '" + dims + "': each of x, y, z at most once");
-  }
-  const int niter = static_cast<int>(a.integer("Niter (bisection rounds per cut)", 1, 1000));
-  const double stop = a.real("the stopping threshold");
-  if (stop < 1.0) a.fail("the stopping threshold must be >= 1.0");
-  if (!a.done()) a.fail("no balance keywords (weight, out) are supported");
+  const ShiftBalance b = read_shift_balance(a, "balance");
   if (restart_pending() || dry_run_) return;  // a restart takes the cuts from the checkpoint
   if (settings_.backend != "cluster") {
     log_.line("balance: the " + settings_.backend + " backend has no sub-domains to balance; ignored");
@@ -98,8 +86,7 @@ void Simulation::cmd_balance(const io::Command& c) {
         "balance needs the pair potential (pair_style and pair_coeff) first: sub-domains stay at least "
         "cutoff + skin wide");
   const double min_width = tables().cutmax + neighbor_.skin;
-  const BalanceReport r =
-      balance_shift(comm_, decomp_, s_.box, s_.atoms, dims, niter, thresh, stop, min_width);
+  const BalanceReport r = balance_shift(comm_, decomp_, s_.box, s_.atoms, b, min_width);
   log_.line("Balancing ...");
   log_.line(fmt::format("  initial imbalance factor = {:.6g}", r.initial));
   for (int d = 0; d < 3; ++d) {

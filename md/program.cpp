@@ -133,6 +133,7 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
                  {"other", std::max(0.0, t.loop_seconds - ph.pair - ph.neigh - ph.comm)}};
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
+  if (ns.balances > 0) j["neighbor"]["balances"] = ns.balances, j["neighbor"]["imbalance"] = ns.imbalance;
   sim.backend().add_report(j);
   if (!io::write_json_atomically(dir + "/report.json", j))
     throw RunError("cannot write " + dir + "/report.json");

@@ -180,6 +180,10 @@ void Simulation::run_steps(int64_t nsteps) {
   const int64_t end = s_.step + nsteps;
   run_end_step_ = end;
   const double time_start = s_.time;
+  LoadBalance lb;
+  for (const auto& f : fixes_)
+    if (const LoadBalance* b = f->load_balance()) lb = *b;
+  backend_->set_load_balance(lb);
   backend_->setup(s_, tables(), neighbor_, eatom_needed(s_.step));
   for (const auto& note : backend_->setup_notes()) log_.line(note);
   forces_current_ = true;
@@ -343,6 +347,9 @@ void Simulation::run_steps(int64_t nsteps) {
   log_.line(fmt::format("Ave neighs/atom = {:.6f}", natoms > 0 ? pairs / natoms : 0.0));
   log_.line(fmt::format("Neighbor list builds = {}", last_stats_.builds - 1));
   log_.line(fmt::format("Dangerous builds = {}", last_stats_.dangerous));
+  if (last_stats_.balances > 0)
+    log_.line(fmt::format("Sub-domain rebalancing (fix balance) = {}, imbalance factor now {:.6g}",
+                          last_stats_.balances, last_stats_.imbalance));
   log_.line("");
 }
 

@@ -29,15 +29,14 @@ double imbalance_factor(const Comm& comm, const Decomposition& dec, const Box& b
 }
 
 BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box, const Atoms& a,
-                            const std::string& dims, int niter, double thresh, double stop,
-                            double min_width) {
+                            const ShiftBalance& b, double min_width) {
   BalanceReport r;
   r.initial = r.final = imbalance_factor(comm, dec, box, a);
-  if (r.initial <= thresh) return r;
+  if (r.initial <= b.thresh) return r;
   const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   for (int d = 0; d < 3; ++d) {
     const int p = dec.grid()[d];
-    if (p == 1 || dims.find("xyz"[d]) == std::string::npos) continue;
+    if (p == 1 || b.dims.find("xyz"[d]) == std::string::npos) continue;
     // This rank's atoms as sorted fractions of the box along d: a count below a cut is one binary search.
     std::vector<double> f(a.size());
     for (size_t i = 0; i < a.size(); ++i) f[i] = (pos[d][i] - box.lo[d]) / box.prd(d);
@@ -47,7 +46,7 @@ BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box
     // Bisection for every cut at once, one global sum of the p − 1 counts per round.
     std::vector<double> lo(p + 1, 0.0), hi(p + 1, 1.0), mid(p + 1), cut = dec.cuts(d);
     std::vector<int64_t> below(p + 1);
-    for (int it = 0; it < niter; ++it) {
+    for (int it = 0; it < b.niter; ++it) {
       for (int c = 1; c < p; ++c) {
         mid[c] = 0.5 * (lo[c] + hi[c]);
         below[c] = std::lower_bound(f.begin(), f.end(), mid[c]) - f.begin();
@@ -73,7 +72,7 @@ BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box
     if (!increasing || cut == dec.cuts(d)) continue;
     dec.set_cuts(d, cut);
     r.final = imbalance_factor(comm, dec, box, a);
-    if (r.final <= stop) break;
+    if (r.final <= b.stop) break;
   }
   return r;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "md/atoms.hpp"
+#include "md/balance_settings.hpp"
 #include "md/box.hpp"
 #include "md/cluster/decomposition.hpp"
 #include "md/comm.hpp"
@@ -20,13 +21,12 @@ struct BalanceReport {
 /// Imbalance factor of `dec` for these atoms (every rank's): the largest sub-domain count over the mean.
 double imbalance_factor(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& atoms);
 
-/// Balances along each direction in `dims` (a subset of "xyz", in that order) whose grid has more than one
-/// sub-domain, when the imbalance factor exceeds `thresh`: each cut is found by `niter` rounds of bisection
-/// on the global count of atoms below it, aiming at equal counts per slab; balancing stops once the factor is
-/// at most `stop`. Slabs stay at least `min_width` Å wide (the ghost exchange reaches face neighbours only).
-/// Collective; every rank ends with the same cuts. The atoms are not moved (the next run's set-up migrates
-/// them).
+/// Balances along each direction in `b.dims` (in x, y, z order) whose grid has more than one sub-domain,
+/// when the imbalance factor exceeds `b.thresh`: each cut is found by `b.niter` rounds of bisection on the
+/// global count of atoms below it, aiming at equal counts per slab; balancing stops once the factor is at
+/// most `b.stop`. Slabs stay at least `min_width` Å wide (the ghost exchange reaches face neighbours only).
+/// Collective; every rank ends with the same cuts. The atoms are not moved (the caller migrates them).
 BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box, const Atoms& atoms,
-                            const std::string& dims, int niter, double thresh, double stop, double min_width);
+                            const ShiftBalance& b, double min_width);
 
 }  // namespace wmd::md

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "md/cluster/balance.hpp"
 #include "md/eam_atom_kernels.hpp"
 #include "md/eam_half_kernels.hpp"
 
@@ -84,9 +85,9 @@ void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const 
   stats_ = NeighborStats{};
   times_ = PhaseTimes{};
   if (restored_)
-    rebuild_restored(s);
+    rebuild_restored(s);  // the checkpoint holds the cuts the saved run had
   else
-    rebuild(s);
+    rebuild(s, true);
   if (deterministic_)
     forces_deterministic(s, eatom);
   else
@@ -178,6 +179,8 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
 
 ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool& moved) {
   ++ago_;
+  // fix balance forces a rebuild at its steps (LAMMPS's next_reneighbor), whatever the neighbour settings.
+  if (lb_.every > 0 && s.step % lb_.every == 0) return Due::yes;
   if (nb_.once) return Due::no;
   if (ago_ < nb_.delay || ago_ % nb_.every != 0) return Due::no;
   if (!nb_.check) return Due::yes;
@@ -196,10 +199,16 @@ void ClusterBackend::count_rebuild_after_vote() {
   if (ago_ == std::max(nb_.every, nb_.delay)) ++stats_.dangerous;
 }
 
-void ClusterBackend::rebuild(State& s) {
+void ClusterBackend::rebuild(State& s, bool at_setup) {
   const auto t0 = std::chrono::steady_clock::now();
   enforce_boundaries(s, *comm_);
   const double cutneigh = tables_->cutmax + nb_.skin;
+  if (lb_.active() && (at_setup || (lb_.every > 0 && s.step % lb_.every == 0))) {
+    // From wrapped positions alone, before the atoms move to their ranks: the same cuts on every run.
+    const BalanceReport r = balance_shift(*comm_, *dec_, s.box, s.atoms, lb_.shift, cutneigh);
+    stats_.imbalance = r.final;
+    if (r.initial > lb_.shift.thresh) ++stats_.balances;
+  }
   for (int d = 0; d < 3; ++d) {
     // Ghosts come from face neighbours only: a sub-domain thinner than the cutoff would need a second hop.
     if (dec_->grid()[d] > 1 && dec_->min_width(s.box, d) < cutneigh) {

@@ -23,7 +23,7 @@ class ClusterBackend : public Backend {
   explicit ClusterBackend(PairPrecision precision) : ClusterBackend(nullptr, nullptr, false, precision) {}
   /// comm and dec (the Simulation's, outliving the backend) may be null: one rank owning the whole box.
   /// `precision` applies to the half-list kernels; deterministic mode is always fp64.
-  ClusterBackend(const Comm* comm, const Decomposition* dec, bool deterministic,
+  ClusterBackend(const Comm* comm, Decomposition* dec, bool deterministic,
                  PairPrecision precision = PairPrecision::fp64)
       : comm_(comm ? comm : &Comm::local()),
         dec_(dec ? dec : &single_),
@@ -46,11 +46,13 @@ class ClusterBackend : public Backend {
   /// The next setup rebuilds the images and half list from the saved build positions, not the current ones,
   /// so the list (and every sum over it) is identical to the saved run's.
   void restore_state(const NamedArrays& state) override;
+  /// fix balance: the cuts of the decomposition move at set-up and at every `lb.every`-th step.
+  void set_load_balance(const LoadBalance& lb) override { lb_ = lb; }
 
  private:
-  /// Wraps atoms, checks for lost or non-finite atoms, migrates atoms to their ranks, exchanges ghosts,
-  /// lists.
-  void rebuild(State& s);
+  /// Wraps atoms, checks for lost or non-finite atoms, rebalances the cuts when fix balance asks for it
+  /// (always at set-up), migrates atoms to their ranks, exchanges ghosts, lists.
+  void rebuild(State& s, bool at_setup = false);
   /// Rebuilds from the restored build positions, then moves images to the current positions.
   void rebuild_restored(State& s);
   /// Whether the neighbour settings ask for a rebuild this step: no, yes (the same on every rank), or vote
@@ -75,13 +77,14 @@ class ClusterBackend : public Backend {
   void forces_deterministic(State& s, bool eatom);
 
   const Comm* comm_;
-  const Decomposition* dec_;
+  Decomposition* dec_;
   Decomposition single_;
   bool deterministic_;
   PairPrecision precision_;
   const potentials::EamTables* tables_ = nullptr;
   EamPairTables pair_tables_;
   NeighborSettings nb_;
+  LoadBalance lb_;
   GhostImages images_;
   GhostExchange exchange_;
   HalfNeighborList list_;

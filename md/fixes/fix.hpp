@@ -10,6 +10,7 @@
 
 #include "io/command.hpp"
 #include "md/backend.hpp"
+#include "md/balance_settings.hpp"
 #include "md/comm.hpp"
 #include "md/region.hpp"
 #include "md/state.hpp"
@@ -63,6 +64,8 @@ class Fix {
   virtual bool reads_energy() const { return true; }
   /// A scalar output (f_ID in thermo): thermostat energy, energy removed by stopping, ...; false if none.
   virtual bool scalar(double&) const { return false; }
+  /// The dynamic load balancing this fix asks of the backend (fix balance); null for every other fix.
+  virtual const LoadBalance* load_balance() const { return nullptr; }
 
   /// Writes the fix's internal state (chain variables, accumulators, counters) into named arrays.
   virtual void save_state(FixStateMap& out) const { (void)out; }

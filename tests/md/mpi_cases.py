@@ -3,7 +3,7 @@
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
 CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
-      mesh_tiled | mesh_tiled_restart | balance
+      mesh_tiled | mesh_tiled_restart | balance | fix_balance
 """
 import os
 import shutil
@@ -59,6 +59,23 @@ def file_bytes(d, name):
     """The bytes of file `name` in directory d (data files are compared byte for byte)."""
     with open(os.path.join(d, name), "rb") as f:
         return f.read()
+
+
+def write_file(d, name, text):
+    with open(os.path.join(d, name), "w") as f:
+        f.write(text)
+
+
+def nlocal_range(d, outdir):
+    """Most and fewest atoms on a rank: LAMMPS's "Nlocal: ave max min" line of the run's log."""
+    w = next(ln for ln in open(os.path.join(d, outdir, "log.txt")) if ln.startswith("Nlocal:")).split()
+    return float(w[3]), float(w[5])
+
+
+def max_deviation(path_a, path_b):
+    """Largest coordinate difference (A) between the same atoms of two data files."""
+    a, b = read_data(path_a), read_data(path_b)
+    return max(max(abs(p - q) for p, q in zip(a[i], b[i])) for i in a)
 
 
 def small_input(cells, extra="", boundary="p p p"):
@@ -183,13 +200,10 @@ def balance():
             "fix 1 all nve\ntimestep 0.002\n")
 
     def write(name, text):
-        with open(os.path.join(d, name), "w") as f:
-            f.write(text)
+        write_file(d, name, text)
 
     def nlocal(outdir):
-        # LAMMPS's "Nlocal: ave max min" line of the run's log.
-        w = next(ln for ln in open(os.path.join(d, outdir, "log.txt")) if ln.startswith("Nlocal:")).split()
-        return float(w[3]), float(w[5])
+        return nlocal_range(d, outdir)
 
     write("in.plain", slab + "run 40\nwrite_data plain.data\n")
     write("in.full", slab + "balance 1.0 shift z 30 1.0\nrun 40\nwrite_data full.data\n")
@@ -207,8 +221,7 @@ def balance():
     most, least = nlocal("full")
     if final > 1.1 or least < 0.85 * most:
         fail(f"balanced: factor {final}, ranks hold {most:g} and {least:g} atoms")
-    a, b = read_data(os.path.join(d, "plain.data")), read_data(os.path.join(d, "full.data"))
-    dev = max(max(abs(p - q) for p, q in zip(a[i], b[i])) for i in a)
+    dev = max_deviation(os.path.join(d, "plain.data"), os.path.join(d, "full.data"))
     if dev > 1e-9:
         fail(f"balanced and unbalanced trajectories differ by {dev:.3g} A")
     rc, out, err = run(2, ["run", "in.half", "--output", "half", "--set", "output.checkpoint_every=20"], d)
@@ -236,6 +249,67 @@ def balance():
         fail(f"balance before pair_coeff: exit {rc}\n{err}")
     print(f"balance: imbalance 2 -> {final:g} ({most:g}/{least:g} atoms), trajectory within {dev:.2g} A of the "
           "unbalanced run, restart byte-identical, bad forms refused")
+
+
+def fix_balance():
+    # LAMMPS's `fix balance 20 1.05 shift z 20 1.02`: a Cu slab (3/8 of a periodic box along z) drifting up
+    # 8 A in 100 steps on 2 ranks split along z. Without the fix one rank ends with few atoms; with it the
+    # cuts follow the slab at set-up and every 20 steps (6 passes), a set-up-only pass (Nfreq 0) leaves the
+    # ranks unequal again, the trajectory is the plain run's to 1e-9 A, restarts from checkpoints between
+    # and at balancing steps end byte-identical, deterministic mode is bit-identical at 1 and 2 ranks, and
+    # bad forms exit 2 with their line.
+    d = fresh("fix_balance")
+    head = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
+            "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
+            f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n"
+            "velocity all create 600.0 4928 loop geom\nvelocity all set NULL NULL 40.0 sum yes units box\n"
+            "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.002\n")
+    fix = "fix 2 all balance 20 1.05 shift z 20 1.02\n"
+
+    def case(name, extra, steps, ranks=2, args=()):
+        write_file(d, "in." + name, head + extra + f"run {steps}\nwrite_data {name}.data\n")
+        rc, out, err = run(ranks, ["run", "in." + name, "--output", name] + list(args), d)
+        if rc != 0:
+            fail(f"{name}: exit {rc}\n{err}")
+        return out
+
+    case("plain", "", 100)
+    most, least = nlocal_range(d, "plain")
+    if least > 0.2 * most:
+        fail(f"without fix balance the drifting slab should leave a rank nearly empty: {most:g}/{least:g} atoms")
+    out = case("full", fix, 100)
+    if "Sub-domain rebalancing (fix balance) = 6," not in out:
+        fail("expected 6 balancing passes (set-up and steps 20-100):\n" + out)
+    most, least = nlocal_range(d, "full")
+    if least < 0.9 * most:
+        fail(f"with fix balance the ranks hold {most:g} and {least:g} atoms")
+    case("setup_only", fix.replace("balance 20", "balance 0"), 100)
+    m0, l0 = nlocal_range(d, "setup_only")
+    if l0 > 0.5 * m0:
+        fail(f"Nfreq 0 balances at set-up only, yet the ranks end with {m0:g} and {l0:g} atoms")
+    dev = max_deviation(os.path.join(d, "plain.data"), os.path.join(d, "full.data"))
+    if dev > 1e-9:
+        fail(f"trajectories with and without fix balance differ by {dev:.3g} A")
+    for at in (30, 40):  # between balancing steps, and at one
+        case(f"first{at}", fix, at, args=("--set", f"output.checkpoint_every={at}"))
+        case(f"rest{at}", fix, 100 - at, args=("--restart", os.path.join(f"first{at}", "checkpoint.h5")))
+        if file_bytes(d, "full.data") != file_bytes(d, f"rest{at}.data"):
+            fail(f"the run restarted at step {at} differs from the uninterrupted run")
+    for n in (1, 2):
+        case(f"det{n}", fix, 100, ranks=n, args=("--set", "deterministic=true"))
+    if file_bytes(d, "det1.data") != file_bytes(d, "det2.data"):
+        fail("deterministic mode with fix balance differs between 1 and 2 ranks")
+    for line, why in (("fix 3 all balance -1 1.05 shift z 10 1.0", "Nfreq"),
+                      ("fix 3 all balance 10 1.05 rcb", "only shift is supported"),
+                      ("fix 3 all balance 10 1.05 shift z 10 1.0 out tmp.txt", "no fix balance keywords"),
+                      ("fix 3 all balance 10 0.9 shift z 10 1.0", "must be >= 1.0"),
+                      ("fix 3 all balance 10 1.05 shift z 10 1.0", "fix 2 already balances")):
+        write_file(d, "in.bad", head + fix + line + "\nrun 10\n")
+        rc, out, err = run(2, ["run", "in.bad", "--output", "bad"], d)
+        if rc != 2 or why not in err or "in.bad:18" not in err:
+            fail(f"{line!r}: exit {rc}, expected 2 with '{why}' at line 18\n{err}")
+    print(f"fix balance: {most:g}/{least:g} atoms per rank (set-up only: {m0:g}/{l0:g}), trajectory within "
+          f"{dev:.2g} A of the plain run, restarts byte-identical, deterministic 1 = 2 ranks, bad forms refused")
 
 
 def lost_atom():
@@ -369,4 +443,5 @@ def bad_restart():
 
 {"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
  "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
- "mesh_tiled_restart": mesh_tiled_restart, "balance": balance}[CASE]()
+ "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
+ "fix_balance": fix_balance}[CASE]()
