@@ -241,8 +241,6 @@ struct PairConsts {
   double rdr, cutsq;
 };
 
-// Density table stage over cnt compacted pairs of atom i: returns Σ ρ_{j→i} and scatters ρ_{i→j} onto j.
-// With one atom type ρ_{i→j} = ρ_{j→i}, so one transpose serves both.
 // r and 1/r of eight squared distances: exact (fp64 sqrt and divide), or, for the reduced-precision modes,
 // the hardware 14-bit reciprocal square root refined by one Newton step (≈ 2^-28 relative, fp32 accuracy) at
 // a fraction of the latency.
@@ -280,6 +278,8 @@ inline void distances(const double* brsq, int cnt, double* br, double* brc) {
   }
 }
 
+// Density table stage over cnt compacted pairs of atom i: returns Σ ρ_{j→i} and scatters ρ_{i→j} onto j.
+// With one atom type ρ_{i→j} = ρ_{j→i}, so one transpose serves both.
 template <bool single, bool approx>
 inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, const double* brsq, int cnt,
                              double* rho, __m512d rhoi) {
