@@ -24,7 +24,8 @@ void Simulation::cmd_fix(const io::Command& c) {
   const std::string id = a.word("a fix ID");
   const uint32_t group = group_of(a, a.word("a group ID"));
   const std::string style = a.word("a fix style");
-  FixBuildContext ctx{s_, regions_, lattice_.defined() ? lattice_.spacing[0] : 0.0};
+  FixBuildContext ctx{s_, regions_, lattice_.defined() ? lattice_.spacing[0] : 0.0,
+                      settings_.backend == "cluster" ? &decomp_ : nullptr};
   std::unique_ptr<Fix> f = make_fix(id, group, style, a, ctx);
   if (f->load_balance()) {
     for (const auto& x : fixes_)

@@ -86,15 +86,18 @@ class Fix {
 };
 
 /// Everything a fix constructor may need besides its arguments.
+class Decomposition;
+
 struct FixBuildContext {
   const State& s;
   const std::map<std::string, Region>& regions;
   double xlattice = 0.0;  // lattice spacing in x (Å) for `units lattice` distances; 0 without a lattice
+  const Decomposition* decomposition = nullptr;  // the cluster backend's grid (fix balance); null otherwise
 };
 
 /// Builds a fix from `fix ID GROUP STYLE args...` (the cursor stands after the style); bad input throws
 /// InputError at the command's line. Supported: nve, langevin, nvt, npt, temp/berendsen, press/berendsen,
-/// dt/reset, electron/stopping.
+/// dt/reset, electron/stopping, balance.
 std::unique_ptr<Fix> make_fix(const std::string& id, uint32_t group, const std::string& style,
                               io::ArgCursor& a, const FixBuildContext& ctx);
 

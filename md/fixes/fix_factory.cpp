@@ -21,7 +21,7 @@ std::unique_ptr<Fix> make_fix(const std::string& id, uint32_t group, const std::
   if (style == "press/berendsen") return make_fix_press_berendsen(id, group, a);
   if (style == "dt/reset") return make_fix_dt_reset(id, group, a, ctx);
   if (style == "electron/stopping") return make_fix_electron_stopping(id, group, a, ctx);
-  if (style == "balance") return make_fix_balance(id, group, a);
+  if (style == "balance") return make_fix_balance(id, group, a, ctx);
   std::string list;
   for (const auto& s : fix_styles()) list += (list.empty() ? "" : ", ") + s;
   a.fail("fix style '" + style + "' is not supported (supported: " + list + ")");

@@ -12,7 +12,8 @@ std::unique_ptr<Fix> make_fix_temp_berendsen(const std::string& id, uint32_t gro
 std::unique_ptr<Fix> make_fix_press_berendsen(const std::string& id, uint32_t group, io::ArgCursor& a);
 std::unique_ptr<Fix> make_fix_dt_reset(const std::string& id, uint32_t group, io::ArgCursor& a,
                                        const FixBuildContext& ctx);
-std::unique_ptr<Fix> make_fix_balance(const std::string& id, uint32_t group, io::ArgCursor& a);
+std::unique_ptr<Fix> make_fix_balance(const std::string& id, uint32_t group, io::ArgCursor& a,
+                                      const FixBuildContext& ctx);
 std::unique_ptr<Fix> make_fix_electron_stopping(const std::string& id, uint32_t group, io::ArgCursor& a,
                                                 const FixBuildContext& ctx);
 

@@ -254,17 +254,22 @@ def balance():
 def fix_balance():
     # LAMMPS's `fix balance 20 1.05 shift z 20 1.02`: a Cu slab (3/8 of a periodic box along z) drifting up
     # 8 A in 100 steps on 2 ranks split along z. Without the fix one rank ends with few atoms; with it the
-    # cuts follow the slab at set-up and every 20 steps (6 passes), a set-up-only pass (Nfreq 0) leaves the
-    # ranks unequal again, the trajectory is the plain run's to 1e-9 A, restarts from checkpoints between
-    # and at balancing steps end byte-identical, deterministic mode is bit-identical at 1 and 2 ranks, and
-    # bad forms exit 2 with their line.
+    # cuts follow the slab at set-up and every 20 steps (6 passes; f_2, the factor after balancing, stays
+    # near 1), a set-up-only pass (Nfreq 0) leaves the ranks unequal again, the trajectory is the plain run's
+    # to 1e-9 A, restarts from checkpoints between and at balancing steps end byte-identical (f_2 too),
+    # deterministic mode is bit-identical at 1 and 2 ranks, and bad forms exit 2 with their line.
     d = fresh("fix_balance")
     head = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
             "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
             f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n"
             "velocity all create 600.0 4928 loop geom\nvelocity all set NULL NULL 40.0 sum yes units box\n"
             "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.002\n")
-    fix = "fix 2 all balance 20 1.05 shift z 20 1.02\n"
+    fix = "fix 2 all balance 20 1.05 shift z 20 1.02\nthermo 20\nthermo_style custom step pe f_2\n"
+
+    def f2(name):
+        # thermo.csv rows as {step: f_2 text}: the imbalance factor after the last balancing step.
+        rows = open(os.path.join(d, name, "thermo.csv")).read().split()[1:]
+        return {int(r.split(",")[0]): r.split(",")[-1] for r in rows}
 
     def case(name, extra, steps, ranks=2, args=()):
         write_file(d, "in." + name, head + extra + f"run {steps}\nwrite_data {name}.data\n")
@@ -283,10 +288,15 @@ def fix_balance():
     most, least = nlocal_range(d, "full")
     if least < 0.9 * most:
         fail(f"with fix balance the ranks hold {most:g} and {least:g} atoms")
+    factors = f2("full")
+    if max(float(v) for v in factors.values()) > 1.1:
+        fail(f"f_2 (imbalance after balancing) should stay near 1: {factors}")
     case("setup_only", fix.replace("balance 20", "balance 0"), 100)
     m0, l0 = nlocal_range(d, "setup_only")
     if l0 > 0.5 * m0:
         fail(f"Nfreq 0 balances at set-up only, yet the ranks end with {m0:g} and {l0:g} atoms")
+    if len(set(f2("setup_only").values())) != 1:
+        fail(f"with Nfreq 0, f_2 keeps the set-up's factor: {f2('setup_only')}")
     dev = max_deviation(os.path.join(d, "plain.data"), os.path.join(d, "full.data"))
     if dev > 1e-9:
         fail(f"trajectories with and without fix balance differ by {dev:.3g} A")
@@ -295,6 +305,9 @@ def fix_balance():
         case(f"rest{at}", fix, 100 - at, args=("--restart", os.path.join(f"first{at}", "checkpoint.h5")))
         if file_bytes(d, "full.data") != file_bytes(d, f"rest{at}.data"):
             fail(f"the run restarted at step {at} differs from the uninterrupted run")
+        # f_2 holds between balancing steps: the restarted run's first row shows the last one's factor.
+        if any(v != factors[k - k % 20] for k, v in f2(f"rest{at}").items()):
+            fail(f"f_2 after the restart at step {at} differs: {f2(f'rest{at}')} vs {factors}")
     for n in (1, 2):
         case(f"det{n}", fix, 100, ranks=n, args=("--set", "deterministic=true"))
     if file_bytes(d, "det1.data") != file_bytes(d, "det2.data"):
@@ -306,8 +319,8 @@ def fix_balance():
                       ("fix 3 all balance 10 1.05 shift z 10 1.0", "fix 2 already balances")):
         write_file(d, "in.bad", head + fix + line + "\nrun 10\n")
         rc, out, err = run(2, ["run", "in.bad", "--output", "bad"], d)
-        if rc != 2 or why not in err or "in.bad:18" not in err:
-            fail(f"{line!r}: exit {rc}, expected 2 with '{why}' at line 18\n{err}")
+        if rc != 2 or why not in err or "in.bad:20" not in err:
+            fail(f"{line!r}: exit {rc}, expected 2 with '{why}' at line 20\n{err}")
     print(f"fix balance: {most:g}/{least:g} atoms per rank (set-up only: {m0:g}/{l0:g}), trajectory within "
           f"{dev:.2g} A of the plain run, restarts byte-identical, deterministic 1 = 2 ranks, bad forms refused")
 
