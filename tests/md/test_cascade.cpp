@@ -150,10 +150,13 @@ TEST(ZblSplice, SmoothAndRepulsiveDownToHalfAnAngstrom) {
     t.pair(1, 1, r, &d);
     const double e = dimer_energy(t, r);
     EXPECT_LT(d, 0.0) << "pair term must be repulsive at r = " << r;
-    if (r > 0.5) EXPECT_LT(e, prev_e) << "dimer energy must fall with r at r = " << r;
+    if (r > 0.5) {
+      EXPECT_LT(e, prev_e) << "dimer energy must fall with r at r = " << r;
+    }
     const double slope = (e - prev_e) / 0.005;
-    if (r > 0.51)
+    if (r > 0.51) {
       EXPECT_LT(std::fabs(slope - prev_slope), 0.1 * std::fabs(prev_slope) + 50.0) << "kink at " << r;
+    }
     prev_e = e, prev_slope = slope;
   }
   // Pure ZBL well inside, the EAM pair unchanged well outside.

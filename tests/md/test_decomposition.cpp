@@ -94,7 +94,9 @@ TEST(Decomposition, MovedCutsKeepOneOwnerPerPoint) {
     EXPECT_DOUBLE_EQ(d.bound(b, 2, c), z[c] * b.hi[2]);
     if (c < grid[2]) {
       EXPECT_EQ(d.cell_of(b, 2, d.bound(b, 2, c)), c);
-      if (c > 0) EXPECT_EQ(d.cell_of(b, 2, std::nextafter(d.bound(b, 2, c), 0.0)), c - 1);
+      if (c > 0) {
+        EXPECT_EQ(d.cell_of(b, 2, std::nextafter(d.bound(b, 2, c), 0.0)), c - 1);
+      }
     }
   }
   EXPECT_NEAR(d.min_width(b, 2), 0.01 * b.hi[2], 1e-12);

@@ -134,7 +134,9 @@ TEST(ElectronStopping, LoneAtomLosesStoppingPowerTimesPath) {
   EXPECT_NEAR(ke0 - ke, 5.0 * path, 1e-8 * ke0);
   double removed = 0;
   for (const auto& f : run.sim->fixes())
-    if (f->id() == "es") ASSERT_TRUE(f->scalar(removed));
+    if (f->id() == "es") {
+      ASSERT_TRUE(f->scalar(removed));
+    }
   EXPECT_NEAR(removed, ke0 - ke, 0.01 * (ke0 - ke)) << "LAMMPS's Σ S_e·|v|·dt tally";
 }
 

@@ -121,7 +121,9 @@ TEST(Restart, MeshBitIdenticalInBothPrecisions) {
       restart_matches(dir, neigh, "", std::string(" --backend mesh --set mesh.precision=") + prec, 5);
       const auto c = load(dir + "/first/checkpoint.h5");
       EXPECT_EQ(c.texts.at("meta/backend"), "mesh");
-      if (neigh == kEverySeven) EXPECT_EQ(c.reals.at("backend/ago")[0], 4.0);  // step 200 = 196 + 4
+      if (neigh == kEverySeven) {
+        EXPECT_EQ(c.reals.at("backend/ago")[0], 4.0);  // step 200 = 196 + 4
+      }
       const auto a = report(dir + "/straight/report.json").at("fabric");
       const auto b = report(dir + "/first/report.json").at("fabric");
       EXPECT_EQ(a, b) << a.dump() << "\n" << b.dump();
