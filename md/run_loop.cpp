@@ -63,6 +63,13 @@ void Simulation::cmd_run(const io::Command& c) {
   run_steps(n);
 }
 
+void Simulation::apply_load_balance() {
+  LoadBalance lb;
+  for (const auto& f : fixes_)
+    if (const LoadBalance* b = f->load_balance()) lb = *b;
+  backend_->set_load_balance(lb);
+}
+
 bool Simulation::eatom_needed(int64_t step) const {
   for (const auto& d : dumps_) {
     if (step % d.every != 0) continue;
@@ -180,10 +187,7 @@ void Simulation::run_steps(int64_t nsteps) {
   const int64_t end = s_.step + nsteps;
   run_end_step_ = end;
   const double time_start = s_.time;
-  LoadBalance lb;
-  for (const auto& f : fixes_)
-    if (const LoadBalance* b = f->load_balance()) lb = *b;
-  backend_->set_load_balance(lb);
+  apply_load_balance();
   backend_->setup(s_, tables(), neighbor_, eatom_needed(s_.step));
   for (const auto& note : backend_->setup_notes()) log_.line(note);
   forces_current_ = true;

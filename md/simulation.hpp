@@ -169,6 +169,8 @@ class Simulation {
   // run_loop.cpp
   void cmd_run(const io::Command& c);
   void run_steps(int64_t nsteps);
+  /// Hands the backend the dynamic load balancing of the current fixes (fix balance), or none.
+  void apply_load_balance();
   FixContext fix_context();
   void check_finite() const;
   void thermo_output(bool header);

@@ -129,7 +129,8 @@ void Simulation::cmd_minimize(const io::Command& c) {
   for (int t = 1; t <= s_.ntypes; ++t) {
     if (s_.mass[t] <= 0.0) a.fail("atom type " + std::to_string(t) + " has no mass");
   }
-  if (s_.atoms.size() == 0) a.fail("minimize needs atoms (create_atoms or read_data)");
+  if (natoms() == 0)
+    a.fail("minimize needs atoms (create_atoms or read_data)");  // all ranks: one may hold none
   if (dry_run_) return;
 
   log_.line(fmt::format("Setting up {} style minimization ...", ms.style));
@@ -158,6 +159,7 @@ void Simulation::cmd_minimize(const io::Command& c) {
     write_dumps(false);
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
+  backend_->set_load_balance(LoadBalance{});  // as in LAMMPS, fix balance does not act during minimisation
   const MinStats st = minimize(s_, *backend_, tables(), neighbor_, ms, box_relax_, world, each);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
   totals_.sample_time.resize(nsamples);

@@ -3,10 +3,11 @@
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
 CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
-      mesh_tiled | mesh_tiled_restart | balance | fix_balance
+      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -22,10 +23,19 @@ def fail(msg):
 
 
 def run(ranks, args, cwd, timeout=240):
-    """Runs wafermd on `ranks` MPI ranks in cwd; returns (exit status, stdout, stderr)."""
+    """Runs wafermd on `ranks` MPI ranks in cwd; returns (exit status, stdout, stderr). On a timeout the whole
+    process group goes (mpirun and its ranks, so that a hung rank cannot outlive the test), then
+    TimeoutExpired is raised."""
     cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD] + args
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise
+    return p.returncode, out, err
 
 
 def fresh(name):
@@ -325,6 +335,37 @@ def fix_balance():
           f"{dev:.2g} A of the plain run, restarts byte-identical, deterministic 1 = 2 ranks, bad forms refused")
 
 
+def minimize_empty_rank():
+    # A Cu slab in the lower 3/8 of a box split along z on 2 ranks: rank 1 holds no atoms. minimize's "needs
+    # atoms" check once looked at the rank's own atoms, so rank 1 stopped in the dry run while rank 0 went on and
+    # waited for it forever. Now both ranks finish and reach the one-rank run's energy; a fix balance in the
+    # script does not act during the minimisation, as in LAMMPS.
+    d = fresh("minimize_empty_rank")
+    slab = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
+            "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
+            f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n")
+    write_file(d, "in.min", slab + "thermo_style custom step pe\nminimize 1e-10 1e-8 50 1000\n")
+    write_file(d, "in.minfix", slab + "fix 2 all balance 5 1.05 shift z 20 1.02\n"
+               "thermo_style custom step pe f_2\nminimize 1e-10 1e-8 50 1000\n")
+    energies = {}
+    for name, ranks in (("in.min", 1), ("in.min", 2), ("in.minfix", 2)):
+        try:
+            rc, out, err = run(ranks, ["run", name, "--output", f"{name}_{ranks}"], d, timeout=60)
+        except subprocess.TimeoutExpired:
+            fail(f"{name} on {ranks} ranks did not finish in 60 s (a rank waits for one that stopped)")
+        if rc != 0:
+            fail(f"{name} on {ranks} ranks: exit {rc}\n{err}")
+        last = open(os.path.join(d, f"{name}_{ranks}", "thermo.csv")).read().split()[-1].split(",")
+        energies[(name, ranks)] = float(last[1])
+        if name == "in.minfix" and float(last[2]) != 1.0:
+            fail(f"fix balance acted during minimize: f_2 = {last[2]}")
+    e1 = energies[("in.min", 1)]
+    for key, e in energies.items():
+        if abs(e - e1) > 1e-8 * abs(e1):
+            fail(f"{key}: final energy {e!r} differs from one rank's {e1!r}")
+    print(f"minimize with an empty rank: 2 ranks finish at the one-rank energy {e1:.10g} eV")
+
+
 def lost_atom():
     # The top atom (on rank 1, the upper z sub-domain) flies out through the fixed z face: every rank stops,
     # exit 3 with the reason, no hang.
@@ -457,4 +498,4 @@ def bad_restart():
 {"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
  "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
- "fix_balance": fix_balance}[CASE]()
+ "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank}[CASE]()
