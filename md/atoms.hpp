@@ -61,7 +61,8 @@ struct Atoms {
   /// Keeps the atoms with keep[i] true, in their order.
   void compact(const std::vector<char>& keep) {
     size_t n = 0;
-    for (size_t i = 0; i < size(); ++i) {
+    while (n < size() && keep[n]) ++n;  // atoms before the first removed one stay where they are
+    for (size_t i = n; i < size(); ++i) {
       if (!keep[i]) continue;
       x[n] = x[i], y[n] = y[i], z[n] = z[i], vx[n] = vx[i], vy[n] = vy[i], vz[n] = vz[i];
       fx[n] = fx[i], fy[n] = fy[i], fz[n] = fz[i], type[n] = type[i], id[n] = id[i];
