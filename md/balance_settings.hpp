@@ -1,5 +1,6 @@
 // `balance` and `fix balance` settings (LAMMPS's shift style): what a run asks of a backend with sub-domains.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "io/command.hpp"
@@ -22,6 +23,8 @@ struct LoadBalance {
   int every = -1;
   ShiftBalance shift;
   bool active() const { return every >= 0; }
+  /// Whether step is one of the periodic balancing steps (not the set-up).
+  bool due(int64_t step) const { return every > 0 && step % every == 0; }
 };
 
 /// Reads `thresh shift dimstr Niter stopthresh` (the rest of a `balance` or `fix balance` command); bad

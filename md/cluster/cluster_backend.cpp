@@ -180,7 +180,7 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
 ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool& moved) {
   ++ago_;
   // fix balance forces a rebuild at its steps (LAMMPS's next_reneighbor), whatever the neighbour settings.
-  if (lb_.every > 0 && s.step % lb_.every == 0) return Due::yes;
+  if (lb_.due(s.step)) return Due::yes;
   if (nb_.once) return Due::no;
   if (ago_ < nb_.delay || ago_ % nb_.every != 0) return Due::no;
   if (!nb_.check) return Due::yes;
@@ -203,7 +203,7 @@ void ClusterBackend::rebuild(State& s, bool at_setup) {
   const auto t0 = std::chrono::steady_clock::now();
   enforce_boundaries(s, *comm_);
   const double cutneigh = tables_->cutmax + nb_.skin;
-  if (lb_.active() && (at_setup || (lb_.every > 0 && s.step % lb_.every == 0))) {
+  if (lb_.active() && (at_setup || lb_.due(s.step))) {
     // From wrapped positions alone, before the atoms move to their ranks: the same cuts on every run.
     const BalanceReport r = balance_shift(*comm_, *dec_, s.box, s.atoms, lb_.shift, cutneigh);
     stats_.imbalance = r.final;

@@ -22,7 +22,7 @@ class FixBalance : public Fix {
     restored_ = false;
   }
   void end_of_step(FixContext& c) override {
-    if (lb_.every > 0 && c.s.step % lb_.every == 0) measure(c);
+    if (lb_.due(c.s.step)) measure(c);
   }
   bool scalar(double& v) const override {
     v = imbalance_;

@@ -88,6 +88,12 @@ def max_deviation(path_a, path_b):
     return max(max(abs(p - q) for p, q in zip(a[i], b[i])) for i in a)
 
 
+# A Cu slab in the lower 3/8 of a periodic box (vacuum above): 2 ranks split along z leave rank 1 empty.
+SLAB = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
+        "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
+        f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n")
+
+
 def small_input(cells, extra="", boundary="p p p"):
     return (f"units metal\natom_style atomic\nboundary {boundary}\nlattice fcc 3.615\n"
             f"region box block 0 {cells} 0 {cells} 0 {cells}\ncreate_box 1 box\ncreate_atoms 1 box\n"
@@ -203,11 +209,8 @@ def balance():
     # within a lattice plane. The trajectory is the unbalanced run's to 1e-9 A; a run restarted from a checkpoint
     # of the balanced run ends byte-identical to the uninterrupted one; bad forms exit 2 with their line.
     d = fresh("balance")
-    slab = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
-            "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
-            f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n"
-            "velocity all create 600.0 4928 loop geom\nneighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\n"
-            "fix 1 all nve\ntimestep 0.002\n")
+    slab = SLAB + ("velocity all create 600.0 4928 loop geom\nneighbor 1.0 bin\n"
+                   "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.002\n")
 
     def write(name, text):
         write_file(d, name, text)
@@ -269,11 +272,8 @@ def fix_balance():
     # to 1e-9 A, restarts from checkpoints between and at balancing steps end byte-identical (f_2 too),
     # deterministic mode is bit-identical at 1 and 2 ranks, and bad forms exit 2 with their line.
     d = fresh("fix_balance")
-    head = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
-            "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
-            f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n"
-            "velocity all create 600.0 4928 loop geom\nvelocity all set NULL NULL 40.0 sum yes units box\n"
-            "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.002\n")
+    head = SLAB + ("velocity all create 600.0 4928 loop geom\nvelocity all set NULL NULL 40.0 sum yes units box\n"
+                   "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.002\n")
     fix = "fix 2 all balance 20 1.05 shift z 20 1.02\nthermo 20\nthermo_style custom step pe f_2\n"
 
     def f2(name):
@@ -341,11 +341,8 @@ def minimize_empty_rank():
     # waited for it forever. Now both ranks finish and reach the one-rank run's energy; a fix balance in the
     # script does not act during the minimisation, as in LAMMPS.
     d = fresh("minimize_empty_rank")
-    slab = ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
-            "region box block 0 8 0 8 0 16\nregion slab block 0 8 0 8 0 6\ncreate_box 1 box\n"
-            f"create_atoms 1 region slab\npair_style eam\npair_coeff 1 1 {POT}\n")
-    write_file(d, "in.min", slab + "thermo_style custom step pe\nminimize 1e-10 1e-8 50 1000\n")
-    write_file(d, "in.minfix", slab + "fix 2 all balance 5 1.05 shift z 20 1.02\n"
+    write_file(d, "in.min", SLAB + "thermo_style custom step pe\nminimize 1e-10 1e-8 50 1000\n")
+    write_file(d, "in.minfix", SLAB + "fix 2 all balance 5 1.05 shift z 20 1.02\n"
                "thermo_style custom step pe f_2\nminimize 1e-10 1e-8 50 1000\n")
     energies = {}
     for name, ranks in (("in.min", 1), ("in.min", 2), ("in.minfix", 2)):
