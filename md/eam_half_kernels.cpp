@@ -358,6 +358,28 @@ struct ForceAcc {
   __m512d fx, fy, fz, e;
 };
 
+// f[3·js[l] + 0..2] −= (fx, fy, fz)[l] for lanes l < nl, one 256-bit load, subtract and store per neighbour:
+// the three vectors are transposed into (x, y, z, 0) rows, and the fourth double (the next record's x, or the
+// one spare double past the last record) gets −0 subtracted, which leaves every value's bits as they were
+// (x − (+0) = x, also for −0 and NaN). a − b is a + (−b) in IEEE arithmetic, so the bits equal three scalar
+// updates. Single-threaded only: the fourth double belongs to another record.
+inline void scatter_rows(double* f, const int* js, int nl, __m512d fx, __m512d fy, __m512d fz) {
+  const __m512d zero = _mm512_setzero_pd();
+  const __m512d a = _mm512_unpacklo_pd(fx, fy), b = _mm512_unpackhi_pd(fx, fy);  // (x, y) of even, odd lanes
+  const __m512d c = _mm512_unpacklo_pd(fz, zero), d = _mm512_unpackhi_pd(fz, zero);
+  const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+  const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+  alignas(64) double rows[8][4];  // row (l >> 1) + 4 (l & 1) holds lane l
+  _mm512_store_pd(rows[0], _mm512_permutex2var_pd(a, lo, c));
+  _mm512_store_pd(rows[2], _mm512_permutex2var_pd(a, hi, c));
+  _mm512_store_pd(rows[4], _mm512_permutex2var_pd(b, lo, d));
+  _mm512_store_pd(rows[6], _mm512_permutex2var_pd(b, hi, d));
+  for (int l = 0; l < nl; ++l) {
+    double* fj = f + 3 * static_cast<size_t>(js[l]);
+    _mm256_storeu_pd(fj, _mm256_sub_pd(_mm256_loadu_pd(fj), _mm256_load_pd(rows[(l >> 1) + 4 * (l & 1)])));
+  }
+}
+
 // Force table stage for eight (nl valid) in-cut-off pairs of atom i with offsets dx, dy, dz, distances r,
 // inverse distances recip and indices jv.
 template <bool single>
@@ -399,14 +421,18 @@ inline void force_group(const PairConsts& k, size_t base, const double* fp, doub
   a.fy = _mm512_add_pd(a.fy, fy);
   a.fz = _mm512_add_pd(a.fz, fz);
   a.e = _mm512_mask_add_pd(a.e, tail, a.e, phi);
-  _mm512_store_pd(tx, fx);
-  _mm512_store_pd(ty, fy);
-  _mm512_store_pd(tz, fz);
-  for (int l = 0; l < nl; ++l) {
-    double* fj = f + 3 * static_cast<size_t>(js[l]);
-    scatter_add(fj, -tx[l]);
-    scatter_add(fj + 1, -ty[l]);
-    scatter_add(fj + 2, -tz[l]);
+  if constexpr (std::is_same_v<Exec, Kokkos::Serial>) {
+    scatter_rows(f, js, nl, fx, fy, fz);
+  } else {
+    _mm512_store_pd(tx, fx);
+    _mm512_store_pd(ty, fy);
+    _mm512_store_pd(tz, fz);
+    for (int l = 0; l < nl; ++l) {
+      double* fj = f + 3 * static_cast<size_t>(js[l]);
+      scatter_add(fj, -tx[l]);
+      scatter_add(fj + 1, -ty[l]);
+      scatter_add(fj + 2, -tz[l]);
+    }
   }
 }
 
@@ -634,6 +660,8 @@ double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
                       HostView<const double> fp, HostView<double> f, double virial[6], double* eatom) {
   EnergyVirial ev;
   const bool reduced = prec != PairPrecision::fp64;
+  if (f.extent(0) <= 3 * hp.rec.extent(0))
+    throw RunError("internal error: eam_force_half needs one spare double after the records' forces");
 #ifdef WMD_AVX512
   if (eatom) {
     // Per-atom energies (dumps of pe/atom) take the portable loop.

@@ -75,7 +75,8 @@ void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
 /// F'(ρ̄) of owned atoms; returns the embedding energy and adds each atom's part to eatom (if not null).
 double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<const double> rho,
                  HostView<double> fp, double* eatom);
-/// Pair forces into f (3 per record, zeroed by the caller); returns the pair energy, accumulates the virial
+/// Pair forces into f (3 per record, zeroed by the caller, plus one spare double after the last record's,
+/// which the vector loop reads and writes back unchanged); returns the pair energy, accumulates the virial
 /// (xx yy zz xy xz yz; skipped when virial is null) and, if eatom is not null, half of each pair energy on
 /// each partner record.
 double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec,

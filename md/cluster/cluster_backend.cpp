@@ -295,7 +295,7 @@ void ClusterBackend::check_split() {
 void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   const auto t0 = std::chrono::steady_clock::now();
   const int nall = images_.nall(), nlocal = images_.nlocal;
-  if (rho_.extent(0) < static_cast<size_t>(nall)) {
+  if (rho_.extent(0) <= static_cast<size_t>(nall)) {  // cap > nall: f keeps the force pass's spare double
     // Grow with slack so small changes in the ghost count do not reallocate at every rebuild.
     const size_t cap = static_cast<size_t>(nall) + nall / 8 + 64;
     rho_ =
@@ -306,7 +306,7 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
                                                   3 * cap);
   }
   const HostView<double> rho(rho_.data(), nall), fp(fp_.data(), nall),
-      f(f_.data(), 3 * static_cast<size_t>(nall));
+      f(f_.data(), 3 * static_cast<size_t>(nall) + 1);  // the force pass's spare double (cap > nall)
   double* ea = nullptr;
   if (eatom) {
     eatom_.assign(nall, 0.0);
