@@ -278,15 +278,13 @@ inline void distances(const double* brsq, int cnt, double* br, double* brc) {
   }
 }
 
-// Density table stage over cnt compacted pairs of atom i: returns Σ ρ_{j→i} and scatters ρ_{i→j} onto j.
-// With one atom type ρ_{i→j} = ρ_{j→i}, so one transpose serves both.
-template <bool single, bool approx>
-inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, const double* brsq, int cnt,
-                             double* rho, __m512d rhoi) {
+// Density table stage over cnt compacted pairs of atom i at distances br: returns Σ ρ_{j→i} and scatters
+// ρ_{i→j} onto j. With one atom type ρ_{i→j} = ρ_{j→i}, so one transpose serves both.
+template <bool single>
+inline __m512d density_table_r(const PairConsts& k, size_t base, const int* bj, const double* br, int cnt,
+                               double* rho, __m512d rhoi) {
   alignas(32) int m[8];
   alignas(64) double tj[8];
-  alignas(64) double br[kInline + 8];
-  distances<approx>(brsq, cnt, br, nullptr);
   const __m512d vrdr = _mm512_set1_pd(k.rdr);
   const __m256i nrm1 = _mm256_set1_epi32(k.nr - 1);
   for (int c0 = 0; c0 < cnt; c0 += 8) {
@@ -314,6 +312,15 @@ inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, co
   return rhoi;
 }
 
+// The same from squared distances brsq.
+template <bool single, bool approx>
+inline __m512d density_table(const PairConsts& k, size_t base, const int* bj, const double* brsq, int cnt,
+                             double* rho, __m512d rhoi) {
+  alignas(64) double br[kInline + 8];
+  distances<approx>(brsq, cnt, br, nullptr);
+  return density_table_r<single>(k, base, bj, br, cnt, rho, rhoi);
+}
+
 template <bool single, bool approx>
 void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double> rhov) {
   const PairConsts k{hp.rec.data(), t.dens.data(), t.nr, t.ntypes, t.rdr, t.cutmax * t.cutmax};
@@ -322,35 +329,62 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
   uint64_t* cut_mask = hp.cut_mask.data();
   int* ncut = hp.ncut.data();
   double* rho = rhov.data();
-  Kokkos::parallel_for(
-      "eam_density_half_avx512", Kokkos::RangePolicy<Exec>(hp.atom_begin, hp.atom_end), [=](const int i) {
+  // Atoms in blocks; within a block the distance stage (compaction, sqrt) of the next atom is issued before
+  // the table stage of this one, so the divider works beside the table stage's shuffles.
+  constexpr int kBlock = 64;
+  const int first = hp.atom_begin, last = hp.atom_end;
+  const int nblocks = (last - first + kBlock - 1) / kBlock;
+  Kokkos::parallel_for("eam_density_half_avx512", Kokkos::RangePolicy<Exec>(0, nblocks), [=](const int blk) {
+    struct Stage {
+      alignas(64) int bj[kMaskLen + 16];
+      alignas(64) double brsq[kMaskLen + 8];
+      alignas(64) double br[kMaskLen + 8];
+      int cnt;
+      bool longlist;
+    };
+    Stage st[2];
+    const __m512d vcut = _mm512_set1_pd(k.cutsq);
+    const int i0 = first + blk * kBlock, i1 = std::min(last, i0 + kBlock);
+    auto prep = [&](int i, Stage& g) {
+      const int64_t b = off[i], e = off[i + 1];
+      g.longlist = e - b > kMaskLen;
+      if (g.longlist) return;
+      const PosRec ri = k.rec[i];
+      const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
+      uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);
+      for (int w = 0; w < kMaskWords; ++w) mask[w] = 0;
+      int nout = 0;
+      g.cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, g.bj, g.brsq, nullptr, nullptr,
+                                   nullptr, nullptr, nout, mask);
+      ncut[i] = g.cnt;
+      distances<approx>(g.brsq, g.cnt, g.br, nullptr);
+    };
+    prep(i0, st[0]);
+    for (int i = i0; i < i1; ++i) {
+      Stage& g = st[(i - i0) & 1];
+      if (i + 1 < i1) prep(i + 1, st[(i + 1 - i0) & 1]);
+      const PosRec ri = k.rec[i];
+      const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
+      __m512d rhoi = _mm512_setzero_pd();
+      if (!g.longlist) {
+        rhoi = density_table_r<single>(k, base, g.bj, g.br, g.cnt, rho, rhoi);
+      } else {
         alignas(64) int bj[kInline + 16];
         alignas(64) double brsq[kInline + 8];
-        const PosRec ri = k.rec[i];
-        const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
         const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
-        const __m512d vcut = _mm512_set1_pd(k.cutsq);
-        __m512d rhoi = _mm512_setzero_pd();
         const int64_t b = off[i], e = off[i + 1];
         int nout = 0;
-        if (e - b <= kMaskLen) {
-          uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);
-          for (int w = 0; w < kMaskWords; ++w) mask[w] = 0;
-          const int cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, bj, brsq, nullptr, nullptr,
-                                               nullptr, nullptr, nout, mask);
+        for (int64_t k0 = b; k0 < e; k0 += kInline) {
+          const int64_t k1 = std::min<int64_t>(e, k0 + kInline);
+          const int cnt = compact_block<false>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr,
+                                               nullptr, nullptr, nullptr, nout);
           rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
-          ncut[i] = cnt;
-        } else {
-          for (int64_t k0 = b; k0 < e; k0 += kInline) {
-            const int64_t k1 = std::min<int64_t>(e, k0 + kInline);
-            const int cnt = compact_block<false>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, nullptr,
-                                                 nullptr, nullptr, nullptr, nout);
-            rhoi = density_table<single, approx>(k, base, bj, brsq, cnt, rho, rhoi);
-          }
-          ncut[i] = -1;
         }
-        scatter_add(rho + i, _mm512_reduce_add_pd(rhoi));
-      });
+        ncut[i] = -1;
+      }
+      scatter_add(rho + i, _mm512_reduce_add_pd(rhoi));
+    }
+  });
 }
 
 // Per-atom accumulators of the force pass.
@@ -446,21 +480,63 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
   const int* ncut = hp.ncut.data();
   const double* fp = fpv.data();
   double* f = fv.data();
+  // Atoms in blocks; within a block the next atom's neighbour offsets, r and 1/r (sqrt and divide) are
+  // computed before this atom's table stage, so the divider works beside the table stage's shuffles.
+  constexpr int kBlock = 64;
+  const int first = hp.atom_begin, last = hp.atom_end;
+  const int nblocks = (last - first + kBlock - 1) / kBlock;
   Kokkos::parallel_reduce(
-      "eam_force_half_avx512", Kokkos::RangePolicy<Exec>(hp.atom_begin, hp.atom_end),
-      [=](const int i, EnergyVirial& acc) {
-        const PosRec ri = k.rec[i];
-        const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
-        const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
-        const __m512d fpi = _mm512_set1_pd(fp[i]);
+      "eam_force_half_avx512", Kokkos::RangePolicy<Exec>(0, nblocks),
+      [=](const int blk, EnergyVirial& acc) {
+        struct Stage {
+          alignas(64) int bj[kMaskLen + 16];
+          alignas(64) double bdx[kMaskLen + 8], bdy[kMaskLen + 8], bdz[kMaskLen + 8];
+          alignas(64) double brsq[kMaskLen + 8], br[kMaskLen + 8], brc[kMaskLen + 8];
+          int cnt;
+        };
+        Stage st[2];
         const __m512d zero = _mm512_setzero_pd();
-        ForceAcc a{zero, zero, zero, zero};
-        alignas(64) int bj[kInline + 16];
-        alignas(64) double bdx[kInline + 8], bdy[kInline + 8], bdz[kInline + 8], brsq[kInline + 8];
-        alignas(64) double br[kInline + 8], brc[kInline + 8];
-        // Table stage over cnt pairs whose offsets, distances and indices are in the buffers.
-        auto tables = [&](const int* js, int cnt) {
-          distances<approx>(brsq, cnt, br, brc);
+        const int i0 = first + blk * kBlock, i1 = std::min(last, i0 + kBlock);
+        // Offsets and distances of atom i's in-cut-off pairs, as the density pass marked them.
+        auto prep = [&](int i, Stage& g) {
+          if (ncut[i] < 0) return;
+          const PosRec ri = k.rec[i];
+          const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
+          const int64_t b = off[i], e = off[i + 1];
+          const uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);
+          int n = 0;
+          for (int64_t q = b; q < e; q += 16) {
+            const int64_t rel = q - b;  // a multiple of 16: within one word
+            const __mmask16 tail =
+                static_cast<__mmask16>(e - q >= 16 ? 0xFFFF : (1u << static_cast<unsigned>(e - q)) - 1u);
+            const __mmask16 in = static_cast<__mmask16>((mask[rel >> 6] >> (rel & 63)) & tail);
+            const __m512i jv = _mm512_maskz_loadu_epi32(tail, nbr + q);
+            _mm512_storeu_si512(g.bj + n, _mm512_maskz_compress_epi32(in, jv));
+            n += _mm_popcnt_u32(in);
+          }
+          for (int c0 = 0; c0 < n; c0 += 8) {
+            const int nl = std::min(8, n - c0);
+            const __mmask8 tail = lanes_mask(nl);
+            const double* p[8];
+            for (int l = 0; l < 8; ++l) p[l] = &k.rec[g.bj[c0 + (l < nl ? l : 0)]].x;
+            __m512d c[4];
+            transpose8x4(p, 0, c);
+            const __m512d dx = _mm512_maskz_sub_pd(tail, xi, c[0]), dy = _mm512_maskz_sub_pd(tail, yi, c[1]),
+                          dz = _mm512_maskz_sub_pd(tail, zi, c[2]);
+            _mm512_store_pd(g.bdx + c0, dx);
+            _mm512_store_pd(g.bdy + c0, dy);
+            _mm512_store_pd(g.bdz + c0, dz);
+            _mm512_store_pd(g.brsq + c0,
+                            _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
+                                          _mm512_mul_pd(dz, dz)));
+          }
+          g.cnt = n;
+          distances<approx>(g.brsq, n, g.br, g.brc);
+        };
+        // Table stage over cnt pairs of atom i in the given buffers.
+        auto tables = [&](ForceAcc& a, size_t base, __m512d fpi, const int* js, const double* bdx,
+                          const double* bdy, const double* bdz, const double* br, const double* brc,
+                          int cnt) {
           for (int c0 = 0; c0 < cnt; c0 += 8) {
             const int nl = std::min(8, cnt - c0);
             const __mmask8 tail = lanes_mask(nl);
@@ -471,54 +547,38 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
                                 _mm256_maskz_loadu_epi32(tail, js + c0), nl, a);
           }
         };
-        const int64_t b = off[i];
-        if (ncut[i] >= 0) {
-          // The density pass marked the in-cut-off neighbours: no distance test, 16 indices per compress.
-          const uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);
-          const int64_t e = off[i + 1];
-          int n = 0;
-          for (int64_t q = b; q < e; q += 16) {
-            const int64_t rel = q - b;  // a multiple of 16: within one word
-            const __mmask16 tail =
-                static_cast<__mmask16>(e - q >= 16 ? 0xFFFF : (1u << static_cast<unsigned>(e - q)) - 1u);
-            const __mmask16 in = static_cast<__mmask16>((mask[rel >> 6] >> (rel & 63)) & tail);
-            const __m512i jv = _mm512_maskz_loadu_epi32(tail, nbr + q);
-            _mm512_storeu_si512(bj + n, _mm512_maskz_compress_epi32(in, jv));
-            n += _mm_popcnt_u32(in);
+        prep(i0, st[0]);
+        for (int i = i0; i < i1; ++i) {
+          Stage& g = st[(i - i0) & 1];
+          if (i + 1 < i1) prep(i + 1, st[(i + 1 - i0) & 1]);
+          const PosRec ri = k.rec[i];
+          const size_t base = static_cast<size_t>(ri.type - 1) * k.nt;
+          const __m512d fpi = _mm512_set1_pd(fp[i]);
+          ForceAcc a{zero, zero, zero, zero};
+          if (ncut[i] >= 0) {
+            tables(a, base, fpi, g.bj, g.bdx, g.bdy, g.bdz, g.br, g.brc, g.cnt);
+          } else {
+            // A list past the masks: distances tested again, in blocks of the stack buffers.
+            alignas(64) int bj[kInline + 16];
+            alignas(64) double bdx[kInline + 8], bdy[kInline + 8], bdz[kInline + 8], brsq[kInline + 8];
+            alignas(64) double br[kInline + 8], brc[kInline + 8];
+            const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
+            const __m512d vcut = _mm512_set1_pd(k.cutsq);
+            int nout = 0;
+            for (int64_t k0 = off[i]; k0 < off[i + 1]; k0 += kInline) {
+              const int64_t k1 = std::min<int64_t>(off[i + 1], k0 + kInline);
+              const int cnt = compact_block<true>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy,
+                                                  bdz, nullptr, nout);
+              distances<approx>(brsq, cnt, br, brc);
+              tables(a, base, fpi, bj, bdx, bdy, bdz, br, brc, cnt);
+            }
           }
-          const int* js = bj;
-          for (int c0 = 0; c0 < n; c0 += 8) {
-            const int nl = std::min(8, n - c0);
-            const __mmask8 tail = lanes_mask(nl);
-            const double* p[8];
-            for (int l = 0; l < 8; ++l) p[l] = &k.rec[js[c0 + (l < nl ? l : 0)]].x;
-            __m512d c[4];
-            transpose8x4(p, 0, c);
-            const __m512d dx = _mm512_maskz_sub_pd(tail, xi, c[0]), dy = _mm512_maskz_sub_pd(tail, yi, c[1]),
-                          dz = _mm512_maskz_sub_pd(tail, zi, c[2]);
-            _mm512_store_pd(bdx + c0, dx);
-            _mm512_store_pd(bdy + c0, dy);
-            _mm512_store_pd(bdz + c0, dz);
-            _mm512_store_pd(brsq + c0,
-                            _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
-                                          _mm512_mul_pd(dz, dz)));
-          }
-          tables(js, n);
-        } else {
-          const __m512d vcut = _mm512_set1_pd(k.cutsq);
-          int nout = 0;
-          for (int64_t k0 = b; k0 < off[i + 1]; k0 += kInline) {
-            const int64_t k1 = std::min<int64_t>(off[i + 1], k0 + kInline);
-            const int cnt = compact_block<true>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy, bdz,
-                                                nullptr, nout);
-            tables(bj, cnt);
-          }
+          const size_t i3 = 3 * static_cast<size_t>(i);
+          scatter_add(f + i3, _mm512_reduce_add_pd(a.fx));
+          scatter_add(f + i3 + 1, _mm512_reduce_add_pd(a.fy));
+          scatter_add(f + i3 + 2, _mm512_reduce_add_pd(a.fz));
+          acc.e += _mm512_reduce_add_pd(a.e);
         }
-        const size_t i3 = 3 * static_cast<size_t>(i);
-        scatter_add(f + i3, _mm512_reduce_add_pd(a.fx));
-        scatter_add(f + i3 + 1, _mm512_reduce_add_pd(a.fy));
-        scatter_add(f + i3 + 2, _mm512_reduce_add_pd(a.fz));
-        acc.e += _mm512_reduce_add_pd(a.e);
       },
       ev);
 }
