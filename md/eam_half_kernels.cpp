@@ -300,14 +300,21 @@ inline __m512d density_table_r(const PairConsts& k, size_t base, const int* bj, 
     transpose8x4(q, 0, a);
     const __m512d vi = mul_add(mul_add(mul_add(a[0], p, a[1]), p, a[2]), p, a[3]);
     rhoi = _mm512_mask_add_pd(rhoi, tail, rhoi, vi);
-    if constexpr (single) {
-      _mm512_store_pd(tj, vi);
-    } else {
+    __m512d vj = vi;
+    if constexpr (!single) {
       __m512d b[4];
       transpose8x4(q, 4, b);
-      _mm512_store_pd(tj, mul_add(mul_add(mul_add(b[0], p, b[1]), p, b[2]), p, b[3]));
+      vj = mul_add(mul_add(mul_add(b[0], p, b[1]), p, b[2]), p, b[3]);
     }
-    for (int l = 0; l < nl; ++l) scatter_add(rho + bj[c0 + l], tj[l]);
+    if constexpr (std::is_same_v<Exec, Kokkos::Serial>) {
+      // The eight partners are distinct records: one gather, add and scatter is the eight scalar updates.
+      const __m256i jv = _mm256_maskz_loadu_epi32(tail, bj + c0);
+      const __m512d old = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), tail, jv, rho, 8);
+      _mm512_mask_i32scatter_pd(rho, tail, jv, _mm512_add_pd(old, vj), 8);
+    } else {
+      _mm512_store_pd(tj, vj);
+      for (int l = 0; l < nl; ++l) scatter_add(rho + bj[c0 + l], tj[l]);
+    }
   }
   return rhoi;
 }
