@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """wafermd's cluster backend side by side with LAMMPS (`lmp`) on the same inputs and rank counts.
 
-Interleaved rounds (LAMMPS, then wafermd, per input and rank count, repeated) so that machine noise hits
-both alike; per-round ratio and median ratio of atom-steps/s over the step loop only (LAMMPS's "Loop time"
+Interleaved rounds (per input: LAMMPS and wafermd at the first rank count, wafermd and LAMMPS at the second,
+and so on, repeated) so that machine noise hits both alike; per-round ratio and median ratio of atom-steps/s over the step loop only (LAMMPS's "Loop time"
 line; wafermd's report.json). Writes validation/perf/cluster_perf.md.
 
 Usage: cluster_vs_lammps.py [--wafermd build/wafermd] [--ranks 1,2] [--rounds 3]
@@ -87,9 +87,15 @@ def main():
     res = {}  # (input, ranks) -> list of (lammps, wafermd)
     for rnd in range(1, a.rounds + 1):
         for inp in inputs:
-            for k in ranks:
-                lmp = run_lammps(inp, k, work)
-                wmd = run_wafermd(exe, inp, k, work, a.set)
+            for n, k in enumerate(ranks):
+                # LAMMPS, wafermd, wafermd, LAMMPS, ...: each ratio compares neighbouring runs, and so do
+                # wafermd's 1- and 2-rank runs that its parallel efficiency divides.
+                if n % 2 == 0:
+                    lmp = run_lammps(inp, k, work)
+                    wmd = run_wafermd(exe, inp, k, work, a.set)
+                else:
+                    wmd = run_wafermd(exe, inp, k, work, a.set)
+                    lmp = run_lammps(inp, k, work)
                 res.setdefault((inp, k), []).append((lmp, wmd))
                 ratio = wmd["aps"] / lmp["aps"] if "aps" in wmd else float("nan")
                 print(f"round {rnd}  {os.path.basename(inp):12s} ranks {k}:  LAMMPS {lmp['aps'] / 1e6:7.3f} M  "
