@@ -488,7 +488,8 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
   const double* fp = fpv.data();
   double* f = fv.data();
   // Atoms in blocks; within a block the next atom's neighbour offsets, r and 1/r (sqrt and divide) are
-  // computed before this atom's table stage, so the divider works beside the table stage's shuffles.
+  // computed before this atom's table stage, so the divider works beside the table stage's shuffles. (The
+  // density pass's loop has the same shape; one template for both measured 2 % slower per step.)
   constexpr int kBlock = 64;
   const int first = hp.atom_begin, last = hp.atom_end;
   const int nblocks = (last - first + kBlock - 1) / kBlock;
