@@ -282,6 +282,7 @@ void ClusterBackend::check_split() {
   const int nlocal = images_.nlocal;
   const int first_remote = exchange_.first_remote_record(*comm_, images_.nall());
   auto ghost_free = [&](int i0, int i1) {
+    if (first_remote >= images_.nall()) return true;  // one rank: no list can hold a ghost from another
     for (int64_t k = list_.offset[i0]; k < list_.offset[i1]; ++k)
       if (list_.nbr[k] >= first_remote) return false;
     return true;
