@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "base/error.hpp"
 #include "md/cluster/cluster_backend.hpp"
 #include "md/lattice.hpp"
 
@@ -164,6 +165,36 @@ TEST_P(Kernels, SplitPassesMatchTheFullListPath) {
   for (int k = 0; k < 6; ++k)
     EXPECT_NEAR(split.result().virial[k], full.result().virial[k], 1e-9 * std::fabs(full.result().virial[0]))
         << k;
+}
+
+// The force pass updates each neighbour's force as a four-double row, the fourth double being the next
+// record's or a spare one after the last record: a buffer without that spare double is refused, not overrun.
+TEST(KernelContract, ForcePassNeedsTheSpareDouble) {
+  ensure_kokkos();
+  const auto t = tables(false);
+  const State s = crystal(4, 1);
+  const Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  const double cut = t.cutmax + 1.0;
+  GhostImages g;
+  build_ghost_images(s.box, a.x.data(), a.y.data(), a.z.data(), a.type.data(), n, cut, g);
+  HalfNeighborList list;
+  build_half_list(g, cut, list);
+  const EamPairTables pt = pack_pair_tables(t, false);
+  const HalfPairs hp = half_pairs(g, list);
+  const size_t nall = static_cast<size_t>(g.nall());
+  std::vector<double> rho(nall, 0.0), fp(nall, 0.0), f(3 * nall + 1, 0.0);
+  eam_density_half(pt, hp, PairPrecision::fp64, HostView<double>(rho.data(), nall));
+  for (size_t j = 0; j < nall; ++j) fp[j] = -0.1 * rho[j];  // any F'; images need no fold for this check
+  const HostView<const double> fpv(fp.data(), nall);
+  EXPECT_THROW(eam_force_half(pt, hp, PairPrecision::fp64, fpv, HostView<double>(f.data(), 3 * nall), nullptr,
+                              nullptr),
+               wmd::RunError);
+  const double e = eam_force_half(pt, hp, PairPrecision::fp64, fpv, HostView<double>(f.data(), 3 * nall + 1),
+                                  nullptr, nullptr);
+  EXPECT_TRUE(std::isfinite(e));
+  EXPECT_EQ(f[3 * nall], 0.0);  // the spare double comes back as it was
+  EXPECT_GT(max_abs(f), 0.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(ClusterKernels, Kernels, ::testing::Values(false, true),
