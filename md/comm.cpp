@@ -11,6 +11,9 @@
 namespace wmd::md {
 namespace {
 
+// Up to this many ranks a vote is one message to every other rank (any_start); above, a collective.
+constexpr int kPeerVoteRanks = 32;
+
 // Gathers per-rank byte counts and their displacements (as MPI's int counts).
 std::vector<int> counts_of(MPI_Comm c, int size, size_t nbytes, std::vector<int>& displs) {
   const int mine = static_cast<int>(nbytes);
@@ -112,13 +115,40 @@ bool Comm::any(bool v) const {
 void Comm::any_start(bool v, PendingAny& p) const {
   p.in = p.out = v ? 1 : 0;
   p.posted = true;
-  if (size_ > 1) MPI_Iallreduce(&p.in, &p.out, 1, MPI_INT, MPI_MAX, comm_, &p.req);
+  p.req.clear();
+  if (size_ == 1) return;
+  if (size_ > kPeerVoteRanks) {
+    p.req.emplace_back();
+    MPI_Iallreduce(&p.in, &p.out, 1, MPI_INT, MPI_MAX, comm_, &p.req.back());
+    return;
+  }
+  // Each rank sends its flag to every other rank at once. A collective's later rounds move only when a rank
+  // calls into MPI (Open MPI's two-rank Iallreduce sends the result back from rank 0 once rank 0 polls), so
+  // its finish waited for the other rank to reach *its* finish; these one-int messages are delivered eagerly,
+  // so the finish waits only for the other ranks to have started the vote.
+  if (votes_ == MPI_COMM_NULL) MPI_Comm_dup(comm_, &votes_);  // collective, once: every rank votes alike
+  p.got.assign(size_ - 1, 0);
+  for (int r = 0, k = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    p.req.emplace_back();
+    MPI_Irecv(&p.got[k++], 1, MPI_INT, r, 0, votes_, &p.req.back());
+  }
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    p.req.emplace_back();
+    MPI_Isend(&p.in, 1, MPI_INT, r, 0, votes_, &p.req.back());
+  }
 }
 
 bool Comm::any_finish(PendingAny& p) const {
   if (!p.posted) return false;
-  if (size_ > 1) MPI_Wait(&p.req, MPI_STATUS_IGNORE);
   p.posted = false;
+  if (p.req.empty()) return p.out != 0;
+  MPI_Waitall(static_cast<int>(p.req.size()), p.req.data(), MPI_STATUSES_IGNORE);
+  p.req.clear();
+  if (size_ <= kPeerVoteRanks) {
+    for (const int g : p.got) p.out |= g;
+  }
   return p.out != 0;
 }
 

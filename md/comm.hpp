@@ -43,11 +43,13 @@ class Comm {
   bool any(bool v) const;
   /// A global `any` in flight (any_start … any_finish); must stay in place in between.
   struct PendingAny {
-    MPI_Request req = MPI_REQUEST_NULL;
+    std::vector<MPI_Request> req;  // receives, then sends (flags to and from each other rank)
+    std::vector<int> got;          // the other ranks' flags
     int in = 0, out = 0;
     bool posted = false;
   };
-  /// Starts any(v) without waiting, so that no rank waits for the others at this point.
+  /// Starts any(v) without waiting, so that no rank waits for the others at this point. Every rank must
+  /// start its votes in the same order (their messages share one communicator and tag).
   void any_start(bool v, PendingAny& p) const;
   /// Waits for the `any` that any_start began and returns it (false if none was started).
   bool any_finish(PendingAny& p) const;
@@ -138,6 +140,9 @@ class Comm {
   explicit Comm(Serial) : comm_(MPI_COMM_SELF), serial_(true) {}
 
   MPI_Comm comm_;
+  // A duplicate of comm_ for the votes' messages, made at the first vote: their own context, so that no
+  // other receive (the mesh backend's tags are row numbers) can ever match them.
+  mutable MPI_Comm votes_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   bool serial_ = false;  // no MPI calls at all (MPI not initialised, or Comm::local())
   bool deterministic_ = false;

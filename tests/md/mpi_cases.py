@@ -101,7 +101,8 @@ def small_input(cells, extra="", boundary="p p p"):
 
 
 def lammps_digits():
-    # in.eam at 1-4 ranks prints LAMMPS's step-100 row; 1 vs 4 ranks positions agree within 1e-9 Å.
+    # in.eam at 1-4 ranks prints LAMMPS's step-100 row and rebuild count; 1 vs 4 ranks positions agree within
+    # 1e-9 Å.
     data = {}
     for n in (1, 2, 3, 4):
         d = fresh(f"digits_{n}")
@@ -114,6 +115,9 @@ def lammps_digits():
             fail(f"{n} ranks: no LAMMPS step-100 row in\n{out}")
         if f"on {n} procs" not in out or f"{n} MPI tasks" not in out:
             fail(f"{n} ranks: summary does not name {n} procs")
+        # LAMMPS's rebuild count: every rank's vote on "an atom moved half the skin" is combined each step.
+        if "Neighbor list builds = 13" not in out or "Dangerous builds = 0" not in out:
+            fail(f"{n} ranks: LAMMPS rebuilds the lists 13 times (0 dangerous); the summary says otherwise\n{out}")
         data[n] = read_data(os.path.join(d, "final.data"))
         print(f"{n} ranks: LAMMPS step-100 digits reproduced")
     a, b = data[1], data[4]

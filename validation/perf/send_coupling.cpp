@@ -1,9 +1,14 @@
-// Why the cluster backend's exchanges wait for their receives alone (docs/performance.md, item 12).
+// Why the cluster backend's exchanges wait for their receives alone (docs/performance.md, item 12), and
+// why its votes are messages rather than a non-blocking allreduce (item 17).
 //
 // Two ranks post a receive and a send, compute for X, then wait; on alternate iterations one rank starts
 // its part D late. The data it waits for was posted D − X after its own wait began (nothing, for D < X),
 // yet waiting for the send too also waits for the partner to enter an MPI call (Open MPI's shared-memory
 // transport completes a send only then), i.e. for the partner's whole compute: D/2 on average.
+//
+// Votes: both ranks start a vote, then compute, one of them D longer on alternate iterations, then finish
+// it. Every flag was sent at the start, yet MPI_Iallreduce's second round waits for rank 0 to poll, so a
+// fast rank 1 waits for rank 0's whole compute (D/2 on average); Comm::any_start's messages do not.
 //
 //   mpirun -np 2 build/validation/perf/send_coupling [bytes ...]
 #include <mpi.h>
@@ -12,6 +17,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include "md/comm.hpp"
 
 namespace {
 
@@ -47,6 +54,32 @@ double mean_wait(int bytes, bool with_send, int rank) {
   return waited / iterations;
 }
 
+// Mean seconds spent finishing a vote: MPI_Iallreduce, or Comm::any_start / any_finish.
+double mean_vote_wait(bool collective, int rank, const wmd::md::Comm& comm) {
+  const double X = 1e-3, D = 0.5e-3;
+  const int iterations = 400;
+  double waited = 0.0;
+  for (int k = 0; k < iterations; ++k) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    int in = k & 1, out = 0;
+    MPI_Request req = MPI_REQUEST_NULL;
+    wmd::md::Comm::PendingAny vote;
+    if (collective)
+      MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+    else
+      comm.any_start(in != 0, vote);
+    compute_for(k % 2 == rank ? X + D : X);
+    const double t0 = now();
+    if (collective)
+      MPI_Wait(&req, MPI_STATUS_IGNORE);
+    else
+      out = comm.any_finish(vote) ? 1 : 0;
+    waited += now() - t0;
+    if (out != (k & 1)) std::fprintf(stderr, "error: vote %d gave %d\n", k & 1, out);
+  }
+  return waited / iterations;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +102,11 @@ int main(int argc, char** argv) {
     MPI_Allreduce(MPI_IN_PLACE, w, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0) std::printf("%6d  %27.1f  %28.1f\n", b, w[0] * 1e6, w[1] * 1e6);
   }
+  const wmd::md::Comm comm(MPI_COMM_WORLD);
+  double v[2] = {mean_vote_wait(true, rank, comm), mean_vote_wait(false, rank, comm)};
+  MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0)
+    std::printf("vote    MPI_Iallreduce %.1f us   Comm::any_start %.1f us\n", v[0] * 1e6, v[1] * 1e6);
   MPI_Finalize();
   return 0;
 }
