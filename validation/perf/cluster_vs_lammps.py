@@ -64,6 +64,16 @@ def run_wafermd(exe, inp, ranks, workdir, sets):
             "mem": r.get("peak_rss_mb", float("nan")) / ranks, "phases": r.get("phases", {})}
 
 
+def finite_median(xs):
+    """The median of the values that were measured (a run whose RSS line is missing gives NaN)."""
+    xs = [x for x in xs if x == x]
+    return statistics.median(xs) if xs else float("nan")
+
+
+def megabytes(v):
+    return f"{v:.0f}" if v == v else "—"
+
+
 def percent_rounds(xs):
     """'88% (84, 92, 88)': the median of per-round fractions, then each round."""
     return f"{statistics.median(xs) * 100:.0f}% (" + ", ".join(f"{x * 100:.0f}" for x in xs) + ")"
@@ -127,13 +137,13 @@ def main():
                 # The median first (the figure to compare), then the rounds: this host's noise shows in their spread.
                 eff = (f"{percent_rounds(we)} / " if we else "— / ") + percent_rounds(le)
                 effs[(inp, k)] = statistics.median(we) if we else float("nan")
-            mem_w = statistics.median([w["mem"] for _, w in rows if "mem" in w]) if ratios else float("nan")
-            mem_l = statistics.median([l["mem"] for l, _ in rows])
+            mem_w = finite_median([w["mem"] for _, w in rows if "mem" in w])
+            mem_l = finite_median([l["mem"] for l, _ in rows])
             lines.append(
                 f"| {os.path.basename(inp)} | {k} | " + ", ".join(f"{l['aps'] / 1e6:.3f}" for l, _ in rows) + " | "
                 + ", ".join(f"{w['aps'] / 1e6:.3f}" if "aps" in w else "failed" for _, w in rows) + " | "
                 + ", ".join(f"{r:.2f}" for r in ratios) + (f" | **{med:.2f}**" if ratios else " | —")
-                + f" | {eff} | " + (f"{mem_w:.0f}" if ratios else "—") + f" / {mem_l:.0f} |")
+                + f" | {eff} | " + megabytes(mem_w) + " / " + megabytes(mem_l) + " |")
             print(f"{os.path.basename(inp):12s} ranks {k}: median ratio {med:.2f}"
                   + (f", parallel efficiency {effs[(inp, k)] * 100:.0f} %" if (inp, k) in effs else ""))
     errors = [(os.path.basename(i), k, w["error"]) for (i, k), rows in res.items() for _, w in rows if "error" in w]
