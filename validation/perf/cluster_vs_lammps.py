@@ -60,8 +60,14 @@ def run_wafermd(exe, inp, ranks, workdir, sets):
         return {"error": f"exit {p.returncode}: {why[:200]}"}
     with open(os.path.join(outdir, "report.json")) as f:
         r = json.load(f)
-    return {"aps": r["atom_steps_per_second"], "sps": r["steps_per_second"],
-            "mem": r.get("peak_rss_mb", float("nan")) / ranks, "phases": r.get("phases", {})}
+    out = {"aps": r["atom_steps_per_second"], "sps": r["steps_per_second"],
+           "mem": r.get("peak_rss_mb", float("nan")) / ranks, "phases": r.get("phases", {})}
+    # The log's LAMMPS-style breakdown: "Pair | min | avg | max | ..." over ranks.
+    with open(os.path.join(outdir, "log.txt")) as f:
+        m = re.search(r"^Pair\s*\|\s*([0-9.eE+-]+)\s*\|\s*[0-9.eE+-]+\s*\|\s*([0-9.eE+-]+)", f.read(), re.M)
+    if m and float(m.group(1)) > 0:
+        out["pair_spread"] = float(m.group(2)) / float(m.group(1)) - 1.0
+    return out
 
 
 def finite_median(xs):
@@ -146,6 +152,14 @@ def main():
                 + f" | {eff} | " + megabytes(mem_w) + " / " + megabytes(mem_l) + " |")
             print(f"{os.path.basename(inp):12s} ranks {k}: median ratio {med:.2f}"
                   + (f", parallel efficiency {effs[(inp, k)] * 100:.0f} %" if (inp, k) in effs else ""))
+    # Every rank holds the same number of pairs (the checkerboard rule), so a spread between the ranks' pair
+    # phases is the virtual CPUs running at different speeds; a k-rank step waits for the slowest.
+    spread = [f"{os.path.basename(i)} at {k} ranks: " + ", ".join(
+        f"+{w['pair_spread'] * 100:.0f} %" if "pair_spread" in w else "—" for _, w in res[(i, k)])
+        for i in inputs for k in ranks if k > 1]
+    if spread:
+        lines += ["", "wafermd's slowest rank's pair phase over its fastest's, per round (equal pair counts, so this "
+                  "is the CPUs' speed difference, which a step waits for): " + "; ".join(spread) + "."]
     errors = [(os.path.basename(i), k, w["error"]) for (i, k), rows in res.items() for _, w in rows if "error" in w]
     if errors:
         lines += ["", "Failed wafermd runs: " + "; ".join(f"{i} at {k} ranks ({e})" for i, k, e in errors[:4])]
