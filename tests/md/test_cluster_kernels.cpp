@@ -1,11 +1,13 @@
 // The cluster pair kernels agree with themselves across their code paths: short lists, lists past the
 // in-cut-off masks and past the stack buffers (large skins), the reduced-precision mode against fp64,
-// per-atom energies (portable loop) against the total (vector loop), and the passes split for overlap against
-// the deterministic full-list path, for one and two atom types.
+// per-atom energies (portable loop) against the total (vector loop), the passes split for overlap against
+// the deterministic full-list path, for one and two atom types, and the embedding's vector loop against its
+// scalar one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "base/error.hpp"
@@ -195,6 +197,37 @@ TEST(KernelContract, ForcePassNeedsTheSpareDouble) {
   EXPECT_TRUE(std::isfinite(e));
   EXPECT_EQ(f[3 * nall], 0.0);  // the spare double comes back as it was
   EXPECT_GT(max_abs(f), 0.0);
+}
+
+// With one atom type the embedding runs eight atoms at a time (no per-atom energies asked); with per-atom
+// energies it takes the portable loop. Both must give the same bits: F' of every atom and the energy summed
+// in atom order, for densities inside the table, at zero and past its end (F continued linearly), and for an
+// atom count that leaves a partial group of eight.
+TEST(KernelContract, EmbeddingVectorLoopMatchesTheScalarLoopBitForBit) {
+  ensure_kokkos();
+  const auto t = tables(false);
+  const State s = crystal(3, 1);  // 108 atoms: 13 groups of eight and four left over
+  const Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  const double cut = t.cutmax + 1.0;
+  GhostImages g;
+  build_ghost_images(s.box, a.x.data(), a.y.data(), a.z.data(), a.type.data(), n, cut, g);
+  HalfNeighborList list;
+  build_half_list(g, cut, list);
+  const EamPairTables pt = pack_pair_tables(t, false);
+  const HalfPairs hp = half_pairs(g, list);
+  const size_t nall = static_cast<size_t>(g.nall());
+  std::vector<double> rho(nall, 0.0);
+  eam_density_half(pt, hp, PairPrecision::fp64, HostView<double>(rho.data(), nall));
+  for (int i = 0; i < n; i += 5) rho[i] = 0.0;
+  for (int i = 1; i < n; i += 7) rho[i] = 1.5 * t.rhomax;
+  std::vector<double> fp_vec(nall, 0.0), fp_scalar(nall, 0.0), eatom(nall, 0.0);
+  const HostView<const double> rv(rho.data(), nall);
+  const double e_vec = eam_embed(t, hp, rv, HostView<double>(fp_vec.data(), nall), nullptr);
+  const double e_scalar = eam_embed(t, hp, rv, HostView<double>(fp_scalar.data(), nall), eatom.data());
+  EXPECT_EQ(std::memcmp(&e_vec, &e_scalar, sizeof(double)), 0) << e_vec << " vs " << e_scalar;
+  for (int i = 0; i < n; ++i) ASSERT_EQ(std::memcmp(&fp_vec[i], &fp_scalar[i], sizeof(double)), 0) << i;
+  EXPECT_GT(max_abs(fp_vec), 0.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(ClusterKernels, Kernels, ::testing::Values(false, true),
