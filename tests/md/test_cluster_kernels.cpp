@@ -169,31 +169,45 @@ TEST_P(Kernels, SplitPassesMatchTheFullListPath) {
         << k;
 }
 
+// One-type kernel inputs for cells³ fcc cells, built directly (no backend): images, half list, packed tables
+// and the density pass's ρ̄ at every record. Built in place, since hp views g's and list's storage.
+struct KernelInputs {
+  pot::EamTables t = tables(false);
+  State s;
+  GhostImages g;
+  HalfNeighborList list;
+  EamPairTables pt;
+  HalfPairs hp;
+  size_t nall = 0;
+  std::vector<double> rho;
+  explicit KernelInputs(int cells) : s(crystal(cells, 1)) {
+    ensure_kokkos();
+    const Atoms& a = s.atoms;
+    const double cut = t.cutmax + 1.0;
+    build_ghost_images(s.box, a.x.data(), a.y.data(), a.z.data(), a.type.data(), static_cast<int>(a.size()),
+                       cut, g);
+    build_half_list(g, cut, list);
+    pt = pack_pair_tables(t, false);
+    hp = half_pairs(g, list);
+    nall = static_cast<size_t>(g.nall());
+    rho.assign(nall, 0.0);
+    eam_density_half(pt, hp, PairPrecision::fp64, HostView<double>(rho.data(), nall));
+  }
+};
+
 // The force pass updates each neighbour's force as a four-double row, the fourth double being the next
 // record's or a spare one after the last record: a buffer without that spare double is refused, not overrun.
 TEST(KernelContract, ForcePassNeedsTheSpareDouble) {
-  ensure_kokkos();
-  const auto t = tables(false);
-  const State s = crystal(4, 1);
-  const Atoms& a = s.atoms;
-  const int n = static_cast<int>(a.size());
-  const double cut = t.cutmax + 1.0;
-  GhostImages g;
-  build_ghost_images(s.box, a.x.data(), a.y.data(), a.z.data(), a.type.data(), n, cut, g);
-  HalfNeighborList list;
-  build_half_list(g, cut, list);
-  const EamPairTables pt = pack_pair_tables(t, false);
-  const HalfPairs hp = half_pairs(g, list);
-  const size_t nall = static_cast<size_t>(g.nall());
-  std::vector<double> rho(nall, 0.0), fp(nall, 0.0), f(3 * nall + 1, 0.0);
-  eam_density_half(pt, hp, PairPrecision::fp64, HostView<double>(rho.data(), nall));
-  for (size_t j = 0; j < nall; ++j) fp[j] = -0.1 * rho[j];  // any F'; images need no fold for this check
+  const KernelInputs in(4);
+  const size_t nall = in.nall;
+  std::vector<double> fp(nall, 0.0), f(3 * nall + 1, 0.0);
+  for (size_t j = 0; j < nall; ++j) fp[j] = -0.1 * in.rho[j];  // any F'; images need no fold for this check
   const HostView<const double> fpv(fp.data(), nall);
-  EXPECT_THROW(eam_force_half(pt, hp, PairPrecision::fp64, fpv, HostView<double>(f.data(), 3 * nall), nullptr,
-                              nullptr),
+  EXPECT_THROW(eam_force_half(in.pt, in.hp, PairPrecision::fp64, fpv, HostView<double>(f.data(), 3 * nall),
+                              nullptr, nullptr),
                wmd::RunError);
-  const double e = eam_force_half(pt, hp, PairPrecision::fp64, fpv, HostView<double>(f.data(), 3 * nall + 1),
-                                  nullptr, nullptr);
+  const double e = eam_force_half(in.pt, in.hp, PairPrecision::fp64, fpv,
+                                  HostView<double>(f.data(), 3 * nall + 1), nullptr, nullptr);
   EXPECT_TRUE(std::isfinite(e));
   EXPECT_EQ(f[3 * nall], 0.0);  // the spare double comes back as it was
   EXPECT_GT(max_abs(f), 0.0);
@@ -204,27 +218,15 @@ TEST(KernelContract, ForcePassNeedsTheSpareDouble) {
 // in atom order, for densities inside the table, at zero and past its end (F continued linearly), and for an
 // atom count that leaves a partial group of eight.
 TEST(KernelContract, EmbeddingVectorLoopMatchesTheScalarLoopBitForBit) {
-  ensure_kokkos();
-  const auto t = tables(false);
-  const State s = crystal(3, 1);  // 108 atoms: 13 groups of eight and four left over
-  const Atoms& a = s.atoms;
-  const int n = static_cast<int>(a.size());
-  const double cut = t.cutmax + 1.0;
-  GhostImages g;
-  build_ghost_images(s.box, a.x.data(), a.y.data(), a.z.data(), a.type.data(), n, cut, g);
-  HalfNeighborList list;
-  build_half_list(g, cut, list);
-  const EamPairTables pt = pack_pair_tables(t, false);
-  const HalfPairs hp = half_pairs(g, list);
-  const size_t nall = static_cast<size_t>(g.nall());
-  std::vector<double> rho(nall, 0.0);
-  eam_density_half(pt, hp, PairPrecision::fp64, HostView<double>(rho.data(), nall));
-  for (int i = 0; i < n; i += 5) rho[i] = 0.0;
-  for (int i = 1; i < n; i += 7) rho[i] = 1.5 * t.rhomax;
+  KernelInputs in(3);  // 108 atoms: 13 groups of eight and four left over
+  const int n = static_cast<int>(in.s.atoms.size());
+  const size_t nall = in.nall;
+  for (int i = 0; i < n; i += 5) in.rho[i] = 0.0;
+  for (int i = 1; i < n; i += 7) in.rho[i] = 1.5 * in.t.rhomax;
   std::vector<double> fp_vec(nall, 0.0), fp_scalar(nall, 0.0), eatom(nall, 0.0);
-  const HostView<const double> rv(rho.data(), nall);
-  const double e_vec = eam_embed(t, hp, rv, HostView<double>(fp_vec.data(), nall), nullptr);
-  const double e_scalar = eam_embed(t, hp, rv, HostView<double>(fp_scalar.data(), nall), eatom.data());
+  const HostView<const double> rv(in.rho.data(), nall);
+  const double e_vec = eam_embed(in.t, in.hp, rv, HostView<double>(fp_vec.data(), nall), nullptr);
+  const double e_scalar = eam_embed(in.t, in.hp, rv, HostView<double>(fp_scalar.data(), nall), eatom.data());
   EXPECT_EQ(std::memcmp(&e_vec, &e_scalar, sizeof(double)), 0) << e_vec << " vs " << e_scalar;
   for (int i = 0; i < n; ++i) ASSERT_EQ(std::memcmp(&fp_vec[i], &fp_scalar[i], sizeof(double)), 0) << i;
   EXPECT_GT(max_abs(fp_vec), 0.0);
