@@ -596,33 +596,38 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
 // with one type every atom uses the same F table.
 double embed_avx512(const potentials::EamTables& t, int nlocal, const double* rho, double* fp) {
   const double* table = t.frho.data() + static_cast<size_t>(t.type2frho[1]) * (t.nrho + 1) * 7;
-  const __m512d vrdrho = _mm512_set1_pd(t.rdrho), vmax = _mm512_set1_pd(t.rhomax), one = _mm512_set1_pd(1.0);
-  const __m256i hi = _mm256_set1_epi32(t.nrho - 1), lo = _mm256_set1_epi32(1);
+  const double rdrho = t.rdrho, rhomax = t.rhomax;
+  const int nrho = t.nrho;
   double energy = 0.0;
-  alignas(32) int m[8];
-  alignas(64) double phi[8];
-  for (int i0 = 0; i0 < nlocal; i0 += 8) {
-    const int nl = std::min(8, nlocal - i0);
-    const __mmask8 tail = lanes_mask(nl);
-    const __m512d r = _mm512_mask_loadu_pd(_mm512_setzero_pd(), tail, rho + i0);
-    __m512d p = _mm512_add_pd(_mm512_mul_pd(r, vrdrho), one);
-    const __m256i mi = _mm256_max_epi32(_mm256_min_epi32(_mm512_cvttpd_epi32(p), hi), lo);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(m), mi);
-    p = _mm512_min_pd(_mm512_sub_pd(p, _mm512_cvtepi32_pd(mi)), one);
-    const double* q[8];
-    for (int l = 0; l < 8; ++l) q[l] = table + static_cast<size_t>(m[l]) * 7;
-    __m512d c[4], d[4];
-    transpose8x4(q, 0, c);  // c0..c3
-    transpose8x4(q, 4, d);  // c4..c6 (and the next knot's c0, in the table: m < nrho)
-    const __m512d f1 = mul_add(mul_add(c[0], p, c[1]), p, c[2]);
-    __m512d e = mul_add(mul_add(mul_add(c[3], p, d[0]), p, d[1]), p, d[2]);
-    // Beyond the table F continues linearly, as in the scalar loop.
-    e = _mm512_mask_add_pd(e, _mm512_cmp_pd_mask(r, vmax, _CMP_GT_OQ), e,
-                           _mm512_mul_pd(f1, _mm512_sub_pd(r, vmax)));
-    _mm512_mask_storeu_pd(fp + i0, tail, f1);
-    _mm512_store_pd(phi, e);
-    for (int l = 0; l < nl; ++l) energy += phi[l];
-  }
+  Kokkos::parallel_reduce(
+      "eam_embed_avx512", Kokkos::RangePolicy<Exec>(0, (nlocal + 7) / 8),
+      [=](const int group, double& acc) {
+        const int i0 = 8 * group, nl = std::min(8, nlocal - i0);
+        const __mmask8 tail = lanes_mask(nl);
+        const __m512d one = _mm512_set1_pd(1.0), vmax = _mm512_set1_pd(rhomax);
+        const __m512d r = _mm512_mask_loadu_pd(_mm512_setzero_pd(), tail, rho + i0);
+        __m512d p = _mm512_add_pd(_mm512_mul_pd(r, _mm512_set1_pd(rdrho)), one);
+        const __m256i mi = _mm256_max_epi32(
+            _mm256_min_epi32(_mm512_cvttpd_epi32(p), _mm256_set1_epi32(nrho - 1)), _mm256_set1_epi32(1));
+        alignas(32) int m[8];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(m), mi);
+        p = _mm512_min_pd(_mm512_sub_pd(p, _mm512_cvtepi32_pd(mi)), one);
+        const double* q[8];
+        for (int l = 0; l < 8; ++l) q[l] = table + static_cast<size_t>(m[l]) * 7;
+        __m512d c[4], d[4];
+        transpose8x4(q, 0, c);  // c0..c3
+        transpose8x4(q, 4, d);  // c4..c6 (and the next knot's c0, in the table: m < nrho)
+        const __m512d f1 = mul_add(mul_add(c[0], p, c[1]), p, c[2]);
+        __m512d e = mul_add(mul_add(mul_add(c[3], p, d[0]), p, d[1]), p, d[2]);
+        // Beyond the table F continues linearly, as in the scalar loop.
+        e = _mm512_mask_add_pd(e, _mm512_cmp_pd_mask(r, vmax, _CMP_GT_OQ), e,
+                               _mm512_mul_pd(f1, _mm512_sub_pd(r, vmax)));
+        _mm512_mask_storeu_pd(fp + i0, tail, f1);
+        alignas(64) double phi[8];
+        _mm512_store_pd(phi, e);
+        for (int l = 0; l < nl; ++l) acc += phi[l];
+      },
+      energy);
   return energy;
 }
 
