@@ -144,7 +144,9 @@ bool Comm::any_finish(PendingAny& p) const {
   if (!p.posted) return false;
   p.posted = false;
   if (p.req.empty()) return p.out != 0;
+  const double t0 = MPI_Wtime();
   MPI_Waitall(static_cast<int>(p.req.size()), p.req.data(), MPI_STATUSES_IGNORE);
+  waited_ += MPI_Wtime() - t0;
   p.req.clear();
   if (size_ <= kPeerVoteRanks) {
     for (const int g : p.got) p.out |= g;
@@ -219,7 +221,10 @@ void Comm::start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
 }
 
 void Comm::finish(std::vector<MPI_Request>& req) const {
-  if (!req.empty()) MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+  if (req.empty()) return;
+  const double t0 = MPI_Wtime();
+  MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+  waited_ += MPI_Wtime() - t0;
   req.clear();
 }
 

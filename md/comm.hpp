@@ -87,6 +87,9 @@ class Comm {
   void start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
              std::vector<MPI_Request>& send) const;
   void finish(std::vector<MPI_Request>& requests) const;
+  /// Seconds this rank has spent blocked in finish() and any_finish(): waiting for other ranks' messages
+  /// (their lateness, i.e. load imbalance or a slower core, and the transfers themselves).
+  double waited() const { return waited_; }
   /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
   template <class T>
   std::vector<T> sendrecv(const std::vector<T>& out, int dest, int source) const {
@@ -144,6 +147,7 @@ class Comm {
   // other receive (the mesh backend's tags are row numbers) can ever match them.
   mutable MPI_Comm votes_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
+  mutable double waited_ = 0.0;
   bool serial_ = false;  // no MPI calls at all (MPI not initialised, or Comm::local())
   bool deterministic_ = false;
 };

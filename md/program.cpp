@@ -105,6 +105,8 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   const int64_t natoms_all = sim.natoms();
   const double natoms = static_cast<double>(natoms_all);
   const double rss = comm.sum(peak_rss_mb());
+  const double wait_min = comm.min(t.comm_wait), wait_max = comm.max(t.comm_wait),
+               wait_avg = comm.sum(t.comm_wait) / comm.size();
   if (!comm.root()) return {};
   nlohmann::json j;
   j["version"] = WAFERMD_VERSION;
@@ -131,6 +133,8 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
                  {"neighbor", ph.neigh},
                  {"comm", ph.comm},
                  {"other", std::max(0.0, t.loop_seconds - ph.pair - ph.neigh - ph.comm)}};
+  // Seconds of `comm` each rank spent blocked on other ranks' messages (min, average and max over ranks).
+  j["comm_wait"] = {{"min", wait_min}, {"avg", wait_avg}, {"max", wait_max}};
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
   if (ns.balances > 0) j["neighbor"]["balances"] = ns.balances, j["neighbor"]["imbalance"] = ns.imbalance;

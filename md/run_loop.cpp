@@ -231,6 +231,7 @@ void Simulation::run_steps(int64_t nsteps) {
     ~FinishVote() { comm.any_finish(vote); }
   } finish_vote{comm_, signal_vote};
   const auto loop_start = std::chrono::steady_clock::now();
+  const double waited_before = comm_.waited();
   int64_t done = 0;
   while (s_.step < end && !(cascade_stop_time_ > 0.0 && s_.time >= cascade_stop_time_ * (1.0 - 1e-12))) {
     ++done;
@@ -301,6 +302,8 @@ void Simulation::run_steps(int64_t nsteps) {
   PhaseTimes pt = backend_->phase_times();
   pt.pair -= setup_times.pair, pt.neigh -= setup_times.neigh, pt.comm -= setup_times.comm;
   totals_.phases.pair += pt.pair, totals_.phases.neigh += pt.neigh, totals_.phases.comm += pt.comm;
+  const double waited = comm_.waited() - waited_before;
+  totals_.comm_wait += waited;
   const int nprocs = comm_.size();
   const int64_t natoms_all = natoms();
   const double natoms = static_cast<double>(natoms_all);
@@ -342,6 +345,12 @@ void Simulation::run_steps(int64_t nsteps) {
     for (double x : all) ++bins[hi > lo ? std::min(9, static_cast<int>((x - lo) / ((hi - lo) / 10.0))) : 0];
     log_.line(fmt::format("Histogram: {}", fmt::join(bins, bins + 10, " ")));
   };
+  if (nprocs > 1) {
+    // The part of Comm spent blocked on other ranks: what a rank that finished its share early loses.
+    log_.line(
+        fmt::format("Comm wait: {:#.6g} ave {:.6g} max {:.6g} min seconds blocked on other ranks' messages\n",
+                    comm_.sum(waited) / nprocs, comm_.max(waited), comm_.min(waited)));
+  }
   stat("Nlocal", static_cast<double>(s_.atoms.size()));
   stat("Nghost", static_cast<double>(last_stats_.ghosts));
   stat("Neighs", static_cast<double>(last_stats_.pairs));

@@ -33,6 +33,7 @@ struct RunRow {
   int ranks = 0;
   double steps_per_second = 0, atom_steps_per_second = 0;
   double force = 0, neighbor = 0, comm = 0, other = 0, peak_rss_mb = 0;
+  double comm_wait = 0;  // of comm: the ranks' average time blocked on other ranks
   int64_t atoms = 0, steps = 0;
 };
 
@@ -119,6 +120,7 @@ RunRow read_report(const std::string& path, int ranks) {
     r.force = p.value("force", 0.0), r.neighbor = p.value("neighbor", 0.0);
     r.comm = p.value("comm", 0.0), r.other = p.value("other", 0.0);
   }
+  if (j.contains("comm_wait")) r.comm_wait = j["comm_wait"].value("avg", 0.0);
   return r;
 }
 
@@ -304,13 +306,13 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     std::ofstream f(csv);
     if (!f) throw RunError("cannot write " + csv);
     f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
-         "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max\n";
+         "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max,comm_wait_s\n";
     for (const Summary& m : rows) {
       const RunRow& r = m.med;
-      f << fmt::format("{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f},{},{:.6g},{:.6g}\n",
-                       r.ranks, r.atoms, r.steps, r.steps_per_second, r.atom_steps_per_second, r.force,
-                       r.neighbor, r.comm, r.other, r.peak_rss_mb, efficiency(r, rows.front().med), m.n, m.lo,
-                       m.hi);
+      f << fmt::format(
+          "{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f},{},{:.6g},{:.6g},{:.6g}\n",
+          r.ranks, r.atoms, r.steps, r.steps_per_second, r.atom_steps_per_second, r.force, r.neighbor, r.comm,
+          r.other, r.peak_rss_mb, efficiency(r, rows.front().med), m.n, m.lo, m.hi, r.comm_wait);
     }
   }
   out << "scaling: wrote " << csv << std::endl;

@@ -5,6 +5,7 @@ usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
 CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
       mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank
 """
+import json
 import os
 import shutil
 import signal
@@ -118,6 +119,13 @@ def lammps_digits():
         # LAMMPS's rebuild count: every rank's vote on "an atom moved half the skin" is combined each step.
         if "Neighbor list builds = 13" not in out or "Dangerous builds = 0" not in out:
             fail(f"{n} ranks: LAMMPS rebuilds the lists 13 times (0 dangerous); the summary says otherwise\n{out}")
+        # The time ranks spent blocked on each other: none on one rank, some (each exchange waits) on more.
+        report = json.load(open(os.path.join(d, "out", "report.json")))
+        w = report["comm_wait"]
+        if not 0.0 <= w["min"] <= w["avg"] <= w["max"] <= report["wall_seconds"]:
+            fail(f"{n} ranks: comm_wait {w} is not 0 <= min <= avg <= max <= the loop's {report['wall_seconds']} s")
+        if (n == 1) != (w["max"] == 0.0) or (n > 1) != ("Comm wait: " in out):
+            fail(f"{n} ranks: comm_wait {w} and the log's 'Comm wait' line should be there with other ranks only")
         data[n] = read_data(os.path.join(d, "final.data"))
         print(f"{n} ranks: LAMMPS step-100 digits reproduced")
     a, b = data[1], data[4]
@@ -415,7 +423,6 @@ def mesh_input(extra_run):
 
 
 def fabric_counts(outdir):
-    import json
     f = json.load(open(os.path.join(outdir, "report.json")))["fabric"]
     return {k: f[k] for k in ("swaps", "remaps", "rebuilds", "window_b", "predicted_steps_per_second")}
 

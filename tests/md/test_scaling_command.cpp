@@ -63,8 +63,9 @@ TEST(ScalingCommand, OneRankWritesCsvPngAndPhases) {
   EXPECT_EQ(rows, 1);
   EXPECT_EQ(header,
             "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
-            "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max");
-  ASSERT_EQ(cells.size(), 14u);
+            "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max,comm_wait_s");
+  ASSERT_EQ(cells.size(), 15u);
+  EXPECT_EQ(cells[14], "0");  // one rank waits for nobody
   EXPECT_EQ(cells[11], "1");
   EXPECT_EQ(cells[12], cells[3]);  // one run: it is the slowest and the fastest
   EXPECT_EQ(cells[13], cells[3]);
@@ -119,7 +120,7 @@ TEST(ScalingCommand, RepeatsGiveTheMedianRunAndTheSpread) {
       << slurp(dir + "/stderr.txt");
   std::string header;
   const std::vector<std::string> cells = first_row(dir + "/study/scaling.csv", header);
-  ASSERT_EQ(cells.size(), 14u);
+  ASSERT_EQ(cells.size(), 15u);
   EXPECT_EQ(cells[11], "3");
   const double med = std::stod(cells[3]), lo = std::stod(cells[12]), hi = std::stod(cells[13]);
   EXPECT_LE(lo, med);

@@ -67,6 +67,9 @@ def run_wafermd(exe, inp, ranks, workdir, sets):
         m = re.search(r"^Pair\s*\|\s*([0-9.eE+-]+)\s*\|\s*[0-9.eE+-]+\s*\|\s*([0-9.eE+-]+)", f.read(), re.M)
     if m and float(m.group(1)) > 0:
         out["pair_spread"] = float(m.group(2)) / float(m.group(1)) - 1.0
+    # Time blocked on the other ranks, least- and most-waiting rank, as fractions of the step loop.
+    if ranks > 1 and "comm_wait" in r and r.get("wall_seconds", 0) > 0:
+        out["wait"] = (r["comm_wait"]["min"] / r["wall_seconds"], r["comm_wait"]["max"] / r["wall_seconds"])
     return out
 
 
@@ -116,6 +119,8 @@ def main():
                 ratio = wmd["aps"] / lmp["aps"] if "aps" in wmd else float("nan")
                 print(f"round {rnd}  {os.path.basename(inp):12s} ranks {k}:  LAMMPS {lmp['aps'] / 1e6:7.3f} M  "
                       f"wafermd {wmd.get('aps', float('nan')) / 1e6:7.3f} M atom-steps/s  ratio {ratio:5.2f}"
+                      + (f"  waits {wmd['wait'][0] * 100:.0f}-{wmd['wait'][1] * 100:.0f} % of the loop"
+                         if "wait" in wmd else "")
                       + (f"  ({wmd['error']})" if "error" in wmd else ""), flush=True)
     shutil.rmtree(work, ignore_errors=True)
 
@@ -160,6 +165,12 @@ def main():
     if spread:
         lines += ["", "wafermd's slowest rank's pair phase over its fastest's, per round (equal pair counts, so this "
                   "is the CPUs' speed difference, which a step waits for): " + "; ".join(spread) + "."]
+    waits = [f"{os.path.basename(i)} at {k} ranks: " + ", ".join(
+        f"{w['wait'][0] * 100:.0f}–{w['wait'][1] * 100:.0f} %" if "wait" in w else "—" for _, w in res[(i, k)])
+        for i in inputs for k in ranks if k > 1]
+    if waits:
+        lines += ["", "wafermd's ranks blocked on each other at the exchanges (report.json's comm_wait, the least and "
+                  "the most waiting rank, as a share of the step loop), per round: " + "; ".join(waits) + "."]
     errors = [(os.path.basename(i), k, w["error"]) for (i, k), rows in res.items() for _, w in rows if "error" in w]
     if errors:
         lines += ["", "Failed wafermd runs: " + "; ".join(f"{i} at {k} ranks ({e})" for i, k, e in errors[:4])]
