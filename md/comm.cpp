@@ -108,7 +108,9 @@ int64_t Comm::min(int64_t v) const {
 bool Comm::any(bool v) const {
   if (size_ == 1) return v;
   int in = v ? 1 : 0, out = 0;
+  const double t0 = MPI_Wtime();
   MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, comm_);
+  waited_ += MPI_Wtime() - t0;
   return out != 0;
 }
 
@@ -176,9 +178,11 @@ void Comm::sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, siz
     return;
   }
   if (serial_) return;
+  const double t0 = MPI_Wtime();
   MPI_Sendrecv(out, static_cast<int>(n_out), MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, 7, in,
                static_cast<int>(n_in), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, 7, comm_,
                MPI_STATUS_IGNORE);
+  waited_ += MPI_Wtime() - t0;
 }
 
 void Comm::exchange(const std::vector<Transfer>& t) const {

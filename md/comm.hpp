@@ -87,8 +87,8 @@ class Comm {
   void start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
              std::vector<MPI_Request>& send) const;
   void finish(std::vector<MPI_Request>& requests) const;
-  /// Seconds this rank has spent blocked in finish() and any_finish(): waiting for other ranks' messages
-  /// (their lateness, i.e. load imbalance or a slower core, and the transfers themselves).
+  /// Seconds this rank has spent blocked in finish(), any_finish(), any() and sendrecv(): waiting for other
+  /// ranks' messages and votes (their lateness, i.e. load imbalance or a slower core, and the transfers).
   double waited() const { return waited_; }
   /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
   template <class T>

@@ -133,7 +133,8 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
                  {"neighbor", ph.neigh},
                  {"comm", ph.comm},
                  {"other", std::max(0.0, t.loop_seconds - ph.pair - ph.neigh - ph.comm)}};
-  // Seconds of `comm` each rank spent blocked on other ranks' messages (min, average and max over ranks).
+  // Seconds each rank spent blocked on other ranks' messages and votes, nearly all of them inside `comm`
+  // (min, average and max over ranks).
   j["comm_wait"] = {{"min", wait_min}, {"avg", wait_avg}, {"max", wait_max}};
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
