@@ -14,6 +14,14 @@ namespace {
 // Up to this many ranks a vote is one message to every other rank (any_start); above, a collective.
 constexpr int kPeerVoteRanks = 32;
 
+// Runs a blocking MPI call and adds the seconds it took to `waited` (Comm::waited).
+template <class Call>
+void blocking(double& waited, Call&& call) {
+  const double t0 = MPI_Wtime();
+  call();
+  waited += MPI_Wtime() - t0;
+}
+
 // Gathers per-rank byte counts and their displacements (as MPI's int counts).
 std::vector<int> counts_of(MPI_Comm c, int size, size_t nbytes, std::vector<int>& displs) {
   const int mine = static_cast<int>(nbytes);
@@ -108,9 +116,7 @@ int64_t Comm::min(int64_t v) const {
 bool Comm::any(bool v) const {
   if (size_ == 1) return v;
   int in = v ? 1 : 0, out = 0;
-  const double t0 = MPI_Wtime();
-  MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, comm_);
-  waited_ += MPI_Wtime() - t0;
+  blocking(waited_, [&] { MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, comm_); });
   return out != 0;
 }
 
@@ -146,9 +152,7 @@ bool Comm::any_finish(PendingAny& p) const {
   if (!p.posted) return false;
   p.posted = false;
   if (p.req.empty()) return p.out != 0;
-  const double t0 = MPI_Wtime();
-  MPI_Waitall(static_cast<int>(p.req.size()), p.req.data(), MPI_STATUSES_IGNORE);
-  waited_ += MPI_Wtime() - t0;
+  blocking(waited_, [&] { MPI_Waitall(static_cast<int>(p.req.size()), p.req.data(), MPI_STATUSES_IGNORE); });
   p.req.clear();
   if (size_ <= kPeerVoteRanks) {
     for (const int g : p.got) p.out |= g;
@@ -178,11 +182,11 @@ void Comm::sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, siz
     return;
   }
   if (serial_) return;
-  const double t0 = MPI_Wtime();
-  MPI_Sendrecv(out, static_cast<int>(n_out), MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, 7, in,
-               static_cast<int>(n_in), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, 7, comm_,
-               MPI_STATUS_IGNORE);
-  waited_ += MPI_Wtime() - t0;
+  blocking(waited_, [&] {
+    MPI_Sendrecv(out, static_cast<int>(n_out), MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, 7, in,
+                 static_cast<int>(n_in), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, 7, comm_,
+                 MPI_STATUS_IGNORE);
+  });
 }
 
 void Comm::exchange(const std::vector<Transfer>& t) const {
@@ -226,9 +230,7 @@ void Comm::start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
 
 void Comm::finish(std::vector<MPI_Request>& req) const {
   if (req.empty()) return;
-  const double t0 = MPI_Wtime();
-  MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
-  waited_ += MPI_Wtime() - t0;
+  blocking(waited_, [&] { MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE); });
   req.clear();
 }
 

@@ -33,7 +33,7 @@ struct RunRow {
   int ranks = 0;
   double steps_per_second = 0, atom_steps_per_second = 0;
   double force = 0, neighbor = 0, comm = 0, other = 0, peak_rss_mb = 0;
-  double comm_wait = 0;  // of comm: the ranks' average time blocked on other ranks
+  double comm_wait = 0;  // the ranks' average time blocked on each other (report.json comm_wait.avg)
   int64_t atoms = 0, steps = 0;
 };
 

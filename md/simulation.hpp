@@ -44,8 +44,8 @@ struct RunTotals {
   bool have_initial = false;
   double initial_energy = 0.0, final_energy = 0.0;
   PhaseTimes phases;  // backend phase seconds inside step loops (set-up excluded)
-  double comm_wait =
-      0.0;  // this rank's seconds inside step loops blocked waiting for other ranks (Comm::waited)
+  // This rank's seconds inside step loops blocked waiting for other ranks (Comm::waited).
+  double comm_wait = 0.0;
 };
 
 class Simulation {
