@@ -180,8 +180,9 @@ def main():
         verdicts = []
         for inp in inputs:
             med, eff = meds[(inp, 2)], effs.get((inp, 2), float("nan"))
-            verdicts.append(f"{os.path.basename(inp)} {med:.2f}× ({'met' if med >= 2.0 else 'not met'}), "
-                            f"efficiency {eff * 100:.0f} % ({'met' if eff >= 0.9 else 'not met'})")
+            # One more digit than the table, so that a verdict never contradicts its rounded figure.
+            verdicts.append(f"{os.path.basename(inp)} {med:.3f}× ({'met' if med >= 2.0 else 'not met'}), "
+                            f"efficiency {eff * 100:.1f} % ({'met' if eff >= 0.9 else 'not met'})")
         target = "Targets at 2 ranks (≥ 2.0× LAMMPS, efficiency 1→2 ≥ 90 %): " + "; ".join(verdicts) + "."
         print(target)
         lines += ["", target]
