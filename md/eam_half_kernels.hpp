@@ -23,11 +23,13 @@ void ensure_kokkos();
 /// per knot so that one knot is one cache line (density) or two (force):
 ///   dens [pair][knot][8]  = value coefficients c3..c6 of ρ_{j→i}, then of ρ_{i→j}
 ///   force[pair][knot][16] = r·φ c0..c6, ρ_{i→j} c0..c2, ρ_{j→i} c0..c2, 3 zeros
+///   force1[knot][8]       = r·φ c3..c6, ρ' c0..c2, 1 zero (one type only: one cache line per knot; the
+///                           AVX-512 force pass takes (r·φ)' from the value coefficients)
 /// pair = (type_i − 1)·ntypes + (type_j − 1). fp32 copies serve cluster.precision fp32/mixed.
 struct EamPairTables {
   int ntypes = 0, nr = 0;
   double rdr = 0.0, cutmax = 0.0;
-  Kokkos::View<double*, Kokkos::HostSpace> dens, force;
+  Kokkos::View<double*, Kokkos::HostSpace> dens, force, force1;
   Kokkos::View<float*, Kokkos::HostSpace> dens32, force32;
 };
 
