@@ -20,6 +20,51 @@ double coord(const PosRec& r, int d) {
   return d == 0 ? r.x : d == 1 ? r.y : r.z;
 }
 
+// dst[k·N + c] = v[idx[k]·N + c]; N known at compile time, so each row is N plain moves.
+template <int N>
+void gather_fixed(const double* v, const int* idx, size_t m, double* dst) {
+  for (size_t k = 0; k < m; ++k) {
+    const double* src = v + static_cast<size_t>(idx[k]) * N;
+    for (int c = 0; c < N; ++c) dst[k * N + c] = src[c];
+  }
+}
+
+// Gathers m rows of n doubles of v, rows idx[0..m), into dst (the widths the backends use, 1 and 3,
+// unrolled).
+void gather_rows(const double* v, int n, const int* idx, size_t m, double* dst) {
+  if (n == 1) return gather_fixed<1>(v, idx, m, dst);
+  if (n == 3) return gather_fixed<3>(v, idx, m, dst);
+  for (size_t k = 0; k < m; ++k)
+    for (int c = 0; c < n; ++c) dst[k * n + c] = v[static_cast<size_t>(idx[k]) * n + c];
+}
+
+template <int N>
+void add_fixed(double* v, const int* idx, size_t m, const double* in) {
+  for (size_t k = 0; k < m; ++k) {
+    double* dst = v + static_cast<size_t>(idx[k]) * N;
+    for (int c = 0; c < N; ++c) dst[c] += in[k * N + c];
+  }
+}
+
+// Adds m rows of n doubles, in[k·n ..], onto rows idx[k] of v, in k order (widths 1 and 3 unrolled).
+void add_rows(double* v, int n, const int* idx, size_t m, const double* in) {
+  if (n == 1) return add_fixed<1>(v, idx, m, in);
+  if (n == 3) return add_fixed<3>(v, idx, m, in);
+  for (size_t k = 0; k < m; ++k)
+    for (int c = 0; c < n; ++c) v[static_cast<size_t>(idx[k]) * n + c] += in[k * n + c];
+}
+
+// dst[q] = the position of rec[send[q]] moved by `off` along D (x, y or z).
+template <int D>
+void shifted_positions(const PosRec* rec, const int* send, size_t m, double off, PosRec* dst) {
+  for (size_t q = 0; q < m; ++q) {
+    const PosRec& src = rec[send[q]];
+    dst[q].x = D == 0 ? src.x + off : src.x;
+    dst[q].y = D == 1 ? src.y + off : src.y;
+    dst[q].z = D == 2 ? src.z + off : src.z;
+  }
+}
+
 }  // namespace
 
 void migrate_atoms(const Comm& comm, const Decomposition& dec, const Box& box, Atoms& a) {
@@ -230,12 +275,9 @@ std::vector<MPI_Request> GhostExchange::post_records(const Comm& comm, const Box
     const size_t m = sw.send.size();
     if (sw.local) {
       PosRec* dst = rec + sw.first;
-      for (size_t q = 0; q < m; ++q) {
-        const PosRec& src = rec[sw.send[q]];
-        double c[3] = {src.x, src.y, src.z};
-        c[d] += off;
-        dst[q].x = c[0], dst[q].y = c[1], dst[q].z = c[2];
-      }
+      if (d == 0) shifted_positions<0>(rec, sw.send.data(), m, off, dst);
+      if (d == 1) shifted_positions<1>(rec, sw.send.data(), m, off, dst);
+      if (d == 2) shifted_positions<2>(rec, sw.send.data(), m, off, dst);
       continue;
     }
     std::vector<double>& out = ob.bufs[s];
@@ -336,17 +378,12 @@ std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v
     const Swap& sw = swaps_[s];
     if (sw.local) {
       // A direction's sources precede its ghosts, so the copy reads nothing it writes.
-      double* dst = v + static_cast<size_t>(sw.first) * n;
-      for (size_t k = 0; k < sw.send.size(); ++k) {
-        for (int c = 0; c < n; ++c) dst[k * n + c] = v[static_cast<size_t>(sw.send[k]) * n + c];
-      }
+      gather_rows(v, n, sw.send.data(), sw.send.size(), v + static_cast<size_t>(sw.first) * n);
       continue;
     }
     std::vector<double>& out = ob.bufs[s];
     out.resize(sw.send.size() * n);
-    for (size_t k = 0; k < sw.send.size(); ++k) {
-      for (int c = 0; c < n; ++c) out[k * n + c] = v[static_cast<size_t>(sw.send[k]) * n + c];
-    }
+    gather_rows(v, n, sw.send.data(), sw.send.size(), out.data());
     t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to,
                                v + static_cast<size_t>(sw.first) * n,
                                static_cast<size_t>(sw.count) * n * sizeof(double), sw.from});
@@ -383,9 +420,7 @@ void GhostExchange::add_reverse(double* v, int n, size_t b, size_t e) const {
     const Swap& sw = swaps_[s];
     // A local swap's ghosts are read in place: the sums land on records before the direction's ghosts.
     const double* in = sw.local ? v + static_cast<size_t>(sw.first) * n : inbufs_[s].data();
-    for (size_t k = 0; k < sw.send.size(); ++k) {
-      for (int c = 0; c < n; ++c) v[static_cast<size_t>(sw.send[k]) * n + c] += in[k * n + c];
-    }
+    add_rows(v, n, sw.send.data(), sw.send.size(), in);
   }
 }
 
