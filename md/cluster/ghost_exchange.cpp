@@ -20,38 +20,40 @@ double coord(const PosRec& r, int d) {
   return d == 0 ? r.x : d == 1 ? r.y : r.z;
 }
 
-// dst[k·N + c] = v[idx[k]·N + c]; N known at compile time, so each row is N plain moves.
+// dst[k·w + c] = v[idx[k]·w + c], w = N, or n when N is 0: a width known at compile time makes each row w
+// plain moves.
 template <int N>
-void gather_fixed(const double* v, const int* idx, size_t m, double* dst) {
+void gather_width(const double* v, int n, const int* idx, size_t m, double* dst) {
+  const int w = N ? N : n;
   for (size_t k = 0; k < m; ++k) {
-    const double* src = v + static_cast<size_t>(idx[k]) * N;
-    for (int c = 0; c < N; ++c) dst[k * N + c] = src[c];
+    const double* src = v + static_cast<size_t>(idx[k]) * w;
+    for (int c = 0; c < w; ++c) dst[k * w + c] = src[c];
   }
 }
 
 // Gathers m rows of n doubles of v, rows idx[0..m), into dst (the widths the backends use, 1 and 3,
 // unrolled).
 void gather_rows(const double* v, int n, const int* idx, size_t m, double* dst) {
-  if (n == 1) return gather_fixed<1>(v, idx, m, dst);
-  if (n == 3) return gather_fixed<3>(v, idx, m, dst);
-  for (size_t k = 0; k < m; ++k)
-    for (int c = 0; c < n; ++c) dst[k * n + c] = v[static_cast<size_t>(idx[k]) * n + c];
+  if (n == 1) return gather_width<1>(v, n, idx, m, dst);
+  if (n == 3) return gather_width<3>(v, n, idx, m, dst);
+  gather_width<0>(v, n, idx, m, dst);
 }
 
+// v[idx[k]·w + c] += in[k·w + c] in k order, w as in gather_width.
 template <int N>
-void add_fixed(double* v, const int* idx, size_t m, const double* in) {
+void add_width(double* v, int n, const int* idx, size_t m, const double* in) {
+  const int w = N ? N : n;
   for (size_t k = 0; k < m; ++k) {
-    double* dst = v + static_cast<size_t>(idx[k]) * N;
-    for (int c = 0; c < N; ++c) dst[c] += in[k * N + c];
+    double* dst = v + static_cast<size_t>(idx[k]) * w;
+    for (int c = 0; c < w; ++c) dst[c] += in[k * w + c];
   }
 }
 
 // Adds m rows of n doubles, in[k·n ..], onto rows idx[k] of v, in k order (widths 1 and 3 unrolled).
 void add_rows(double* v, int n, const int* idx, size_t m, const double* in) {
-  if (n == 1) return add_fixed<1>(v, idx, m, in);
-  if (n == 3) return add_fixed<3>(v, idx, m, in);
-  for (size_t k = 0; k < m; ++k)
-    for (int c = 0; c < n; ++c) v[static_cast<size_t>(idx[k]) * n + c] += in[k * n + c];
+  if (n == 1) return add_width<1>(v, n, idx, m, in);
+  if (n == 3) return add_width<3>(v, n, idx, m, in);
+  add_width<0>(v, n, idx, m, in);
 }
 
 // dst[q] = the position of rec[send[q]] moved by `off` along D (x, y or z).
