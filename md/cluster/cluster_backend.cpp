@@ -147,7 +147,8 @@ void ClusterBackend::rebuild_restored(State& s) {
 
 void ClusterBackend::compute(State& s, bool eatom, bool tally) {
   bool moved = false;
-  Due due = rebuild_due(s, moved);
+  // The overlapped path checks the displacements in the pass that copies the positions into the records.
+  Due due = rebuild_due(s, deterministic_ ? &moved : nullptr);
   if (due == Due::vote && deterministic_) {
     const auto tv = std::chrono::steady_clock::now();
     due = comm_->any(moved) ? Due::yes : Due::no;
@@ -164,12 +165,14 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
       // The vote on a rebuild and the position exchange are in flight while inner half A's density runs
       // (forces() ends both there), so no rank waits for the other at this point; should the vote ask for
       // a rebuild, that density is dropped and the step starts again on the new lists.
-      if (due == Due::vote) {
+      const bool vote = due == Due::vote;
+      moved = exchange_.forward_records_begin(*comm_, s.box, s.atoms, images_, vote ? xhold_.data() : nullptr,
+                                              rebuild_trigger());
+      positions_pending_ = true;
+      if (vote) {
         comm_->any_start(moved, vote_);
         vote_pending_ = true;
       }
-      exchange_.forward_records_begin(*comm_, s.box, s.atoms, images_);
-      positions_pending_ = true;
     }
     times_.comm += seconds_since(t0);
   }
@@ -179,20 +182,21 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
     forces(s, eatom, tally);
 }
 
-ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool& moved) {
+ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool* moved) {
   ++ago_;
   // fix balance forces a rebuild at its steps (LAMMPS's next_reneighbor), whatever the neighbour settings.
   if (lb_.due(s.step)) return Due::yes;
   if (nb_.once) return Due::no;
   if (ago_ < nb_.delay || ago_ % nb_.every != 0) return Due::no;
   if (!nb_.check) return Due::yes;
-  const double trigger = 0.25 * nb_.skin * nb_.skin;
+  if (!moved) return Due::vote;
+  const double trigger = rebuild_trigger();
   const Atoms& a = s.atoms;
-  moved = false;
-  for (size_t i = 0; i < a.size() && !moved; ++i) {
+  *moved = false;
+  for (size_t i = 0; i < a.size() && !*moved; ++i) {
     const double dx = a.x[i] - xhold_[3 * i], dy = a.y[i] - xhold_[3 * i + 1],
                  dz = a.z[i] - xhold_[3 * i + 2];
-    moved = dx * dx + dy * dy + dz * dz > trigger;
+    *moved = dx * dx + dy * dy + dz * dz > trigger;
   }
   return Due::vote;  // every rank rebuilds together: the ranks' answers are combined
 }
@@ -309,6 +313,7 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
         Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("fp", Kokkos::WithoutInitializing), cap);
     f_ = Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing),
                                                   3 * cap);
+    f_owned_zero_ = -1;
   }
   const HostView<double> rho(rho_.data(), nall), fp(fp_.data(), nall),
       f(f_.data(), 3 * static_cast<size_t>(nall) + 1);  // the force pass's spare double (cap > nall)
@@ -363,7 +368,13 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   timed(times_.pair, [&] { energy = eam_embed(*tables_, hp, rho, fp, ea); });
   timed(times_.comm, [&] { exchange_.forward_begin(*comm_, fp_.data(), 1); });
   timed(times_.pair, [&] {
-    Kokkos::deep_copy(f, 0.0);
+    if (f_owned_zero_ == nlocal) {
+      // The owned forces were zeroed as the last step copied them out: only the images' remain.
+      std::fill(f.data() + 3 * static_cast<size_t>(nlocal), f.data() + f.extent(0), 0.0);
+    } else {
+      Kokkos::deep_copy(f, 0.0);
+    }
+    f_owned_zero_ = -1;
     energy += eam_force_half(pair_tables_, piece(0, a_end), precision_, fp, f, nullptr, ea);
   });
   timed(times_.comm, [&] { exchange_.forward_end(*comm_); });
@@ -385,9 +396,13 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   result_.energy = energy;
   result_.tallied = tally;
   Atoms& a = s.atoms;
+  double* fo = f.data();
   for (int i = 0; i < nlocal; ++i) {
-    a.fx[i] = f(3 * i), a.fy[i] = f(3 * i + 1), a.fz[i] = f(3 * i + 2);
+    // Zeroed on the way out (the lines are in cache now): the next step's force pass starts from zero.
+    a.fx[i] = fo[3 * i], a.fy[i] = fo[3 * i + 1], a.fz[i] = fo[3 * i + 2];
+    fo[3 * i] = fo[3 * i + 1] = fo[3 * i + 2] = 0.0;
   }
+  f_owned_zero_ = nlocal;
   if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.begin() + nlocal);
   // Steps nobody reads the energy of skip the one collective that only it needs.
   if (!tally) return;

@@ -57,9 +57,11 @@ class ClusterBackend : public Backend {
   void rebuild_restored(State& s);
   /// Whether the neighbour settings ask for a rebuild this step: no, yes (the same on every rank), or vote
   /// (`check yes`: a rebuild if any rank's atom moved more than half the skin; `moved` is this rank's
-  /// answer).
+  /// answer; null: the caller checks the displacements itself).
   enum class Due { no, yes, vote };
-  Due rebuild_due(const State& s, bool& moved);
+  Due rebuild_due(const State& s, bool* moved);
+  /// The squared displacement past which an atom asks for a rebuild (half the skin).
+  double rebuild_trigger() const { return 0.25 * nb_.skin * nb_.skin; }
   /// A rebuild the vote asked for at the first step it could: the list may have been stale (LAMMPS's count).
   void count_rebuild_after_vote();
   /// Orders the owned atoms as [inner half A | border | inner half B] (stable), where inner atoms lie at
@@ -92,6 +94,7 @@ class ClusterBackend : public Backend {
   std::vector<int> full_nbr_;
   std::vector<double> xhold_;                              // positions at the last build, 3 per atom
   Kokkos::View<double*, Kokkos::HostSpace> rho_, fp_, f_;  // per record (f: 3 per record)
+  int f_owned_zero_ = -1;  // f_ of records [0, this) is zero (−1: nothing known)
   std::vector<double> eatom_;
   std::vector<double> rho_det_, fp_det_;    // deterministic mode: per owned atom / per record
   std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood

@@ -221,14 +221,26 @@ void GhostExchange::forward_positions(const Comm& comm, const Box& box, const At
   place_images(box, g, nlocal, g.nall());
 }
 
-void GhostExchange::forward_records_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g) {
+bool GhostExchange::forward_records_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g,
+                                          const double* hold, double trigger) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
   const int nlocal = g.nlocal;
   PosRec* rec = g.rec.data();
-  for (int i = 0; i < nlocal; ++i) rec[i].x = a.x[i], rec[i].y = a.y[i], rec[i].z = a.z[i];
+  bool moved = false;
+  if (hold) {
+    for (int i = 0; i < nlocal; ++i) {
+      const double x = a.x[i], y = a.y[i], z = a.z[i];
+      rec[i].x = x, rec[i].y = y, rec[i].z = z;
+      const double dx = x - hold[3 * i], dy = y - hold[3 * i + 1], dz = z - hold[3 * i + 2];
+      moved |= dx * dx + dy * dy + dz * dz > trigger;
+    }
+  } else {
+    for (int i = 0; i < nlocal; ++i) rec[i].x = a.x[i], rec[i].y = a.y[i], rec[i].z = a.z[i];
+  }
   Outbox& ob = open_outbox(comm, &g);
   pending_ = Pending{nullptr, 3, &g, &ob, swaps_.size(), swaps_.size(), {}, true};
   forward_groups_begin(comm, [&](size_t b, size_t e) { return post_records(comm, box, g, b, e, ob); });
+  return moved;
 }
 
 void GhostExchange::forward_records_end(const Comm& comm, const Box& box, GhostImages& g) {

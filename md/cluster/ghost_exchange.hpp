@@ -34,8 +34,11 @@ class GhostExchange {
   /// forward_positions for the records alone, in two halves (see forward_begin): owned records and this
   /// rank's own images are current after begin, the rest after end. Each image is copied from its source
   /// record with the swap's box shift added (LAMMPS's pbc forward), which gives forward_positions' bits
-  /// without the owner-coordinate copy; raw() is not refreshed.
-  void forward_records_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
+  /// without the owner-coordinate copy; raw() is not refreshed. With `hold` (3 per owned atom) it also
+  /// returns whether an owned atom is more than √trigger away from its entry there: the neighbour list's
+  /// rebuild check, folded into the one pass that reads the positions anyway.
+  bool forward_records_begin(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g,
+                             const double* hold = nullptr, double trigger = 0.0);
   void forward_records_end(const Comm& comm, const Box& box, GhostImages& g);
   /// Forward communication of n values per record (e.g. F'): each ghost gets its source's values.
   void forward(const Comm& comm, double* v, int n);
