@@ -197,13 +197,18 @@ inline T* opaque(T* p) {
 
 // Distance stage for neighbours nbr[k0..k1) of the atom at (xi, yi, zi): in-cutoff ones are appended to bj
 // and brsq (and their offsets to bdx, bdy, bdz when `offsets` is set), the others to bo when it is not null;
-// returns how many are in the cut-off (`nout` gets the others).
+// returns how many are in the cut-off (`nout` gets the others). `mask` (k1 − k0 ≤ kMaskLen) gets the
+// in-cut-off bits, every word written.
 template <bool offsets>
-inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t k1, __m512d xi, __m512d yi,
-                         __m512d zi, __m512d cutsq, int* bj, double* brsq, double* bdx, double* bdy,
-                         double* bdz, int* bo, int& nout, uint64_t* mask = nullptr) {
+[[gnu::always_inline]] inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t k1,
+                                                __m512d xi, __m512d yi, __m512d zi, __m512d cutsq, int* bj,
+                                                double* brsq, double* bdx, double* bdy, double* bdz, int* bo,
+                                                int& nout, uint64_t* mask = nullptr) {
   int cnt = 0;
   nout = 0;
+  // The in-cut-off bits collect in registers and are stored once: an OR into memory per group made each
+  // group wait for the last one's store.
+  uint64_t bits[kMaskWords] = {};
   for (int64_t k = k0; k < k1; k += 8) {
     const int nl = static_cast<int>(std::min<int64_t>(8, k1 - k));
     const __mmask8 tail = lanes_mask(nl);
@@ -218,7 +223,8 @@ inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t 
     const __mmask8 in = _mm512_mask_cmp_pd_mask(tail, rsq, cutsq, _CMP_LT_OQ);
     if (mask) {
       const int64_t rel = k - k0;  // a multiple of 8: a group's bits never straddle two words
-      mask[rel >> 6] |= static_cast<uint64_t>(in) << (rel & 63);
+      const uint64_t b = static_cast<uint64_t>(in) << (rel & 63);
+      for (int w = 0; w < kMaskWords; ++w) bits[w] |= (rel >> 6) == w ? b : 0;
     }
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(bj + cnt), _mm256_maskz_compress_epi32(in, jv));
     _mm512_storeu_pd(brsq + cnt, _mm512_maskz_compress_pd(in, rsq));
@@ -234,6 +240,8 @@ inline int compact_block(const PosRec* rec, const int* nbr, int64_t k0, int64_t 
     }
     cnt += _mm_popcnt_u32(in);
   }
+  if (mask)
+    for (int w = 0; w < kMaskWords; ++w) mask[w] = bits[w];
   return cnt;
 }
 
@@ -374,8 +382,7 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
       if (g.longlist) return;
       const PosRec ri = k.rec[i];
       const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
-      uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);
-      for (int w = 0; w < kMaskWords; ++w) mask[w] = 0;
+      uint64_t* mask = cut_mask + kMaskWords * static_cast<size_t>(i);  // every word written
       int nout = 0;
       g.cnt = compact_block<false>(k.rec, nbr, b, e, xi, yi, zi, vcut, g.bj, g.brsq, nullptr, nullptr,
                                    nullptr, nullptr, nout, mask);
@@ -539,7 +546,7 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
         const int i0 = first + blk * kBlock, i1 = std::min(last, i0 + kBlock);
         // Offsets and distances of atom i's in-cut-off pairs, as the density pass marked them.
         auto prep = [&](int i, Stage& g) {
-          if (ncut[i] < 0) return;
+              if (ncut[i] < 0) return;
           const PosRec ri = k.rec[i];
           const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
           const int64_t b = off[i], e = off[i + 1];
