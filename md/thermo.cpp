@@ -61,7 +61,11 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   const State& s = *c.state;
   const Comm& comm = c.comm ? *c.comm : Comm::local();
   const double vol = s.box.volume();
-  auto temp = [&](double* dof) { return group_temperature(s, comm, 1u, dof); };
+  auto temp = [&](double* dof) {
+    if (c.temp_dof < 0.0) c.temp_sum = group_temperature(s, comm, 1u, &c.temp_dof);
+    if (dof) *dof = c.temp_dof;
+    return c.temp_sum;
+  };
   auto ke = [&]() {
     double dof;
     const double t = temp(&dof);

@@ -24,6 +24,9 @@ struct ThermoContext {
   int64_t run_start_step = 0;
   bool normalise = false;
   const Comm* comm = nullptr;  // the ranks holding the atoms (null: this rank's atoms are all of them)
+  // The temperature and its degrees of freedom once summed: temp, ke, etotal and press of one line (same
+  // velocities) share one pass over the atoms and its collectives. dof < 0: not summed yet.
+  mutable double temp_sum = 0.0, temp_dof = -1.0;
 };
 
 /// Value of a built-in keyword; returns false for unknown keywords. Collective over ctx.comm.
