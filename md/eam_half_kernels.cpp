@@ -546,7 +546,7 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
         const int i0 = first + blk * kBlock, i1 = std::min(last, i0 + kBlock);
         // Offsets and distances of atom i's in-cut-off pairs, as the density pass marked them.
         auto prep = [&](int i, Stage& g) {
-              if (ncut[i] < 0) return;
+          if (ncut[i] < 0) return;
           const PosRec ri = k.rec[i];
           const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
           const int64_t b = off[i], e = off[i + 1];
@@ -632,7 +632,8 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
 
 // F'(ρ̄) of nlocal atoms of one type, eight at a time: LAMMPS's look-up and Horner order per atom, so the same
 // bits as the scalar loop; the energies are added one by one in atom order, as there. It reads no record:
-// with one type every atom uses the same F table.
+// with one type every atom uses the same F table. Without `with_energy` only F′ is written (returns 0).
+template <bool with_energy>
 double embed_avx512(const potentials::EamTables& t, int nlocal, const double* rho, double* fp) {
   const double* table = t.frho.data() + static_cast<size_t>(t.type2frho[1]) * (t.nrho + 1) * 7;
   const double rdrho = t.rdrho, rhomax = t.rhomax;
@@ -657,11 +658,12 @@ double embed_avx512(const potentials::EamTables& t, int nlocal, const double* rh
         transpose8x4(q, 0, c);  // c0..c3
         transpose8x4(q, 4, d);  // c4..c6 (and the next knot's c0, in the table: m < nrho)
         const __m512d f1 = mul_add(mul_add(c[0], p, c[1]), p, c[2]);
+        _mm512_mask_storeu_pd(fp + i0, tail, f1);
+        if constexpr (!with_energy) return;
         __m512d e = mul_add(mul_add(mul_add(c[3], p, d[0]), p, d[1]), p, d[2]);
         // Beyond the table F continues linearly, as in the scalar loop.
         e = _mm512_mask_add_pd(e, _mm512_cmp_pd_mask(r, vmax, _CMP_GT_OQ), e,
                                _mm512_mul_pd(f1, _mm512_sub_pd(r, vmax)));
-        _mm512_mask_storeu_pd(fp + i0, tail, f1);
         alignas(64) double phi[8];
         _mm512_store_pd(phi, e);
         for (int l = 0; l < nl; ++l) acc += phi[l];
@@ -784,14 +786,16 @@ void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
 }
 
 double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<const double> rho,
-                 HostView<double> fp, double* eatom) {
+                 HostView<double> fp, double* eatom, bool with_energy) {
   const auto rec = hp.rec;
   const double rdrho = t.rdrho, rhomax = t.rhomax;
   const int nrho = t.nrho;
   const double* frho = t.frho.data();
   const int* type2frho = t.type2frho.data();
 #ifdef WMD_AVX512
-  if (t.ntypes == 1 && !eatom) return embed_avx512(t, hp.nlocal, rho.data(), fp.data());
+  if (t.ntypes == 1 && !eatom)
+    return with_energy ? embed_avx512<true>(t, hp.nlocal, rho.data(), fp.data())
+                       : embed_avx512<false>(t, hp.nlocal, rho.data(), fp.data());
 #endif
   double energy = 0.0;
   Kokkos::parallel_reduce(

@@ -75,8 +75,10 @@ HalfPairs half_pairs(const GhostImages& g, HalfNeighborList& list);
 /// folds image densities onto owners.
 void eam_density_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision prec, HostView<double> rho);
 /// F'(ρ̄) of owned atoms; returns the embedding energy and adds each atom's part to eatom (if not null).
+/// With `with_energy` false the vector loop leaves F out and may return 0 (a step nobody reads the energy
+/// of).
 double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<const double> rho,
-                 HostView<double> fp, double* eatom);
+                 HostView<double> fp, double* eatom, bool with_energy = true);
 /// Pair forces into f (3 per record, zeroed by the caller, plus one spare double after the last record's,
 /// which the vector loop reads and writes back unchanged); returns the pair energy, accumulates the virial
 /// (xx yy zz xy xz yz; skipped when virial is null) and, if eatom is not null, half of each pair energy on

@@ -365,7 +365,7 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   timed(times_.comm, [&] { exchange_.reverse_end(*comm_); });
   result_ = ForceResult{};
   double energy = 0.0;
-  timed(times_.pair, [&] { energy = eam_embed(*tables_, hp, rho, fp, ea); });
+  timed(times_.pair, [&] { energy = eam_embed(*tables_, hp, rho, fp, ea, tally); });
   timed(times_.comm, [&] { exchange_.forward_begin(*comm_, fp_.data(), 1); });
   timed(times_.pair, [&] {
     if (f_owned_zero_ == nlocal) {

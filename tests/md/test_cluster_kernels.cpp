@@ -230,6 +230,10 @@ TEST(KernelContract, EmbeddingVectorLoopMatchesTheScalarLoopBitForBit) {
   EXPECT_EQ(std::memcmp(&e_vec, &e_scalar, sizeof(double)), 0) << e_vec << " vs " << e_scalar;
   for (int i = 0; i < n; ++i) ASSERT_EQ(std::memcmp(&fp_vec[i], &fp_scalar[i], sizeof(double)), 0) << i;
   EXPECT_GT(max_abs(fp_vec), 0.0);
+  // A step whose energy nobody reads (energy false) writes the same F'.
+  std::vector<double> fp_quiet(nall, 0.0);
+  eam_embed(in.t, in.hp, rv, HostView<double>(fp_quiet.data(), nall), nullptr, false);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(std::memcmp(&fp_quiet[i], &fp_scalar[i], sizeof(double)), 0) << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(ClusterKernels, Kernels, ::testing::Values(false, true),
