@@ -558,6 +558,16 @@ void force_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<const do
         const int i0 = first + blk * kBlock, i1 = std::min(last, i0 + kBlock);
         // Offsets and distances of atom i's in-cut-off pairs, as the density pass marked them.
         auto prep = [&](int i, Stage& g) {
+          // The list entries and the mask of the atom six places on, asked for now: ≈ 3 % faster than
+          // leaving the two streams to the hardware prefetcher (16 of 18 alternations).
+          if (i + 6 < last) {
+            const char* q = reinterpret_cast<const char*>(nbr + off[i + 6]);
+            _mm_prefetch(q, _MM_HINT_T0);
+            _mm_prefetch(q + 64, _MM_HINT_T0);
+            _mm_prefetch(q + 128, _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(cut_mask + kMaskWords * static_cast<size_t>(i + 6)),
+                         _MM_HINT_T0);
+          }
           if (ncut[i] < 0) return;
           const PosRec ri = k.rec[i];
           const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
