@@ -377,6 +377,15 @@ void density_avx512(const EamPairTables& t, const HalfPairs& hp, HostView<double
     const __m512d vcut = _mm512_set1_pd(k.cutsq);
     const int i0 = first + blk * kBlock, i1 = std::min(last, i0 + kBlock);
     auto prep = [&](int i, Stage& g) {
+      // As in the force pass: the list entries of the atom six places on, and its mask line for writing
+      // (≈ 2 % on the medians, faster in 15 of 24 alternations).
+      if (i + 6 < last) {
+        const char* q = reinterpret_cast<const char*>(nbr + off[i + 6]);
+        _mm_prefetch(q, _MM_HINT_T0);
+        _mm_prefetch(q + 64, _MM_HINT_T0);
+        _mm_prefetch(q + 128, _MM_HINT_T0);
+        _m_prefetchw(cut_mask + kMaskWords * static_cast<size_t>(i + 6));
+      }
       const int64_t b = off[i], e = off[i + 1];
       g.longlist = e - b > kMaskLen;
       if (g.longlist) return;
