@@ -7,6 +7,7 @@ line; wafermd's report.json). Writes validation/perf/cluster_perf.md.
 
 Usage: cluster_vs_lammps.py [--wafermd build/wafermd] [--ranks 1,2] [--rounds 3]
                             [--inputs in.eam,in.cu801792] [--set KEY=VALUE ...] [--out FILE.md]
+                            [--probe PATH|none]
 """
 import argparse
 import datetime
@@ -73,6 +74,30 @@ def run_wafermd(exe, inp, ranks, workdir, sets):
     return out
 
 
+def probe_cpus(probe, ncpu):
+    """Runs one small cache-resident force loop (pair_kernel_perf) on each of the first ncpu CPUs at once, as a
+    k-rank run keeps them busy, and returns each CPU's median rate (M atom-steps/s), or None without the tool.
+    The CPUs of a shared host do not always run at one speed, and a k-rank step waits for the slowest."""
+    if not probe or ncpu < 2 or not shutil.which("taskset"):
+        return None
+    procs = [subprocess.Popen(["taskset", "-c", str(c), probe, "12", "12", "12", "300"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True) for c in range(ncpu)]
+    rates = []
+    for p in procs:
+        out = p.communicate()[0]
+        m = re.search(r"^(\d+) atoms, \d+ steps: .* median ([0-9.]+) s", out, re.M)
+        rates.append(int(m.group(1)) / float(m.group(2)) / 1e6 if m and p.returncode == 0 else float("nan"))
+    return rates
+
+
+def probe_text(rates):
+    """'CPUs 5.41, 3.52 M (slowest −35 %)'."""
+    if not rates:
+        return ""
+    return ("CPUs " + ", ".join(f"{r:.2f}" for r in rates) + " M"
+            + f" (slowest {(min(rates) / max(rates) - 1) * 100:+.0f} %)")
+
+
 def finite_median(xs):
     """The median of the values that were measured (a run whose RSS line is missing gives NaN)."""
     xs = [x for x in xs if x == x]
@@ -102,6 +127,9 @@ def main():
     ap.add_argument("--inputs", default="in.eam,in.cu801792")
     ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to wafermd run")
     ap.add_argument("--out", default=os.path.join(HERE, "cluster_perf.md"))
+    ap.add_argument("--probe", default=None,
+                    help="pair_kernel_perf for the per-round CPU probe (default: next to --wafermd's build; "
+                         "'none' to skip)")
     a = ap.parse_args()
     if not shutil.which("lmp"):
         sys.exit("error: lmp not found (apt-get install lammps)")
@@ -110,7 +138,15 @@ def main():
     inputs = [os.path.join(ANCHORS, i) if not os.path.isabs(i) else i for i in a.inputs.split(",")]
     work = tempfile.mkdtemp(prefix="cluster_vs_lammps_")
     res = {}  # (input, ranks) -> list of (lammps, wafermd)
+    probe = a.probe or os.path.join(os.path.dirname(exe), "validation", "perf", "pair_kernel_perf")
+    probe = probe if probe != "none" and os.access(probe, os.X_OK) else None
+    ncpu = min(max(ranks), os.cpu_count() or 1)
+    probes = []  # per round: each CPU's rate with all of them busy
     for rnd in range(1, a.rounds + 1):
+        rates = probe_cpus(probe, ncpu)
+        if rates:
+            probes.append(rates)
+            print(f"round {rnd}  probe: {probe_text(rates)}", flush=True)
         for inp in inputs:
             for n, k in enumerate(ranks):
                 # LAMMPS, wafermd, wafermd, LAMMPS, ...: each ratio compares neighbouring runs, and so do
@@ -175,6 +211,12 @@ def main():
     if waits:
         lines += ["", "wafermd's ranks blocked on each other at the exchanges (report.json's comm_wait, the least and "
                   "the most waiting rank, as a share of the step loop), per round: " + waits + "."]
+    if probes:
+        lines += ["", "CPU probe before each round (`pair_kernel_perf 12 12 12 300`, one copy pinned to each of the "
+                  f"first {ncpu} CPUs at once, median step as M atom-steps/s): "
+                  + "; ".join(f"round {r + 1}: {probe_text(p)}" for r, p in enumerate(probes))
+                  + ". Equal code on each CPU, so a gap is the host's: a k-rank step waits for the slowest CPU, "
+                  "and a 1-rank run sees only its own."]
     # Issue 5's acceptance at 2 ranks, next to the figures it is judged on.
     if 2 in ranks and 1 in ranks:
         verdicts = []

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   }
   std::sort(t.begin(), t.end());
   const double natoms = static_cast<double>(state.atoms.size());
-  std::printf("%.0f atoms, %d steps: shortest %.4f s (%.3f M atom-steps/s), median %.4f s\n", natoms, steps,
+  std::printf("%.0f atoms, %d steps: shortest %.5f s (%.3f M atom-steps/s), median %.5f s\n", natoms, steps,
               t[0], natoms / t[0] / 1e6, t[t.size() / 2]);
   return 0;
 }
