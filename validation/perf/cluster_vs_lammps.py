@@ -91,11 +91,12 @@ def probe_cpus(probe, ncpu):
 
 
 def probe_text(rates):
-    """'CPUs 5.41, 3.52 M (slowest −35 %)'."""
+    """'CPUs 5.41, 3.52 M (slowest -35 %)'; a CPU whose probe failed shows as nan."""
     if not rates:
         return ""
-    return ("CPUs " + ", ".join(f"{r:.2f}" for r in rates) + " M"
-            + f" (slowest {(min(rates) / max(rates) - 1) * 100:+.0f} %)")
+    ok = [r for r in rates if r == r]
+    gap = f" (slowest {(min(ok) / max(ok) - 1) * 100:+.0f} %)" if len(ok) == len(rates) else ""
+    return "CPUs " + ", ".join(f"{r:.2f}" for r in rates) + " M" + gap
 
 
 def finite_median(xs):
