@@ -74,13 +74,16 @@ def run_wafermd(exe, inp, ranks, workdir, sets):
     return out
 
 
+PROBE_ARGS = ["12", "12", "12", "300"]  # pair_kernel_perf's cells and steps: 6,912 atoms, cache-resident
+
+
 def probe_cpus(probe, ncpu):
     """Runs one small cache-resident force loop (pair_kernel_perf) on each of the first ncpu CPUs at once, as a
     k-rank run keeps them busy, and returns each CPU's median rate (M atom-steps/s), or None without the tool.
     The CPUs of a shared host do not always run at one speed, and a k-rank step waits for the slowest."""
     if not probe or ncpu < 2 or not shutil.which("taskset"):
         return None
-    procs = [subprocess.Popen(["taskset", "-c", str(c), probe, "12", "12", "12", "300"], stdout=subprocess.PIPE,
+    procs = [subprocess.Popen(["taskset", "-c", str(c), probe] + PROBE_ARGS, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True) for c in range(ncpu)]
     rates = []
     for p in procs:
@@ -213,7 +216,7 @@ def main():
         lines += ["", "wafermd's ranks blocked on each other at the exchanges (report.json's comm_wait, the least and "
                   "the most waiting rank, as a share of the step loop), per round: " + waits + "."]
     if probes:
-        lines += ["", "CPU probe before each round (`pair_kernel_perf 12 12 12 300`, one copy pinned to each of the "
+        lines += ["", "CPU probe before each round (`pair_kernel_perf " + " ".join(PROBE_ARGS) + "`, one copy pinned to each of the "
                   f"first {ncpu} CPUs at once, median step as M atom-steps/s): "
                   + "; ".join(f"round {r + 1}: {probe_text(p)}" for r, p in enumerate(probes))
                   + ". Equal code on each CPU, so a gap is the host's: a k-rank step waits for the slowest CPU, "
