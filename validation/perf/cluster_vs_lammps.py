@@ -7,7 +7,13 @@ line; wafermd's report.json). Writes validation/perf/cluster_perf.md.
 
 Usage: cluster_vs_lammps.py [--wafermd build/wafermd] [--ranks 1,2] [--rounds 3]
                             [--inputs in.eam,in.cu801792] [--set KEY=VALUE ...] [--out FILE.md]
-                            [--probe PATH|none]
+                            [--probe PATH|none] [--max-steal PCT] [--retries N]
+
+A shared host's hypervisor takes whole milliseconds from a virtual CPU at times (/proc/stat's steal). A
+k-rank step waits for the slowest rank, so such spells weigh on parallel efficiency more than on one rank; a
+round of an input in which any run lost more than --max-steal percent of a CPU is measured again (at most
+--retries times; the least disturbed attempt stands), and the report lists the steal of every kept run and
+each repeated round.
 """
 import argparse
 import datetime
@@ -32,6 +38,49 @@ def mpirun(ranks):
     if ranks > (os.cpu_count() or 1):
         cmd.append("--oversubscribe")
     return cmd + ["-np", str(ranks)]
+
+
+def cpu_jiffies():
+    """Per CPU (cpu0, cpu1, ...): (all jiffies, steal jiffies) from /proc/stat; [] where it cannot be read."""
+    try:
+        with open("/proc/stat") as f:
+            rows = [ln.split() for ln in f if re.match(r"cpu\d+ ", ln)]
+    except OSError:
+        return []
+    # user nice system idle iowait irq softirq steal: steal is the time the hypervisor ran someone else while
+    # this virtual CPU had work.
+    return [(sum(int(v) for v in r[1:9]), int(r[8])) for r in rows if len(r) > 8]
+
+
+def steal_share(before, after, ncpu):
+    """The share of each of the first ncpu CPUs' time that the hypervisor took between two cpu_jiffies()."""
+    out = []
+    for (t0, s0), (t1, s1) in list(zip(before, after))[:ncpu]:
+        out.append((s1 - s0) / (t1 - t0) if t1 > t0 else float("nan"))
+    return out
+
+
+def timed_steal(run, ranks):
+    """Calls run() and adds to its result the steal on the CPUs its ranks are bound to (mpirun binds rank r to
+    core r)."""
+    before = cpu_jiffies()
+    out = run()
+    after = cpu_jiffies()
+    if before and after:
+        out["steal"] = steal_share(before, after, ranks)
+    return out
+
+
+def max_steal(runs):
+    """The largest steal share on any CPU in any of the runs (NaN where none was measured)."""
+    xs = [x for r in runs for x in r.get("steal", []) if x == x]
+    return max(xs) if xs else float("nan")
+
+
+def steal_text(run):
+    """'2/31 %': the steal share on each CPU the run used; '?' where /proc/stat was not readable."""
+    xs = run.get("steal")
+    return "/".join(f"{x * 100:.0f}" for x in xs) + " %" if xs else "?"
 
 
 def run_lammps(inp, ranks, workdir):
@@ -131,6 +180,11 @@ def main():
     ap.add_argument("--inputs", default="in.eam,in.cu801792")
     ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to wafermd run")
     ap.add_argument("--out", default=os.path.join(HERE, "cluster_perf.md"))
+    ap.add_argument("--max-steal", type=float, default=5.0,
+                    help="a round of an input in which the hypervisor took more than this percent of a CPU's time "
+                         "during any run (/proc/stat's steal) is measured again, up to --retries times, and the "
+                         "least disturbed attempt is kept; 'nan' keeps every first attempt")
+    ap.add_argument("--retries", type=int, default=2)
     ap.add_argument("--probe", default=None,
                     help="pair_kernel_perf for the per-round CPU probe (default: next to --wafermd's build; "
                          "'none' to skip)")
@@ -146,28 +200,49 @@ def main():
     probe = probe if probe != "none" and os.access(probe, os.X_OK) else None
     ncpu = min(max(ranks), os.cpu_count() or 1)
     probes = []  # per round: each CPU's rate with all of them busy
+    repeated, kept_stolen = [], []  # rounds measured again for the host's steal; rounds kept after retries
     for rnd in range(1, a.rounds + 1):
         rates = probe_cpus(probe, ncpu)
         if rates:
             probes.append(rates)
             print(f"round {rnd}  probe: {probe_text(rates)}", flush=True)
         for inp in inputs:
-            for n, k in enumerate(ranks):
-                # LAMMPS, wafermd, wafermd, LAMMPS, ...: each ratio compares neighbouring runs, and so do
-                # wafermd's 1- and 2-rank runs that its parallel efficiency divides.
-                if n % 2 == 0:
-                    lmp = run_lammps(inp, k, work)
-                    wmd = run_wafermd(exe, inp, k, work, a.set)
-                else:
-                    wmd = run_wafermd(exe, inp, k, work, a.set)
-                    lmp = run_lammps(inp, k, work)
+            best = None  # (largest steal, runs) of the least disturbed attempt so far
+            for attempt in range(a.retries + 1):
+                runs = []  # (ranks, LAMMPS's run, wafermd's run) of this round of this input
+                for n, k in enumerate(ranks):
+                    # LAMMPS, wafermd, wafermd, LAMMPS, ...: each ratio compares neighbouring runs, and so do
+                    # wafermd's 1- and 2-rank runs that its parallel efficiency divides.
+                    lammps = lambda: timed_steal(lambda: run_lammps(inp, k, work), k)
+                    ours = lambda: timed_steal(lambda: run_wafermd(exe, inp, k, work, a.set), k)
+                    if n % 2 == 0:
+                        lmp, wmd = lammps(), ours()
+                    else:
+                        wmd = ours()
+                        lmp = lammps()
+                    runs.append((k, lmp, wmd))
+                    ratio = wmd["aps"] / lmp["aps"] if "aps" in wmd else float("nan")
+                    print(f"round {rnd}  {os.path.basename(inp):12s} ranks {k}:  LAMMPS {lmp['aps'] / 1e6:7.3f} M  "
+                          f"wafermd {wmd.get('aps', float('nan')) / 1e6:7.3f} M atom-steps/s  ratio {ratio:5.2f}"
+                          + (f"  waits {wmd['wait'][0] * 100:.0f}-{wmd['wait'][1] * 100:.0f} % of the loop"
+                             if "wait" in wmd else "")
+                          + f"  steal {steal_text(lmp)} / {steal_text(wmd)}"
+                          + (f"  ({wmd['error']})" if "error" in wmd else ""), flush=True)
+                worst = max_steal(r for _, l, w in runs for r in (l, w))
+                if best is None or worst < best[0]:
+                    best = (worst, runs)
+                if not worst > a.max_steal / 100:
+                    break
+                if attempt == a.retries:
+                    # Every attempt lost more than allowed: the least disturbed one stands for the round.
+                    kept_stolen.append(f"round {rnd} of {os.path.basename(inp)} ({best[0] * 100:.0f} %)")
+                    break
+                repeated.append(f"round {rnd} of {os.path.basename(inp)} ({worst * 100:.0f} %)")
+                print(f"round {rnd}  {os.path.basename(inp)}: the host took {worst * 100:.0f} % of a CPU "
+                      f"(over --max-steal {a.max_steal:g} %): this round is measured again", flush=True)
+            runs = best[1]
+            for k, lmp, wmd in runs:
                 res.setdefault((inp, k), []).append((lmp, wmd))
-                ratio = wmd["aps"] / lmp["aps"] if "aps" in wmd else float("nan")
-                print(f"round {rnd}  {os.path.basename(inp):12s} ranks {k}:  LAMMPS {lmp['aps'] / 1e6:7.3f} M  "
-                      f"wafermd {wmd.get('aps', float('nan')) / 1e6:7.3f} M atom-steps/s  ratio {ratio:5.2f}"
-                      + (f"  waits {wmd['wait'][0] * 100:.0f}-{wmd['wait'][1] * 100:.0f} % of the loop"
-                         if "wait" in wmd else "")
-                      + (f"  ({wmd['error']})" if "error" in wmd else ""), flush=True)
     shutil.rmtree(work, ignore_errors=True)
 
     lines = ["# Cluster backend vs LAMMPS (same machine, same ranks, interleaved rounds)", "",
@@ -221,6 +296,17 @@ def main():
                   + "; ".join(f"round {r + 1}: {probe_text(p)}" for r, p in enumerate(probes))
                   + ". Equal code on each CPU, so a gap is the host's: a k-rank step waits for the slowest CPU, "
                   "and a 1-rank run sees only its own."]
+    steal = "; ".join(f"{os.path.basename(i)} at {k} rank{'s' if k > 1 else ''}: "
+                      + ", ".join(f"{steal_text(l)} / {steal_text(w)}" for l, w in res[(i, k)])
+                      for i in inputs for k in ranks)
+    lines += ["", "Host steal during each run (/proc/stat: the share of the time of each CPU the run's ranks were "
+              "bound to that the hypervisor gave to someone else), LAMMPS / wafermd, per round: " + steal + "."]
+    if a.max_steal == a.max_steal:
+        lines += ["", f"Rounds measured again because a run lost more than {a.max_steal:g} % of a CPU to the host: "
+                  + ("; ".join(repeated) if repeated else "none")
+                  + (f". Over it in every attempt, so the least disturbed of {a.retries + 1} kept: "
+                     + "; ".join(kept_stolen)
+                     if kept_stolen else "") + "."]
     # Issue 5's acceptance at 2 ranks, next to the figures it is judged on.
     if 2 in ranks and 1 in ranks:
         verdicts = []
