@@ -107,6 +107,10 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   const double rss = comm.sum(peak_rss_mb());
   const double wait_min = comm.min(t.comm_wait), wait_max = comm.max(t.comm_wait),
                wait_avg = comm.sum(t.comm_wait) / comm.size();
+  const CpuTicks& lc = t.loop_cpu;
+  const double steal = !lc.known ? -1.0 : lc.total > 0 ? static_cast<double>(lc.steal) / lc.total : 0.0;
+  const double steal_min = comm.min(steal), steal_max = comm.max(steal),
+               steal_avg = comm.sum(steal) / comm.size();
   if (!comm.root()) return {};
   nlohmann::json j;
   j["version"] = WAFERMD_VERSION;
@@ -136,6 +140,9 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   // Seconds each rank spent blocked on other ranks' messages and votes, nearly all of them inside `comm`
   // (min, average and max over ranks).
   j["comm_wait"] = {{"min", wait_min}, {"avg", wait_avg}, {"max", wait_max}};
+  // The share of each rank's CPU time in the step loops that the hypervisor gave to other guests (absent
+  // where /proc/stat could not be read on some rank).
+  if (steal_min >= 0.0) j["host_steal"] = {{"min", steal_min}, {"avg", steal_avg}, {"max", steal_max}};
   const NeighborStats& ns = sim.last_neighbor_stats();
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
   if (ns.balances > 0) j["neighbor"]["balances"] = ns.balances, j["neighbor"]["imbalance"] = ns.imbalance;

@@ -232,6 +232,7 @@ void Simulation::run_steps(int64_t nsteps) {
   } finish_vote{comm_, signal_vote};
   const auto loop_start = std::chrono::steady_clock::now();
   const double waited_before = comm_.waited();
+  const CpuTicks cpu_before = cpu_ticks();
   int64_t done = 0;
   while (s_.step < end && !(cascade_stop_time_ > 0.0 && s_.time >= cascade_stop_time_ * (1.0 - 1e-12))) {
     ++done;
@@ -291,6 +292,12 @@ void Simulation::run_steps(int64_t nsteps) {
   }
   progress.clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  const CpuTicks cpu_after = cpu_ticks();
+  const double steal = steal_share(cpu_before, cpu_after);  // < 0: unknown
+  CpuTicks& lc = totals_.loop_cpu;
+  lc.known = lc.known && steal >= 0.0;
+  if (steal >= 0.0)
+    lc.total += cpu_after.total - cpu_before.total, lc.steal += cpu_after.steal - cpu_before.steal;
   nsteps = done;
   if (cascade_stop_time_ > 0.0 && s_.time >= cascade_stop_time_ * (1.0 - 1e-12)) cascade_stop_time_ = -1.0;
   if (defects_) finish_cascade_report();
@@ -350,6 +357,14 @@ void Simulation::run_steps(int64_t nsteps) {
     log_.line(
         fmt::format("Comm wait: {:#.6g} ave {:.6g} max {:.6g} min seconds blocked on other ranks' messages\n",
                     comm_.sum(waited) / nprocs, comm_.max(waited), comm_.min(waited)));
+  }
+  if (comm_.min(steal) >= 0.0) {
+    // On a shared virtual machine the hypervisor may stop a CPU for milliseconds; ranks that wait for each
+    // other lose the stops of every rank, a single rank only its own (docs/performance.md).
+    log_.line(
+        fmt::format("Host steal: {:.3g} ave {:.3g} max {:.3g} min % of the ranks' CPU time in the loop, "
+                    "given by the hypervisor to other guests (/proc/stat)\n",
+                    100.0 * comm_.sum(steal) / nprocs, 100.0 * comm_.max(steal), 100.0 * comm_.min(steal)));
   }
   stat("Nlocal", static_cast<double>(s_.atoms.size()));
   stat("Nghost", static_cast<double>(last_stats_.ghosts));

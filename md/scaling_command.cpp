@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +35,8 @@ struct RunRow {
   double steps_per_second = 0, atom_steps_per_second = 0;
   double force = 0, neighbor = 0, comm = 0, other = 0, peak_rss_mb = 0;
   double comm_wait = 0;  // the ranks' average time blocked on each other (report.json comm_wait.avg)
+  double host_steal =
+      std::nan("");  // the ranks' average share of CPU time the hypervisor took (host_steal.avg)
   int64_t atoms = 0, steps = 0;
 };
 
@@ -121,6 +124,7 @@ RunRow read_report(const std::string& path, int ranks) {
     r.comm = p.value("comm", 0.0), r.other = p.value("other", 0.0);
   }
   if (j.contains("comm_wait")) r.comm_wait = j["comm_wait"].value("avg", 0.0);
+  if (j.contains("host_steal")) r.host_steal = j["host_steal"].value("avg", std::nan(""));
   return r;
 }
 
@@ -306,13 +310,14 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     std::ofstream f(csv);
     if (!f) throw RunError("cannot write " + csv);
     f << "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,"
-         "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max,comm_wait_s\n";
+         "peak_rss_mb,efficiency,repeats,steps_per_second_min,steps_per_second_max,comm_wait_s,host_steal\n";
     for (const Summary& m : rows) {
       const RunRow& r = m.med;
       f << fmt::format(
-          "{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f},{},{:.6g},{:.6g},{:.6g}\n",
+          "{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.4f},{},{:.6g},{:.6g},{:.6g},{:.4f}\n",
           r.ranks, r.atoms, r.steps, r.steps_per_second, r.atom_steps_per_second, r.force, r.neighbor, r.comm,
-          r.other, r.peak_rss_mb, efficiency(r, rows.front().med), m.n, m.lo, m.hi, r.comm_wait);
+          r.other, r.peak_rss_mb, efficiency(r, rows.front().med), m.n, m.lo, m.hi, r.comm_wait,
+          r.host_steal);
     }
   }
   out << "scaling: wrote " << csv << std::endl;

@@ -29,6 +29,7 @@
 #include "md/minimize/minimizer.hpp"
 #include "md/neighbor_settings.hpp"
 #include "md/region.hpp"
+#include "md/resources.hpp"
 #include "md/state.hpp"
 #include "md/thermo.hpp"
 #include "potentials/eam_tables.hpp"
@@ -46,6 +47,9 @@ struct RunTotals {
   PhaseTimes phases;  // backend phase seconds inside step loops (set-up excluded)
   // This rank's seconds inside step loops blocked waiting for other ranks (Comm::waited).
   double comm_wait = 0.0;
+  // This rank's CPU ticks inside step loops, all and stolen by the hypervisor (/proc/stat); unknown once any
+  // loop's could not be read.
+  CpuTicks loop_cpu{0, 0, true};
 };
 
 class Simulation {

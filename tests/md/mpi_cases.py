@@ -126,6 +126,12 @@ def lammps_digits():
             fail(f"{n} ranks: comm_wait {w} is not 0 <= min <= avg <= max <= the loop's {report['wall_seconds']} s")
         if (n == 1) != (w["max"] == 0.0) or (n > 1) != ("Comm wait: " in out):
             fail(f"{n} ranks: comm_wait {w} and the log's 'Comm wait' line should be there with other ranks only")
+        # The hypervisor's share of the ranks' CPU time in the loop, where Linux's /proc/stat tells it.
+        if os.path.exists("/proc/stat"):
+            h = report.get("host_steal")
+            if h is None or not 0.0 <= h["min"] <= h["avg"] <= h["max"] <= 1.0 or "Host steal: " not in out:
+                fail(f"{n} ranks: report.json's host_steal {h} should be shares 0 <= min <= avg <= max <= 1, "
+                     "and the log should have a 'Host steal:' line")
         data[n] = read_data(os.path.join(d, "final.data"))
         print(f"{n} ranks: LAMMPS step-100 digits reproduced")
     a, b = data[1], data[4]
