@@ -236,6 +236,8 @@ def main():
                 if attempt == a.retries:
                     # Every attempt lost more than allowed: the least disturbed one stands for the round.
                     kept_stolen.append(f"round {rnd} of {os.path.basename(inp)} ({best[0] * 100:.0f} %)")
+                    print(f"round {rnd}  {os.path.basename(inp)}: over --max-steal in every attempt; the least "
+                          f"disturbed one ({best[0] * 100:.0f} %) stands", flush=True)
                     break
                 repeated.append(f"round {rnd} of {os.path.basename(inp)} ({worst * 100:.0f} %)")
                 print(f"round {rnd}  {os.path.basename(inp)}: the host took {worst * 100:.0f} % of a CPU "
