@@ -109,8 +109,10 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
                wait_avg = comm.sum(t.comm_wait) / comm.size();
   const CpuTicks& lc = t.loop_cpu;
   const double steal = !lc.known ? -1.0 : lc.total > 0 ? static_cast<double>(lc.steal) / lc.total : 0.0;
+  // Ranks that may run on the same CPUs read the same share; the average of equal values must not round
+  // past them.
   const double steal_min = comm.min(steal), steal_max = comm.max(steal),
-               steal_avg = comm.sum(steal) / comm.size();
+               steal_avg = std::clamp(comm.sum(steal) / comm.size(), steal_min, steal_max);
   if (!comm.root()) return {};
   nlohmann::json j;
   j["version"] = WAFERMD_VERSION;
