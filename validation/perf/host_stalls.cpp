@@ -4,7 +4,11 @@
 // all CPUs were stalled at once and the time any was, and the parallel efficiency of a k-rank run in lockstep
 // (no slack between the ranks): (1 − any) / (1 − mean stalled share), since such a step advances only while
 // every rank runs, and a 1-rank run while its one CPU does. Slack at the exchanges absorbs stalls shorter
-// than it. Usage: host_stalls [SECONDS [NCPU]], defaults 5 s and every CPU this process may run on.
+// than it; so it also replays the recorded stalls against ranks that synchronise after every W of work, and
+// against ranks that may run up to S ahead of each other, which says how long a step's pieces between
+// exchanges, or how much slack at them, would let the stalls average out; and against ranks that split the
+// work by their speed over the last window, which bounds what timing-based load balancing would win.
+// Usage: host_stalls [SECONDS [NCPU]], defaults 5 s and every CPU this process may run on.
 #include <pthread.h>
 #include <sched.h>
 
@@ -16,14 +20,16 @@
 #include <utility>
 #include <vector>
 
+#include "stall_replay.hpp"
+
 namespace {
+
+using wafermd::perf::balanced_efficiency;
+using wafermd::perf::Interval;
+using wafermd::perf::replayed_efficiency;
 
 using Clock = std::chrono::steady_clock;
 constexpr double kStall = 100e-6;  // longer than any clock read or page fault; shorter than a host time slice
-
-struct Interval {
-  double begin, end;  // seconds since the common start
-};
 
 // Spins on `cpu` for `seconds` and returns the gaps between clock reads longer than kStall.
 std::vector<Interval> watch(int cpu, Clock::time_point t0, double seconds) {
@@ -106,5 +112,31 @@ int main(int argc, char** argv) {
   // What a run whose slack between exchanges is far shorter than a stall approaches.
   std::printf("a %zu-rank run in lockstep: %.0f %% parallel efficiency\n", cpus.size(),
               100.0 * (1.0 - any / seconds) / (1.0 - mean));
+  // The recorded stalls replayed against ranks in lockstep that synchronise after every W of work, then
+  // against ranks that synchronise every 0.1 ms but may run up to S ahead of the other.
+  std::printf("replayed, ranks synchronising after every W of work:");
+  const char* sep = "";
+  for (double w_ms : {0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
+    if (w_ms * 1e-3 * 4 > seconds) break;
+    std::printf("%s W %g ms %.0f %%", sep, w_ms,
+                100.0 * replayed_efficiency(gaps, seconds, w_ms * 1e-3, 0, mean));
+    sep = ",";
+  }
+  std::printf("\nreplayed, ranks that may run up to S ahead of the other (0.1 ms pieces):");
+  sep = "";
+  for (double s_ms : {0.0, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0}) {
+    if (s_ms * 1e-3 * 4 > seconds) break;
+    std::printf("%s S %g ms %.0f %%", sep, s_ms,
+                100.0 * replayed_efficiency(gaps, seconds, 1e-4, static_cast<int>(s_ms * 10.0 + 0.5), mean));
+    sep = ",";
+  }
+  std::printf("\nreplayed, lockstep every 1 ms with the work split by each rank's speed over the last B:");
+  sep = "";
+  for (double b_s : {0.01, 0.1, 0.5, 1.0, 2.0}) {
+    if (b_s * 4 > seconds) break;
+    std::printf("%s B %g s %.0f %%", sep, b_s, 100.0 * balanced_efficiency(gaps, seconds, 1e-3, b_s, mean));
+    sep = ",";
+  }
+  std::printf("\n");
   return 0;
 }
