@@ -165,4 +165,34 @@ TEST(ScalingCommand, BadRankListsAreInputErrors) {
   EXPECT_EQ(wmd::md::parse_rank_list("4,1,2"), (std::vector<int>{1, 2, 4}));
 }
 
+// The plot labels a run that the hypervisor disturbed (scaling.csv's host_steal over 5 %) with its steal, and
+// says so; a CSV from before the host_steal column still plots.
+TEST(ScalingCommand, PlotLabelsRunsTheHostDisturbed) {
+  const std::string dir = wmd::test::scratch_dir("scaling_plot_steal");
+  const std::string head =
+      "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,peak_rss_"
+      "mb,"
+      "efficiency,repeats,steps_per_second_min,steps_per_second_max,comm_wait_s";
+  std::ofstream(dir + "/stolen.csv")
+      << head << ",host_steal\n"
+      << "1,500,4,100,50000,0.03,0.005,0.001,0.001,30,1.0000,1,100,100,0,0.01\n"
+      << "2,500,4,120,60000,0.02,0.004,0.004,0.001,50,0.6000,1,120,120,0.01,0.42\n";
+  std::ofstream(dir + "/old.csv") << head << "\n"
+                                  << "1,500,4,100,50000,0.03,0.005,0.001,0.001,30,1.0000,1,100,100,0\n";
+  auto plot = [&](const std::string& csv) {
+    const std::string cmd = "cd '" + dir + "' && /usr/bin/python3 '" + std::string(WAFERMD_SOURCE_DIR) +
+                            "/validation/scaling/plot_scaling.py' --csv " + csv + " --out " + csv +
+                            ".png >plot.txt 2>&1";
+    const int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  };
+  ASSERT_EQ(plot("stolen.csv"), 0) << slurp(dir + "/plot.txt");
+  EXPECT_NE(slurp(dir + "/plot.txt").find("1 of the 2 runs lost more than 5%"), std::string::npos)
+      << slurp(dir + "/plot.txt");
+  EXPECT_GT(slurp(dir + "/stolen.csv.png").size(), 10000u);
+  ASSERT_EQ(plot("old.csv"), 0) << slurp(dir + "/plot.txt");
+  EXPECT_EQ(slurp(dir + "/plot.txt").find("lost more than"), std::string::npos) << slurp(dir + "/plot.txt");
+  EXPECT_GT(slurp(dir + "/old.csv.png").size(), 10000u);
+}
+
 }  // namespace

@@ -21,6 +21,9 @@ import numpy as np  # noqa: E402
 import yaml  # noqa: E402
 
 
+STEAL_NOTE = 0.05  # a run whose ranks lost more than this share of their CPU time gets its steal printed
+
+
 def load_csv(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
@@ -85,9 +88,21 @@ def main():
             label=f"wafermd cluster backend on this machine (measured, {measured_atoms:,} atoms{note})")
     ideal = [sps[0] * k / ranks[0] for k in ranks]
     ax.plot(ranks, ideal, ":", color="C0", alpha=0.6, label="ideal strong scaling from the first point")
+    stolen = 0
     for k, s, r in zip(ranks, sps, rows):
-        ax.annotate(f"{float(r['efficiency']) * 100:.0f}%", (k, s), textcoords="offset points", xytext=(4, -12),
-                    fontsize=8, color="C0")
+        label = f"{float(r['efficiency']) * 100:.0f}%"
+        steal = float(r.get("host_steal") or 0.0)
+        if steal > STEAL_NOTE:
+            # A point the hypervisor disturbed says so where it is read, not only in the CSV.
+            label += f"\nsteal {steal * 100:.0f}%"
+            stolen += 1
+        ax.annotate(label, (k, s), textcoords="offset points", xytext=(4, -6), va="top", fontsize=8, color="C0")
+    if stolen:
+        print(f"note: {stolen} of the {len(rows)} runs lost more than {STEAL_NOTE * 100:.0f}% of their CPU time to "
+              "the host's hypervisor (labelled in the plot)")
+        ax.plot([], [], " ", label=f"steal N%: the host's hypervisor took N% of the ranks' CPU time in that run's "
+                                   f"step loop\n(/proc/stat; over {STEAL_NOTE * 100:.0f}% the speed and efficiency "
+                                   "say more about the host than the code)")
 
     if a.lammps:
         lrows = load_csv(a.lammps)
@@ -127,6 +142,8 @@ def main():
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(0.8, xmax * 1.2)
+    # Room below the lowest measured point for its efficiency (and steal) label.
+    ax.set_ylim(bottom=min(sps + (ls if a.lammps else [])) / 3.0)
     ax.set_xlabel("MPI ranks (CPU cores) / GPU devices (GCDs)")
     ax.set_ylabel("simulation speed (timesteps per second)")
     ax.set_title(f"Strong scaling{': ' + a.title if a.title else ''}")
