@@ -112,8 +112,8 @@ int main(int argc, char** argv) {
   // What a run whose slack between exchanges is far shorter than a stall approaches.
   std::printf("a %zu-rank run in lockstep: %.0f %% parallel efficiency\n", cpus.size(),
               100.0 * (1.0 - any / seconds) / (1.0 - mean));
-  // The recorded stalls replayed against ranks in lockstep that synchronise after every W of work, then
-  // against ranks that synchronise every 0.1 ms but may run up to S ahead of the other.
+  // The recorded stalls replayed against ranks in lockstep that synchronise after every W of work, against
+  // ranks that synchronise every 0.1 ms but may run up to S ahead of the other, and against a balancer.
   std::printf("replayed, ranks synchronising after every W of work:");
   const char* sep = "";
   for (double w_ms : {0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
