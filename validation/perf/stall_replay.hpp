@@ -63,11 +63,10 @@ inline double balanced_efficiency(const std::vector<std::vector<Interval>>& per_
                                   double piece, double window, double mean_stalled) {
   const size_t n = per_cpu.size();
   std::vector<size_t> next(n, 0);
-  std::vector<double> share(n, 1.0), busy(n, 0.0), work(n, 0.0);
+  std::vector<double> share(n, 1.0), busy(n, 0.0), work(n, 0.0), finished(n);
   double t = 0.0, done = 0.0, window_end = window;
   for (;;) {
     double end = t;
-    std::vector<double> finished(n);
     for (size_t k = 0; k < n; ++k) {
       finished[k] = finish(per_cpu[k], next[k], t, piece * share[k]);
       end = std::max(end, finished[k]);
