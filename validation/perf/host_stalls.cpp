@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -119,10 +120,11 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
 }
 
-// A CPU's speed over each 100 ms, as shares of full speed.
-std::vector<double> window_speeds(const Progress& p) {
+// A CPU's speed over each window of `slots` slots, as shares of full speed.
+std::vector<double> window_speeds(const Progress& p, size_t slots) {
   std::vector<double> v;
-  for (size_t i = 0; i + 1000 < p.done.size(); i += 1000) v.push_back((p.done[i + 1000] - p.done[i]) / 0.1);
+  for (size_t i = 0; i + slots < p.done.size(); i += slots)
+    v.push_back((p.done[i + slots] - p.done[i]) / (static_cast<double>(slots) * p.slot));
   return v;
 }
 
@@ -148,10 +150,13 @@ int main(int argc, char** argv) {
   for (auto& t : threads) t.join();
   const std::vector<Progress> prog = progress(rec);
 
+  char when[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   std::printf(
-      "host_stalls: %zu CPUs for %.1f s; a stall is a gap over %.0f us between two clock reads; speed is "
-      "work done against the fastest 10 ms of any CPU\n",
-      cpus.size(), seconds, kStall * 1e6);
+      "host_stalls: %zu CPUs for %.1f s, ending %s; a stall is a gap over %.0f us between two clock reads; "
+      "speed is work done against the fastest 10 ms of any CPU\n",
+      cpus.size(), seconds, when, kStall * 1e6);
   double mean = 0.0, independent_all = 1.0;
   for (size_t k = 0; k < cpus.size(); ++k) {
     std::vector<double> len;
@@ -160,12 +165,15 @@ int main(int argc, char** argv) {
     const double share = total / seconds;
     mean += share / cpus.size();
     independent_all *= share;
-    const std::vector<double> w = window_speeds(prog[k]);
+    // The spread over 1 ms windows is what ranks that exchange every millisecond or so feel; over 100 ms
+    // what a balancer could follow.
+    const std::vector<double> ms = window_speeds(prog[k], 10), w = window_speeds(prog[k], 1000);
     std::printf(
         "cpu %d: stalled %.1f %% in %zu stalls, median %.2f ms, 90th percentile %.2f ms; speed %.0f %% "
-        "(100-ms windows: 10th percentile %.0f %%, median %.0f %%)\n",
+        "(10th-90th percentile over 1 ms windows %.0f-%.0f %%, over 100 ms windows %.0f-%.0f %%)\n",
         cpus[k], 100.0 * share, len.size(), 1e3 * percentile(len, 0.5), 1e3 * percentile(len, 0.9),
-        100.0 * prog[k].mean_speed(), 100.0 * percentile(w, 0.1), 100.0 * percentile(w, 0.5));
+        100.0 * prog[k].mean_speed(), 100.0 * percentile(ms, 0.1), 100.0 * percentile(ms, 0.9),
+        100.0 * percentile(w, 0.1), 100.0 * percentile(w, 0.9));
   }
   const auto [any, all] = any_and_all(rec);
   std::printf("all stalled at once %.1f %% (%.1f %% if independent); any stalled %.1f %%\n",
