@@ -32,6 +32,15 @@ std::vector<int> counts_of(MPI_Comm c, int size, size_t nbytes, std::vector<int>
   return counts;
 }
 
+// One value combined over every rank by an exact operation (max, min, an integer sum): the same on every
+// rank.
+template <class T>
+T reduced(MPI_Comm c, T v, MPI_Datatype type, MPI_Op op) {
+  T r = v;
+  MPI_Allreduce(&v, &r, 1, type, op, c);
+  return r;
+}
+
 }  // namespace
 
 Comm::Comm(MPI_Comm c) : comm_(c) {
@@ -63,10 +72,7 @@ double Comm::sum(double v) const {
 }
 
 int64_t Comm::sum(int64_t v) const {
-  if (size_ == 1) return v;
-  int64_t s = 0;
-  MPI_Allreduce(&v, &s, 1, MPI_INT64_T, MPI_SUM, comm_);
-  return s;
+  return size_ == 1 ? v : reduced(comm_, v, MPI_INT64_T, MPI_SUM);
 }
 
 void Comm::sum(double* v, int n) const {
@@ -86,31 +92,19 @@ void Comm::sum(int64_t* v, int n) const {
 }
 
 double Comm::max(double v) const {
-  if (size_ == 1) return v;
-  double r = v;
-  MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return r;
+  return size_ == 1 ? v : reduced(comm_, v, MPI_DOUBLE, MPI_MAX);
 }
 
 double Comm::min(double v) const {
-  if (size_ == 1) return v;
-  double r = v;
-  MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MIN, comm_);
-  return r;
+  return size_ == 1 ? v : reduced(comm_, v, MPI_DOUBLE, MPI_MIN);
 }
 
 int64_t Comm::max(int64_t v) const {
-  if (size_ == 1) return v;
-  int64_t r = v;
-  MPI_Allreduce(&v, &r, 1, MPI_INT64_T, MPI_MAX, comm_);
-  return r;
+  return size_ == 1 ? v : reduced(comm_, v, MPI_INT64_T, MPI_MAX);
 }
 
 int64_t Comm::min(int64_t v) const {
-  if (size_ == 1) return v;
-  int64_t r = v;
-  MPI_Allreduce(&v, &r, 1, MPI_INT64_T, MPI_MIN, comm_);
-  return r;
+  return size_ == 1 ? v : reduced(comm_, v, MPI_INT64_T, MPI_MIN);
 }
 
 bool Comm::any(bool v) const {
