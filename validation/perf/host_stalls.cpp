@@ -33,8 +33,8 @@ using wafermd::perf::Progress;
 using wafermd::perf::replayed_efficiency;
 
 using Clock = std::chrono::steady_clock;
-constexpr double kStall =
-    100e-6;                     // longer than any clock read, unit or page fault; shorter than a time slice
+// A stall: longer than any clock read, unit of work or page fault; shorter than a host's time slice.
+constexpr double kStall = 100e-6;
 constexpr double kSlot = 1e-4;  // the resolution of the recorded speed
 
 // What one CPU did: its stalls, and the units of work it finished in each slot.
