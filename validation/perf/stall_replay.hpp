@@ -72,14 +72,20 @@ inline double mean_speed(const std::vector<Progress>& per_cpu) {
   return s;
 }
 
+// The time every CPU's recording covers.
+inline double common_seconds(const std::vector<Progress>& per_cpu) {
+  double seconds = per_cpu.empty() ? 0.0 : per_cpu[0].seconds();
+  for (const Progress& p : per_cpu) seconds = std::min(seconds, p.seconds());
+  return seconds;
+}
+
 // The parallel efficiency of ranks (one per CPU) that compute in pieces of `piece` seconds, where a rank may
 // start its piece i only once every other rank has finished its piece i − 1 − `lead`: lead 0 is lockstep with
 // a synchronisation after every piece, and a larger lead is slack at the exchanges. Replayed over the
 // recorded progress; the work done per second of wall time against one CPU's average.
 inline double replayed_efficiency(const std::vector<Progress>& per_cpu, double piece, int lead) {
   const size_t n = per_cpu.size();
-  double seconds = per_cpu.empty() ? 0.0 : per_cpu[0].seconds();
-  for (const Progress& p : per_cpu) seconds = std::min(seconds, p.seconds());
+  const double seconds = common_seconds(per_cpu);
   std::vector<std::vector<double>> done(n);  // each rank's finishing time of each piece
   long pieces = 0;
   for (;;) {
@@ -107,8 +113,7 @@ inline double replayed_efficiency(const std::vector<Progress>& per_cpu, double p
 // share, as a damped timing-based load balancer would. Replayed like replayed_efficiency.
 inline double balanced_efficiency(const std::vector<Progress>& per_cpu, double piece, double window) {
   const size_t n = per_cpu.size();
-  double seconds = per_cpu.empty() ? 0.0 : per_cpu[0].seconds();
-  for (const Progress& p : per_cpu) seconds = std::min(seconds, p.seconds());
+  const double seconds = common_seconds(per_cpu);
   std::vector<double> share(n, 1.0), busy(n, 0.0), work(n, 0.0), finished(n);
   double t = 0.0, done = 0.0, window_end = window;
   for (;;) {
