@@ -8,9 +8,9 @@
 #include <string>
 
 #include "base/error.hpp"
-#include "md/cluster/balance.hpp"
-#include "md/eam_atom_kernels.hpp"
-#include "md/eam_half_kernels.hpp"
+#include "md/core/balance.hpp"
+#include "md/force/eam_atom_kernels.hpp"
+#include "md/cluster/eam_half_kernels.hpp"
 
 namespace wmd::md {
 namespace {

@@ -5,13 +5,13 @@
 #pragma once
 #include <vector>
 
-#include "md/backend.hpp"
-#include "md/cluster/decomposition.hpp"
+#include "md/force/backend.hpp"
+#include "md/core/decomposition.hpp"
 #include "md/cluster/ghost_exchange.hpp"
-#include "md/comm.hpp"
-#include "md/eam_half_kernels.hpp"
-#include "md/ghost_images.hpp"
-#include "md/half_neighbor_list.hpp"
+#include "md/core/comm.hpp"
+#include "md/cluster/eam_half_kernels.hpp"
+#include "md/cluster/ghost_images.hpp"
+#include "md/cluster/half_neighbor_list.hpp"
 
 namespace wmd::md {
 

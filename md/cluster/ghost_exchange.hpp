@@ -5,11 +5,11 @@
 #include <functional>
 #include <vector>
 
-#include "md/atoms.hpp"
-#include "md/box.hpp"
-#include "md/cluster/decomposition.hpp"
-#include "md/comm.hpp"
-#include "md/ghost_images.hpp"
+#include "md/core/atoms.hpp"
+#include "md/core/box.hpp"
+#include "md/core/decomposition.hpp"
+#include "md/core/comm.hpp"
+#include "md/cluster/ghost_images.hpp"
 
 namespace wmd::md {
 

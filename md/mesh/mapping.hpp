@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "md/box.hpp"
+#include "md/core/box.hpp"
 
 namespace wmd::md::mesh {
 

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "base/error.hpp"
-#include "md/eam_atom_kernels.hpp"
+#include "md/force/eam_atom_kernels.hpp"
 #include "md/mesh/pe_kernels.hpp"
 #include "md/mesh/pe_kernels32.hpp"
 

@@ -14,8 +14,8 @@
 
 #include "fabric/fast_transport.hpp"
 #include "fabric/hardware.hpp"
-#include "md/backend.hpp"
-#include "md/comm.hpp"
+#include "md/force/backend.hpp"
+#include "md/core/comm.hpp"
 #include "md/mesh/cycle_account.hpp"
 #include "md/mesh/mapping.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "md/eam_atom_kernels.hpp"
+#include "md/force/eam_atom_kernels.hpp"
 #include "potentials/eam_tables.hpp"
 
 namespace wmd::md::mesh {

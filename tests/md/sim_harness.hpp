@@ -7,7 +7,7 @@
 
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
-#include "md/simulation.hpp"
+#include "md/run/simulation.hpp"
 
 namespace wmd::test {
 

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "io/yaml_input.hpp"
-#include "md/analysis/wigner_seitz.hpp"
-#include "md/cascade.hpp"
+#include "md/cascade/wigner_seitz.hpp"
+#include "md/cascade/cascade.hpp"
 #include "potentials/zbl_splice.hpp"
 #include "sim_harness.hpp"
 

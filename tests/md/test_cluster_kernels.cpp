@@ -12,7 +12,7 @@
 
 #include "base/error.hpp"
 #include "md/cluster/cluster_backend.hpp"
-#include "md/lattice.hpp"
+#include "md/core/lattice.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "md/cluster/decomposition.hpp"
-#include "md/comm.hpp"
+#include "md/core/decomposition.hpp"
+#include "md/core/comm.hpp"
 
 namespace {
 

@@ -9,9 +9,9 @@
 
 #include "base/error.hpp"
 #include "md/cluster/cluster_backend.hpp"
-#include "md/lattice.hpp"
+#include "md/core/lattice.hpp"
 #include "md/mesh/mesh_backend.hpp"
-#include "md/thermo.hpp"
+#include "md/run/thermo.hpp"
 
 namespace {
 

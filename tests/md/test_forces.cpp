@@ -7,7 +7,7 @@
 #include <random>
 
 #include "md/cluster/cluster_backend.hpp"
-#include "md/lattice.hpp"
+#include "md/core/lattice.hpp"
 
 namespace {
 

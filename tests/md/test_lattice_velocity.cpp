@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "md/velocity.hpp"
+#include "md/core/velocity.hpp"
 #include "sim_harness.hpp"
 
 namespace {

@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "md/cluster/cluster_backend.hpp"
-#include "md/eam_atom_kernels.hpp"
+#include "md/force/eam_atom_kernels.hpp"
 #include "md/mesh/mapping.hpp"
 #include "md/mesh/mesh_backend.hpp"
 #include "program_harness.hpp"

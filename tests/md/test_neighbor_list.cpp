@@ -8,8 +8,8 @@
 #include <tuple>
 
 #include "md/cluster/ghost_exchange.hpp"
-#include "md/ghost_images.hpp"
-#include "md/half_neighbor_list.hpp"
+#include "md/cluster/ghost_images.hpp"
+#include "md/cluster/half_neighbor_list.hpp"
 
 namespace {
 

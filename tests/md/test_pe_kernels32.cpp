@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "md/eam_atom_kernels.hpp"
+#include "md/force/eam_atom_kernels.hpp"
 #include "md/mesh/pe_kernels32.hpp"
 #include "potentials/eam_tables.hpp"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "md/program.hpp"
+#include "md/programs/program.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
 

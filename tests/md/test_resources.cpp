@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "md/resources.hpp"
+#include "md/core/resources.hpp"
 
 using namespace wmd::md;
 

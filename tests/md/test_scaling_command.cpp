@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "md/scaling_command.hpp"
+#include "md/programs/scaling_command.hpp"
 #include "sim_harness.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "md/progress.hpp"
+#include "md/run/progress.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
 

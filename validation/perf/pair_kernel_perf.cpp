@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "md/cluster/cluster_backend.hpp"
-#include "md/lattice.hpp"
+#include "md/core/lattice.hpp"
 
 using namespace wmd::md;
 namespace pot = wmd::potentials;

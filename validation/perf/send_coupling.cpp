@@ -18,7 +18,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "md/comm.hpp"
+#include "md/core/comm.hpp"
 
 namespace {
 

@@ -1,0 +1,76 @@
+// What the run loop asks of an execution backend (cluster, mesh): neighbour upkeep and forces.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "md/core/balance_settings.hpp"
+#include "md/core/neighbor_settings.hpp"
+#include "md/core/state.hpp"
+#include "potentials/eam_tables.hpp"
+
+namespace wmd::md {
+
+/// Named arrays a component hands to a checkpoint and gets back on restart (backends, fixes). Integers are
+/// stored as doubles (exact below 2^53).
+using NamedArrays = std::map<std::string, std::vector<double>>;
+
+/// Energies and virial of the last force computation (summed over the whole system).
+struct ForceResult {
+  double energy = 0.0;                    // EAM energy: embedding + pair, eV
+  double virial[6] = {0, 0, 0, 0, 0, 0};  // Σ r_a f_b over pairs: xx yy zz xy xz yz, eV
+  std::vector<double> eatom;              // per-atom energy (owned atoms, state order), filled when asked
+  bool tallied = true;                    // false: energy and virial were not summed at this step
+};
+
+/// Counters LAMMPS prints at the end of a run.
+struct NeighborStats {
+  int64_t builds = 0;
+  int64_t dangerous = 0;
+  int64_t pairs = 0;       // half-list entries at the last build
+  int64_t ghosts = 0;      // ghost images at the last build
+  int64_t balances = 0;    // sub-domain rebalancing passes (fix balance)
+  double imbalance = 1.0;  // imbalance factor after the last of them
+};
+
+/// Seconds spent per phase, for the LAMMPS timing breakdown.
+struct PhaseTimes {
+  double pair = 0.0, neigh = 0.0, comm = 0.0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  /// "cluster" or "mesh".
+  virtual std::string name() const = 0;
+  /// Starts a run: wraps atoms, builds neighbour data from scratch and computes forces into s.atoms.f*.
+  virtual void setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
+                     bool eatom) = 0;
+  /// After the drift of one step: rebuilds neighbours when due, then computes forces. With tally false the
+  /// global energy and virial may be skipped (LAMMPS's eflag/vflag: only thermo and output steps read them).
+  virtual void compute(State& s, bool eatom, bool tally) = 0;
+  /// Result of the last compute.
+  virtual const ForceResult& result() const = 0;
+  /// Neighbour counters since the last setup.
+  virtual NeighborStats neighbor_stats() const = 0;
+  /// Phase times since the last setup.
+  virtual PhaseTimes phase_times() const = 0;
+  /// This rank's state that later arithmetic depends on (e.g. neighbour-list state, PE assignment), for a
+  /// checkpoint. Called at the end of a step, after compute.
+  virtual NamedArrays save_state() const { return {}; }
+  /// Restores what save_state gave; the next setup must continue exactly as the saved run would have.
+  virtual void restore_state(const NamedArrays& /*state*/) {}
+  /// Dynamic load balancing for the next runs (fix balance); backends without sub-domains ignore it.
+  virtual void set_load_balance(const LoadBalance& /*lb*/) {}
+  /// Checks, in the dry run, what setup would refuse (InputError), so bad input stops before any output.
+  virtual void validate(const State& /*s*/, const potentials::EamTables& /*tables*/,
+                        const NeighborSettings& /*nb*/) const {}
+  /// Lines for the log after setup (the mesh backend prints its grid and window radius).
+  virtual std::vector<std::string> setup_notes() const { return {}; }
+  /// Adds backend-specific objects to report.json (the mesh backend's `fabric`).
+  virtual void add_report(nlohmann::json& /*report*/) const {}
+};
+
+}  // namespace wmd::md

@@ -1,0 +1,125 @@
+// The `wafermd` command line: run, scaling, fabric simulate, --help, --version.
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <iostream>
+
+#include "base/error.hpp"
+#include "fabric/simulate_command.hpp"
+#include "md/programs/model_command.hpp"
+#include "md/programs/program.hpp"
+#include "md/programs/scaling_command.hpp"
+
+namespace {
+
+// Parses "KEY=VALUE" for --set.
+std::pair<std::string, std::string> split_set(const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw wmd::InputError("--set", 0, "expected KEY=VALUE, got '" + kv + "'");
+  }
+  return {kv.substr(0, eq), kv.substr(eq + 1)};
+}
+
+int dispatch(int argc, char** argv) {
+  CLI::App app{"wafermd: EAM molecular dynamics for a wafer-scale mesh and for clusters"};
+  app.set_version_flag("--version", std::string("wafermd ") + WAFERMD_VERSION);
+  app.require_subcommand(1);
+
+  wmd::md::RunOptions run;
+  std::vector<std::string> sets, vars;
+  auto* run_cmd = app.add_subcommand("run", "Run an input (native YAML *.yaml or a LAMMPS input script)");
+  run_cmd->add_option("INPUT", run.input, "Input file")->required();
+  run_cmd->add_option("--backend", run.backend, "Backend: cluster (default) or mesh");
+  run_cmd->add_option("--set", sets, "Override an input key: KEY=VALUE (YAML path)")->take_all()->expected(1);
+  run_cmd->add_option("--var", vars, "Define a LAMMPS index variable: --var NAME VALUE")
+      ->expected(2)
+      ->take_all();
+  run_cmd->add_option("--output", run.output_dir, "Output directory (default out/<input name>/)");
+  run_cmd->add_option("--restart", run.restart,
+                      "Continue from a checkpoint.h5 (run N then means N more steps)");
+
+  wmd::md::ModelOptions model;
+  std::vector<std::string> model_sets;
+  auto* model_cmd =
+      app.add_subcommand("model", "Predict the wafer's speed for an input without running dynamics");
+  model_cmd->add_option("INPUT", model.input, "Input file")->required();
+  model_cmd->add_option("--wafer", model.wafer, "Hardware: wse2, wse3 or a YAML file (default: mesh.wafer)");
+  model_cmd->add_flag("--json", model.json, "Print JSON");
+  model_cmd->add_option("--set", model_sets, "Override an input key: KEY=VALUE (YAML path)")
+      ->take_all()
+      ->expected(1);
+  wmd::md::ScalingOptions scaling;
+  auto* scaling_cmd =
+      app.add_subcommand("scaling", "Strong-scaling study of the cluster backend (CSV and PNG)");
+  scaling_cmd->add_option("INPUT", scaling.input, "Input file")->required();
+  scaling_cmd->add_option("--ranks", scaling.ranks, "Rank counts, comma-separated (default 1,2,4)");
+  scaling_cmd->add_option("--steps", scaling.steps, "Steps per run (overrides the input's run counts)");
+  scaling_cmd->add_option("--output", scaling.output_dir,
+                          "Output directory (default out/scaling/<input name>/)");
+  scaling_cmd->add_option("--repeat", scaling.repeat,
+                          "Runs per rank count, round after round; the CSV gives the median (default 1)");
+  scaling_cmd->add_flag("--lammps", scaling.lammps,
+                        "Also run LAMMPS (lmp) on the same LAMMPS script at each rank count, for comparison");
+  scaling_cmd->add_option("--lmp", scaling.lmp, "LAMMPS executable for --lammps (default lmp; e.g. lmp_mpi)");
+
+  wmd::fabric::SimulateOptions fab;
+  std::string mesh;
+  auto* fabric_cmd = app.add_subcommand("fabric", "Wafer fabric tools");
+  fabric_cmd->require_subcommand(1);
+  auto* sim_cmd =
+      fabric_cmd->add_subcommand("simulate", "Run a fabric schedule on the cycle-level simulator");
+  sim_cmd->add_option("--schedule", fab.schedule, "Schedule name")->required();
+  sim_cmd->add_option("--b", fab.b, "Window radius b")->required();
+  sim_cmd->add_option("--mesh", mesh, "Mesh size WxH")->required();
+  sim_cmd->add_flag("--wrap", fab.wrap, "Periodic wrap-around (folded torus)");
+  sim_cmd->add_option("--wafer", fab.wafer, "Hardware: wse2, wse3 or a YAML file");
+  sim_cmd->add_flag("--json", fab.json, "Print JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? wmd::exit_ok : wmd::exit_bad_input;
+  }
+  try {
+    if (run_cmd->parsed()) {
+      for (const auto& s : sets) run.sets.push_back(split_set(s));
+      for (size_t i = 0; i + 1 < vars.size(); i += 2) run.vars.emplace_back(vars[i], vars[i + 1]);
+      return wmd::md::run_program(run);
+    }
+    if (model_cmd->parsed()) {
+      for (const auto& s : model_sets) model.sets.push_back(split_set(s));
+      return wmd::md::run_model_command(model, std::cout);
+    }
+    if (scaling_cmd->parsed()) return wmd::md::run_scaling_command(scaling, std::cout);
+    if (sim_cmd->parsed()) {
+      wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);
+      return wmd::fabric::run_simulate_command(fab, std::cout);
+    }
+  } catch (const wmd::InputError& e) {
+    // Every rank finds the same input error; rank 0 reports it.
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::cerr << "error: " << e.what() << std::endl;
+    return wmd::exit_bad_input;
+  } catch (const wmd::RunError& e) {
+    std::cerr << "error: " << e.what() << std::endl;
+    return wmd::exit_run_failed;
+  }
+  return wmd::exit_bad_input;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status;
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    status = dispatch(argc, argv);
+  }
+  MPI_Finalize();
+  return status;
+}

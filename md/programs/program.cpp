@@ -1,0 +1,238 @@
+#include "md/programs/program.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "base/error.hpp"
+#include "io/lammps_script.hpp"
+#include "io/output_files.hpp"
+#include "io/yaml_input.hpp"
+#include "md/core/comm.hpp"
+#include "md/core/resources.hpp"
+#include "md/run/signals.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+bool is_yaml(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+// The input as settings plus a way to replay its commands into a simulation (twice: dry run, real run).
+struct LoadedInput {
+  io::RunSettings settings;
+  std::vector<io::Command> yaml_commands;
+  bool yaml = false;
+};
+
+LoadedInput load(const RunOptions& opt) {
+  LoadedInput in;
+  in.yaml = is_yaml(opt.input);
+  if (in.yaml) {
+    io::YamlInput y = io::read_yaml_input(opt.input, opt.sets);
+    in.settings = y.settings;
+    in.yaml_commands = std::move(y.commands);
+  } else {
+    for (const auto& [k, v] : opt.sets) {
+      if (!io::apply_setting(in.settings, k, v, SourcePos{"--set", 0})) {
+        std::string keys;
+        for (const auto& s : io::setting_keys()) keys += (keys.empty() ? "" : ", ") + s;
+        fail_input(SourcePos{"--set", 0},
+                   "key '" + k + "' does not apply to a LAMMPS input (keys: " + keys + ")");
+      }
+    }
+  }
+  if (!opt.backend.empty()) io::apply_setting(in.settings, "backend", opt.backend, SourcePos{"--backend", 0});
+  if (!opt.output_dir.empty()) in.settings.output_dir = opt.output_dir;
+  if (in.settings.output_dir.empty()) {
+    in.settings.output_dir = "out/" + input_output_name(opt.input);
+  }
+  return in;
+}
+
+// The input file's text, for trajectories and checkpoints.
+std::string input_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
+  if (!opt.restart.empty()) sim.set_restart(opt.restart);
+  sim.set_input(opt.input, input_text(opt.input));
+  if (in.yaml) {
+    for (const auto& c : in.yaml_commands) sim.execute(c);
+    return;
+  }
+  io::Variables vars;
+  for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
+  vars.set_thermo_resolver([&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
+  sim.set_variables(&vars);
+  io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
+  io::Command cmd;
+  while (script.next(cmd)) sim.execute(cmd);
+  sim.set_variables(nullptr);
+}
+
+double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
+  const size_t n = t.sample_time.size();
+  if (n < 2 || natoms <= 0) return 0.0;
+  double mt = 0, me = 0;
+  for (size_t i = 0; i < n; ++i) mt += t.sample_time[i], me += t.sample_etotal[i] / natoms;
+  mt /= n, me /= n;
+  double sxx = 0, sxy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double dt = t.sample_time[i] - mt;
+    sxx += dt * dt;
+    sxy += dt * (t.sample_etotal[i] / natoms - me);
+  }
+  return sxx > 0 ? sxy / sxx : 0.0;
+}
+
+nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
+                            const Simulation& sim, double wall) {
+  const RunTotals& t = sim.totals();
+  const Comm& comm = sim.comm();
+  const int64_t natoms_all = sim.natoms();
+  const double natoms = static_cast<double>(natoms_all);
+  const double rss = comm.sum(peak_rss_mb());
+  const double wait_min = comm.min(t.comm_wait), wait_max = comm.max(t.comm_wait),
+               wait_avg = comm.sum(t.comm_wait) / comm.size();
+  const CpuTicks& lc = t.loop_cpu;
+  const double steal = !lc.known ? -1.0 : lc.total > 0 ? static_cast<double>(lc.steal) / lc.total : 0.0;
+  // Ranks that may run on the same CPUs read the same share; the average of equal values must not round
+  // past them.
+  const double steal_min = comm.min(steal), steal_max = comm.max(steal),
+               steal_avg = std::clamp(comm.sum(steal) / comm.size(), steal_min, steal_max);
+  if (!comm.root()) return {};
+  nlohmann::json j;
+  j["version"] = WAFERMD_VERSION;
+  j["input"] = opt.input;
+  j["backend"] = settings.backend;
+  j["ranks"] = comm.size();
+  j["grid"] = sim.decomposition().grid_text();
+  j["deterministic"] = settings.deterministic;
+  j["atoms"] = natoms_all;
+  j["steps"] = t.steps;
+  j["simulated_time_ps"] = t.simulated_ps;
+  j["wall_seconds"] = t.loop_seconds;
+  j["total_wall_seconds"] = wall;
+  j["steps_per_second"] = t.loop_seconds > 0 ? t.steps / t.loop_seconds : 0.0;
+  j["atom_steps_per_second"] = t.loop_seconds > 0 ? natoms * t.steps / t.loop_seconds : 0.0;
+  j["peak_rss_mb"] = rss;
+  j["precision"] = settings.backend == "mesh" ? settings.mesh_precision : settings.cluster_precision;
+  j["energy"] = {{"initial_ev", t.initial_energy},
+                 {"final_ev", t.final_energy},
+                 {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
+  if (!sim.cascade_report().is_null()) j["cascade"] = sim.cascade_report();
+  const PhaseTimes& ph = t.phases;
+  j["phases"] = {{"force", ph.pair},
+                 {"neighbor", ph.neigh},
+                 {"comm", ph.comm},
+                 {"other", std::max(0.0, t.loop_seconds - ph.pair - ph.neigh - ph.comm)}};
+  // Seconds each rank spent blocked on other ranks' messages and votes, nearly all of them inside `comm`
+  // (min, average and max over ranks).
+  j["comm_wait"] = {{"min", wait_min}, {"avg", wait_avg}, {"max", wait_max}};
+  // The share of each rank's CPU time in the step loops that the hypervisor gave to other guests (absent
+  // where /proc/stat could not be read on some rank).
+  if (steal_min >= 0.0) j["host_steal"] = {{"min", steal_min}, {"avg", steal_avg}, {"max", steal_max}};
+  const NeighborStats& ns = sim.last_neighbor_stats();
+  j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
+  if (ns.balances > 0) j["neighbor"]["balances"] = ns.balances, j["neighbor"]["imbalance"] = ns.imbalance;
+  sim.backend().add_report(j);
+  if (!io::write_json_atomically(dir + "/report.json", j))
+    throw RunError("cannot write " + dir + "/report.json");
+  return j;
+}
+
+}  // namespace
+
+int run_program(const RunOptions& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  // Every rank parses and checks the whole input, so input errors are found alike everywhere (exit 2 on all
+  // ranks, printed once); rank 0 alone prints and writes files.
+  const Comm world;
+  io::Log log;
+  if (!world.root()) log.mute();
+  try {
+    const LoadedInput in = load(opt);
+    {
+      // Dry run: every command is checked (files read, types and ranges validated) before anything is
+      // written.
+      io::Log quiet;
+      quiet.mute();
+      Simulation dry(quiet, in.settings, true, nullptr);
+      replay(in, opt, dry);
+    }
+    const std::string dir = in.settings.output_dir;
+    std::string problem;
+    io::ThermoCsv csv;
+    if (world.root()) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec || !log.open(dir + "/log.txt")) {
+        problem = "cannot create or write the output directory" + (ec ? ": " + ec.message() : "");
+      } else if (!csv.open(dir + "/thermo.csv")) {
+        problem = "cannot write thermo.csv";
+      }
+    }
+    world.broadcast(problem);
+    if (!problem.empty()) fail_input(SourcePos{dir, 0}, problem);
+    log.line(fmt::format("wafermd {} (LAMMPS-compatible EAM)", WAFERMD_VERSION));
+    log.line("Input: " + opt.input + "   backend: " + in.settings.backend + "   output: " + dir + "/");
+    Simulation sim(log, in.settings, false, world.root() ? &csv : nullptr);
+    signals::install();  // from here on SIGINT/SIGTERM end the run after a step, with a checkpoint
+    try {
+      replay(in, opt, sim);
+    } catch (const RunError& e) {
+      // One rank's failure (a lost atom, a non-finite force) ends every rank: the others may be waiting in a
+      // collective call, so the job is aborted with the reason (exit 3), never left hanging.
+      if (world.size() > 1) {
+        log.file_only(std::string("error: ") + e.what());
+        world.abort(std::string("run failed: ") + e.what());
+      }
+      write_report(dir, opt, in.settings, sim, 0.0);
+      throw;
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const nlohmann::json report = write_report(dir, opt, in.settings, sim, wall);
+    const int secs = static_cast<int>(wall);
+    log.line(fmt::format("Total wall time: {}:{:02d}:{:02d}", secs / 3600, (secs / 60) % 60, secs % 60));
+    if (report.contains("fabric")) {
+      // The mesh's closing line: what a wafer would do with this input, next to what the emulator did.
+      const auto& f = report["fabric"];
+      log.line(fmt::format(
+          "Mesh speed: emulator {:.4g} steps/s on this machine; predicted {} wafer {:.4g} steps/s "
+          "({:.0f} cycles/step, b = {})",
+          report["steps_per_second"].get<double>(), f["wafer"].get<std::string>(),
+          f["predicted_steps_per_second"].get<double>(), f["cycles_per_step"]["total"].get<double>(),
+          f["window_b"].get<int>()));
+    }
+    return exit_ok;
+  } catch (const InputError& e) {
+    if (world.root()) std::cerr << "error: " << e.what() << std::endl;
+    return exit_bad_input;
+  } catch (const RunError& e) {
+    log.file_only(std::string("error: ") + e.what());
+    if (world.size() > 1) world.abort(std::string("run failed: ") + e.what());
+    std::cerr << "error: run failed: " << e.what() << std::endl;
+    return exit_run_failed;
+  }
+}
+
+std::string input_output_name(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" ? p.stem().string() : p.filename().string();
+}
+
+}  // namespace wmd::md

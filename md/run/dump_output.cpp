@@ -1,0 +1,133 @@
+// Frames of `dump custom`: per-atom columns gathered from the state (and per-atom computes).
+#include <algorithm>
+#include <numeric>
+
+#include "base/units.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+
+void Simulation::write_dumps(bool force_all) {
+  for (Dump& d : dumps_) {
+    if (!force_all && s_.step % d.every != 0) continue;
+    if (d.last_step == s_.step) continue;  // a run's set-up step that the previous run already wrote
+    write_dump_frame(d);
+    d.last_step = s_.step;
+  }
+}
+
+double Simulation::per_atom_compute(const Compute& cp, size_t i) const {
+  if (!(s_.atoms.mask[i] & cp.group)) return 0.0;
+  if (cp.style == "ke/atom") {
+    const Atoms& a = s_.atoms;
+    return 0.5 * units::mvv2e * s_.mass[a.type[i]] *
+           (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]);
+  }
+  const auto& e = backend_->result().eatom;
+  return i < e.size() ? e[i] : 0.0;
+}
+
+void Simulation::write_dump_frame(Dump& d) {
+  if (dry_run_) return;
+  const Atoms& a = s_.atoms;
+  std::vector<size_t> idx;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a.mask[i] & d.group) idx.push_back(i);
+  }
+  io::DumpFrame f;
+  f.step = s_.step;
+  for (int k = 0; k < 3; ++k) {
+    f.lo[k] = s_.box.lo[k], f.hi[k] = s_.box.hi[k];
+    f.boundary[k] =
+        std::string(1, static_cast<char>(s_.box.face[k][0])) + static_cast<char>(s_.box.face[k][1]);
+  }
+  f.columns = d.columns;
+  const double L[3] = {s_.box.prd(0), s_.box.prd(1), s_.box.prd(2)};
+  for (const auto& col : d.columns) {
+    std::vector<double> v;
+    v.reserve(idx.size());
+    bool is_int = col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz";
+    const Compute* cp = nullptr;
+    if (col.rfind("c_", 0) == 0) {
+      for (const auto& c : computes_) {
+        if ("c_" + c.id == col) cp = &c;
+      }
+    }
+    for (size_t i : idx) {
+      double x;
+      if (cp)
+        x = per_atom_compute(*cp, i);
+      else if (col == "id")
+        x = static_cast<double>(a.id[i]);
+      else if (col == "type")
+        x = a.type[i];
+      else if (col == "mass")
+        x = s_.mass[a.type[i]];
+      else if (col == "x")
+        x = a.x[i];
+      else if (col == "y")
+        x = a.y[i];
+      else if (col == "z")
+        x = a.z[i];
+      else if (col == "xs")
+        x = (a.x[i] - s_.box.lo[0]) / L[0];
+      else if (col == "ys")
+        x = (a.y[i] - s_.box.lo[1]) / L[1];
+      else if (col == "zs")
+        x = (a.z[i] - s_.box.lo[2]) / L[2];
+      else if (col == "xu")
+        x = a.x[i] + a.ix[i] * L[0];
+      else if (col == "yu")
+        x = a.y[i] + a.iy[i] * L[1];
+      else if (col == "zu")
+        x = a.z[i] + a.iz[i] * L[2];
+      else if (col == "ix")
+        x = a.ix[i];
+      else if (col == "iy")
+        x = a.iy[i];
+      else if (col == "iz")
+        x = a.iz[i];
+      else if (col == "vx")
+        x = a.vx[i];
+      else if (col == "vy")
+        x = a.vy[i];
+      else if (col == "vz")
+        x = a.vz[i];
+      else if (col == "fx")
+        x = a.fx[i];
+      else if (col == "fy")
+        x = a.fy[i];
+      else
+        x = a.fz[i];
+      v.push_back(x);
+    }
+    f.values.push_back(std::move(v));
+    f.is_integer.push_back(is_int);
+  }
+  // Rows (id first, then the columns) gathered to rank 0 in rank order, sorted by id when asked.
+  const size_t ncol = d.columns.size(), width = ncol + 1;
+  std::vector<double> rows;
+  rows.reserve(idx.size() * width);
+  for (size_t r = 0; r < idx.size(); ++r) {
+    rows.push_back(static_cast<double>(a.id[idx[r]]));
+    for (size_t k = 0; k < ncol; ++k) rows.push_back(f.values[k][r]);
+  }
+  const std::vector<double> all = comm_.gather(rows);
+  if (!comm_.root() || !d.writer) return;
+  const size_t n = all.size() / width;
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (d.sort_id) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t p, size_t q) { return all[p * width] < all[q * width]; });
+  }
+  for (size_t k = 0; k < ncol; ++k) {
+    f.values[k].resize(n);
+    for (size_t r = 0; r < n; ++r) f.values[k][r] = all[order[r] * width + 1 + k];
+  }
+  d.writer->set_formats(d.column_formats);
+  d.writer->set_line_format(d.line_format);
+  if (!d.writer->write(f)) throw RunError("cannot write dump file '" + d.file + "'");
+}
+
+}  // namespace wmd::md

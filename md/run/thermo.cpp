@@ -1,0 +1,142 @@
+#include "md/run/thermo.hpp"
+
+#include <map>
+
+#include "base/error.hpp"
+#include "base/units.hpp"
+#include "md/core/velocity.hpp"
+
+namespace wmd::md {
+namespace {
+
+const std::map<std::string, std::string>& headers() {
+  static const std::map<std::string, std::string> h = {
+      {"step", "Step"},      {"elapsed", "Elapsed"}, {"dt", "Dt"},         {"time", "Time"},
+      {"cpu", "CPU"},        {"atoms", "Atoms"},     {"temp", "Temp"},     {"press", "Press"},
+      {"pe", "PotEng"},      {"ke", "KinEng"},       {"etotal", "TotEng"}, {"evdwl", "E_vdwl"},
+      {"ecoul", "E_coul"},   {"epair", "E_pair"},    {"ebond", "E_bond"},  {"eangle", "E_angle"},
+      {"edihed", "E_dihed"}, {"eimp", "E_impro"},    {"emol", "E_mol"},    {"elong", "E_long"},
+      {"vol", "Volume"},     {"density", "Density"}, {"lx", "Lx"},         {"ly", "Ly"},
+      {"lz", "Lz"},          {"xlo", "Xlo"},         {"xhi", "Xhi"},       {"ylo", "Ylo"},
+      {"yhi", "Yhi"},        {"zlo", "Zlo"},         {"zhi", "Zhi"},       {"pxx", "Pxx"},
+      {"pyy", "Pyy"},        {"pzz", "Pzz"},         {"pxy", "Pxy"},       {"pxz", "Pxz"},
+      {"pyz", "Pyz"}};
+  return h;
+}
+
+// Kinetic tensor Σ m v_a v_b · mvv2e (xx yy zz xy xz yz), as compute temp's vector.
+void kinetic_tensor(const State& s, const Comm& comm, double t[6]) {
+  const Atoms& a = s.atoms;
+  TermSum sum(comm, 6);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double m = s.mass[a.type[i]];
+    sum.add(0, m * a.vx[i] * a.vx[i]);
+    sum.add(1, m * a.vy[i] * a.vy[i]);
+    sum.add(2, m * a.vz[i] * a.vz[i]);
+    sum.add(3, m * a.vx[i] * a.vy[i]);
+    sum.add(4, m * a.vx[i] * a.vz[i]);
+    sum.add(5, m * a.vy[i] * a.vz[i]);
+  }
+  const std::vector<double> tot = sum.total();
+  for (int k = 0; k < 6; ++k) t[k] = tot[k] * units::mvv2e;
+}
+
+}  // namespace
+
+std::string thermo_header(const std::string& keyword) {
+  auto it = headers().find(keyword);
+  return it == headers().end() ? std::string() : it->second;
+}
+
+bool thermo_is_integer(const std::string& k) {
+  return k == "step" || k == "atoms" || k == "elapsed";
+}
+
+bool thermo_is_extensive(const std::string& k) {
+  return k == "pe" || k == "ke" || k == "etotal" || k == "evdwl" || k == "ecoul" || k == "epair" ||
+         k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" || k == "elong";
+}
+
+bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
+  const State& s = *c.state;
+  const Comm& comm = c.comm ? *c.comm : Comm::local();
+  const double vol = s.box.volume();
+  auto temp = [&](double* dof) {
+    if (c.temp_dof < 0.0) c.temp_sum = group_temperature(s, comm, 1u, &c.temp_dof);
+    if (dof) *dof = c.temp_dof;
+    return c.temp_sum;
+  };
+  auto ke = [&]() {
+    double dof;
+    const double t = temp(&dof);
+    return t * 0.5 * dof * units::boltz;
+  };
+  // The step's energy and virial, refused when the backend skipped them (Simulation::tally_needed said no
+  // one reads them: reading them anyway is a bug, better loud than stale).
+  auto force = [&]() -> const ForceResult* {
+    if (c.force && !c.force->tallied)
+      throw RunError("internal error: thermo keyword " + k + " read at step " + std::to_string(s.step) +
+                     ", whose energy and virial were not summed; please report");
+    return c.force;
+  };
+  auto epair = [&]() { return force() ? force()->energy : 0.0; };
+  if (k == "step")
+    v = static_cast<double>(s.step);
+  else if (k == "elapsed")
+    v = static_cast<double>(s.step - c.run_start_step);
+  else if (k == "dt")
+    v = s.dt;
+  else if (k == "time")
+    v = s.time;
+  else if (k == "cpu")
+    v = c.cpu_seconds;
+  else if (k == "atoms")
+    v = static_cast<double>(comm.sum(static_cast<int64_t>(s.atoms.size())));
+  else if (k == "temp")
+    v = temp(nullptr);
+  else if (k == "ke")
+    v = ke();
+  else if (k == "pe" || k == "evdwl" || k == "epair")
+    v = epair();
+  else if (k == "etotal")
+    v = ke() + epair();
+  else if (k == "ecoul" || k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" ||
+           k == "elong")
+    v = 0.0;
+  else if (k == "vol")
+    v = vol;
+  else if (k == "density") {
+    TermSum m(comm, 1);
+    for (int t : s.atoms.type) m.add(0, s.mass[t]);
+    v = m.total()[0] / vol / 0.602214076;  // amu/Å³ → g/cm³ (LAMMPS metal: mv2d = 1/0.602214129)
+  } else if (k == "lx" || k == "ly" || k == "lz")
+    v = s.box.prd(k[1] - 'x');
+  else if (k == "xlo" || k == "ylo" || k == "zlo")
+    v = s.box.lo[k[0] - 'x'];
+  else if (k == "xhi" || k == "yhi" || k == "zhi")
+    v = s.box.hi[k[0] - 'x'];
+  else if (k == "press") {
+    double dof;
+    const double t = temp(&dof);
+    const double* w = force() ? force()->virial : nullptr;
+    const double wsum = w ? w[0] + w[1] + w[2] : 0.0;
+    v = (dof * units::boltz * t + wsum) / 3.0 * (1.0 / vol) * units::nktv2p;
+  } else if (k == "pxx" || k == "pyy" || k == "pzz" || k == "pxy" || k == "pxz" || k == "pyz") {
+    static const std::map<std::string, int> idx = {{"pxx", 0}, {"pyy", 1}, {"pzz", 2},
+                                                   {"pxy", 3}, {"pxz", 4}, {"pyz", 5}};
+    const int i = idx.at(k);
+    double kt[6];
+    kinetic_tensor(s, comm, kt);
+    const double w = force() ? force()->virial[i] : 0.0;
+    v = (kt[i] + w) * (1.0 / vol) * units::nktv2p;
+  } else {
+    return false;
+  }
+  if (c.normalise && thermo_is_extensive(k)) {
+    const double n = static_cast<double>(comm.sum(static_cast<int64_t>(s.atoms.size())));
+    if (n > 0) v /= n;
+  }
+  return true;
+}
+
+}  // namespace wmd::md

@@ -1,0 +1,114 @@
+// The Fix family: operations applied to groups of atoms at LAMMPS's hook points of a velocity-Verlet step
+// (initial_integrate → forces → post_force → final_integrate → end_of_step). Atoms are rank-local; every
+// global quantity (temperature, kinetic energy, extrema) goes through the context's Comm.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/command.hpp"
+#include "md/force/backend.hpp"
+#include "md/core/balance_settings.hpp"
+#include "md/core/comm.hpp"
+#include "md/core/region.hpp"
+#include "md/core/state.hpp"
+
+namespace wmd::md {
+
+/// What a fix sees at a hook: the state, the communicator, the last forces and where the run stands.
+struct FixContext {
+  State& s;
+  const Comm& comm;
+  const ForceResult* force = nullptr;  // result of the last force computation (energies, virial)
+  int64_t run_begin = 0, run_end = 0;  // steps of the current `run` (LAMMPS's beginstep/endstep, for ramps)
+  // A fix may rescale the box between force computations (npt, press/berendsen): the backend's ghost images
+  // follow the current box lengths and its displacement check re-neighbours, as in LAMMPS.
+
+  /// Fraction of the current run elapsed, LAMMPS's delta = (step − begin)/(end − begin).
+  double run_fraction() const {
+    return run_end > run_begin ? static_cast<double>(s.step - run_begin) / (run_end - run_begin) : 0.0;
+  }
+};
+
+/// Named arrays a fix's internal state is saved as in a checkpoint.
+using FixStateMap = std::map<std::string, std::vector<double>>;
+
+class Fix {
+ public:
+  Fix(std::string id, std::string style, uint32_t group)
+      : id_(std::move(id)), style_(std::move(style)), group_(group) {}
+  virtual ~Fix() = default;
+
+  const std::string& id() const { return id_; }
+  const std::string& style() const { return style_; }
+  uint32_t group() const { return group_; }
+  /// Restricts the fix to atoms inside a region (tested every step), in addition to the group.
+  void set_region(const Region& r) { region_ = r, has_region_ = true; }
+
+  /// Start of a run, after the first force computation (LAMMPS Fix::setup).
+  virtual void setup(FixContext&) {}
+  /// First half of the step: half kick and drift for integrators.
+  virtual void initial_integrate(FixContext&) {}
+  /// After the forces of the step are computed (Langevin, electronic stopping).
+  virtual void post_force(FixContext&) {}
+  /// Second half kick.
+  virtual void final_integrate(FixContext&) {}
+  /// After the step is complete (Berendsen, dt/reset).
+  virtual void end_of_step(FixContext&) {}
+  /// True if the fix integrates positions (nve, nvt, npt): it may not share atoms with another integrator.
+  virtual bool integrates() const { return false; }
+  /// True if the fix may read the global energy or virial (FixContext::force) at any step; fixes that only
+  /// use forces and velocities say false, so steps without output can skip those sums.
+  virtual bool reads_energy() const { return true; }
+  /// A scalar output (f_ID in thermo): thermostat energy, energy removed by stopping, ...; false if none.
+  virtual bool scalar(double&) const { return false; }
+  /// The dynamic load balancing this fix asks of the backend (fix balance); null for every other fix.
+  virtual const LoadBalance* load_balance() const { return nullptr; }
+
+  /// Writes the fix's internal state (chain variables, accumulators, counters) into named arrays.
+  virtual void save_state(FixStateMap& out) const { (void)out; }
+  /// Restores what save_state wrote (keys prefixed with the fix ID by the caller if it mixes fixes).
+  virtual void restore_state(const FixStateMap& in) { (void)in; }
+
+ protected:
+  /// True if atom i is in the group (and the region, if any).
+  bool selected(const State& s, size_t i) const {
+    if (!(s.atoms.mask[i] & group_)) return false;
+    return !has_region_ || region_.match(s.atoms.x[i], s.atoms.y[i], s.atoms.z[i]);
+  }
+
+  std::string id_, style_;
+  uint32_t group_;
+  Region region_;
+  bool has_region_ = false;
+};
+
+/// Everything a fix constructor may need besides its arguments.
+class Decomposition;
+
+struct FixBuildContext {
+  const State& s;
+  const std::map<std::string, Region>& regions;
+  double xlattice = 0.0;  // lattice spacing in x (Å) for `units lattice` distances; 0 without a lattice
+  const Decomposition* decomposition = nullptr;  // the cluster backend's grid (fix balance); null otherwise
+};
+
+/// Builds a fix from `fix ID GROUP STYLE args...` (the cursor stands after the style); bad input throws
+/// InputError at the command's line. Supported: nve, langevin, nvt, npt, temp/berendsen, press/berendsen,
+/// dt/reset, electron/stopping, balance.
+std::unique_ptr<Fix> make_fix(const std::string& id, uint32_t group, const std::string& style,
+                              io::ArgCursor& a, const FixBuildContext& ctx);
+
+/// The styles make_fix knows.
+const std::vector<std::string>& fix_styles();
+
+// Global helpers shared by the fixes (sums through the Comm).
+
+/// Kinetic temperature of the selected atoms with LAMMPS compute temp's dof = 3N − 3 (global); dof returned.
+double fix_temperature(const FixContext& c, uint32_t group, double* dof);
+/// Global pressure (bar) and the diagonal of the pressure tensor from the kinetic term and the virial.
+double fix_pressure(const FixContext& c, double ptensor[3]);
+
+}  // namespace wmd::md

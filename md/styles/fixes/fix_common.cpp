@@ -1,0 +1,45 @@
+// Global quantities the fixes share: group temperature and pressure, summed over ranks through the Comm.
+#include "base/units.hpp"
+#include "md/styles/fix.hpp"
+
+namespace wmd::md {
+
+double fix_temperature(const FixContext& c, uint32_t group, double* dof_out) {
+  const Atoms& a = c.s.atoms;
+  double local[2] = {0.0, 0.0};  // Σ m v², count
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!(a.mask[i] & group)) continue;
+    local[0] += (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * c.s.mass[a.type[i]];
+    local[1] += 1.0;
+  }
+  c.comm.sum(local, 2);
+  // LAMMPS compute temp: 3 dof per atom less the 3 of the centre of mass.
+  const double dof = 3.0 * local[1] - 3.0;
+  if (dof_out) *dof_out = dof;
+  if (dof <= 0.0) return 0.0;
+  return local[0] * units::mvv2e / (dof * units::boltz);
+}
+
+double fix_pressure(const FixContext& c, double ptensor[3]) {
+  const Atoms& a = c.s.atoms;
+  double ke[4] = {0.0, 0.0, 0.0, 0.0};  // Σ m vx², Σ m vy², Σ m vz², count
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double m = c.s.mass[a.type[i]];
+    ke[0] += m * a.vx[i] * a.vx[i];
+    ke[1] += m * a.vy[i] * a.vy[i];
+    ke[2] += m * a.vz[i] * a.vz[i];
+    ke[3] += 1.0;
+  }
+  c.comm.sum(ke, 4);
+  const double vol = c.s.box.volume();
+  const double* w = c.force ? c.force->virial : nullptr;
+  const double dof = 3.0 * ke[3] - 3.0;
+  const double sum_mv2 = (ke[0] + ke[1] + ke[2]) * units::mvv2e;
+  // Scalar pressure as LAMMPS compute pressure with compute temp (dof 3N − 3).
+  const double t = dof > 0 ? sum_mv2 / (dof * units::boltz) : 0.0;
+  const double wsum = w ? w[0] + w[1] + w[2] : 0.0;
+  for (int d = 0; d < 3; ++d) ptensor[d] = (ke[d] * units::mvv2e + (w ? w[d] : 0.0)) / vol * units::nktv2p;
+  return (dof * units::boltz * t + wsum) / (3.0 * vol) * units::nktv2p;
+}
+
+}  // namespace wmd::md

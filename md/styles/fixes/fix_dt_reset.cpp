@@ -1,0 +1,107 @@
+// fix dt/reset N Tmin Tmax Xmax [emax E] [units lattice|box] (LAMMPS semantics): every N steps the timestep
+// becomes the largest for which no atom of the group moves more than Xmax (nor, with emax, gains more than E
+// eV), clamped to [Tmin, Tmax] (NULL: no bound). Simulated time is accumulated step by step by the run loop.
+#include <cmath>
+#include <limits>
+
+#include "base/units.hpp"
+#include "md/styles/fixes/fix_styles.hpp"
+
+namespace wmd::md {
+namespace {
+
+class FixDtReset : public Fix {
+ public:
+  FixDtReset(const std::string& id, uint32_t group, int every, double tmin, double tmax, double xmax,
+             double emax)
+      : Fix(id, "dt/reset", group), every_(every), tmin_(tmin), tmax_(tmax), xmax_(xmax), emax_(emax) {}
+
+  bool reads_energy() const override { return false; }
+
+  void setup(FixContext& c) override { reset(c); }
+  void end_of_step(FixContext& c) override {
+    if (c.s.step % every_ == 0) reset(c);
+  }
+  bool scalar(double& v) const override {
+    v = static_cast<double>(resets_);
+    return true;
+  }
+  void save_state(FixStateMap& out) const override { out["resets"] = {static_cast<double>(resets_)}; }
+  void restore_state(const FixStateMap& in) override {
+    auto it = in.find("resets");
+    if (it != in.end() && !it->second.empty()) resets_ = static_cast<int64_t>(it->second[0]);
+  }
+
+ private:
+  void reset(FixContext& c) {
+    const Atoms& a = c.s.atoms;
+    const double big = std::numeric_limits<double>::max();
+    double dtmin = big;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      const double massinv = 1.0 / c.s.mass[a.type[i]];
+      const double vsq = a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
+      const double fsq = a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+      double dtv = big, dtf = big;
+      if (vsq > 0.0) dtv = xmax_ / std::sqrt(vsq);
+      if (fsq > 0.0) dtf = std::sqrt(2.0 * xmax_ / (units::ftm2v * std::sqrt(fsq) * massinv));
+      double dt = std::min(dtv, dtf);
+      if (emax_ > 0.0 && vsq * fsq > 0.0) {
+        const double dte = emax_ / std::sqrt(fsq * vsq) / std::sqrt(units::ftm2v * units::mvv2e);
+        dt = std::min(dt, dte);
+      }
+      const double dtsq = dt * dt;
+      const double dx = dt * a.vx[i] + 0.5 * dtsq * massinv * a.fx[i] * units::ftm2v;
+      const double dy = dt * a.vy[i] + 0.5 * dtsq * massinv * a.fy[i] * units::ftm2v;
+      const double dz = dt * a.vz[i] + 0.5 * dtsq * massinv * a.fz[i] * units::ftm2v;
+      const double delr = std::sqrt(dx * dx + dy * dy + dz * dz);
+      if (delr > xmax_) dt *= xmax_ / delr;
+      dtmin = std::min(dtmin, dt);
+    }
+    double dt = c.comm.min(dtmin);
+    if (tmin_ > 0.0) dt = std::max(dt, tmin_);
+    if (tmax_ > 0.0) dt = std::min(dt, tmax_);
+    if (dt == big) return;  // no atom moves or feels a force: keep the timestep
+    if (dt == c.s.dt) return;
+    c.s.dt = dt;
+    ++resets_;
+  }
+
+  int every_;
+  double tmin_, tmax_, xmax_, emax_;
+  int64_t resets_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Fix> make_fix_dt_reset(const std::string& id, uint32_t group, io::ArgCursor& a,
+                                       const FixBuildContext& ctx) {
+  const int every = static_cast<int>(a.integer("N (steps between resets)", 1, 2000000000));
+  auto bound = [&](const std::string& what) {
+    if (a.peek() == "NULL") {
+      a.word(what);
+      return -1.0;
+    }
+    return a.positive(what);
+  };
+  const double tmin = bound("Tmin (ps) or NULL");
+  const double tmax = bound("Tmax (ps) or NULL");
+  if (tmin > 0 && tmax > 0 && tmin > tmax) a.fail("fix dt/reset: Tmin is larger than Tmax");
+  double xmax = a.positive("Xmax (distance)");
+  double emax = -1.0;
+  bool lattice_units = true;
+  while (!a.done()) {
+    const std::string k = a.choice("a fix dt/reset keyword", {"emax", "units"});
+    if (k == "emax")
+      emax = a.positive("emax (eV)");
+    else
+      lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
+  }
+  if (lattice_units) {
+    if (ctx.xlattice <= 0.0) a.fail("fix dt/reset with units lattice needs a lattice (or use 'units box')");
+    xmax *= ctx.xlattice;
+  }
+  return std::make_unique<FixDtReset>(id, group, every, tmin, tmax, xmax, emax);
+}
+
+}  // namespace wmd::md

@@ -1,0 +1,370 @@
+// fix nvt and fix npt: Nosé–Hoover chains on the particles (and on the barostat), Martyna–Tobias–Klein
+// barostat for iso/aniso pressure on an orthogonal box — the integration scheme of LAMMPS FixNH
+// (Shinoda, Shiga, Mikami, PRB 69, 134103 (2004); Tuckerman et al., J. Phys. A 39, 5629 (2006)).
+#include <cmath>
+
+#include "base/units.hpp"
+#include "md/styles/fixes/fix_styles.hpp"
+
+namespace wmd::md {
+namespace {
+
+constexpr int kMaxChain = 16;
+
+class FixNH : public Fix {
+ public:
+  struct Params {
+    bool tstat = true, pstat = false, iso = true;
+    double t_start = 0, t_stop = 0, t_period = 0;
+    double p_start[3] = {0, 0, 0}, p_stop[3] = {0, 0, 0}, p_period[3] = {0, 0, 0};
+    bool p_flag[3] = {false, false, false};
+    int tchain = 3, pchain = 3;
+    bool mtk = true;
+  };
+  FixNH(const std::string& id, uint32_t group, const std::string& style, const Params& p)
+      : Fix(id, style, group), p_(p) {
+    for (int k = 0; k <= kMaxChain; ++k) eta_[k] = eta_dot_[k] = eta_dotdot_[k] = eta_mass_[k] = 0.0;
+    for (int k = 0; k <= kMaxChain; ++k) etap_[k] = etap_dot_[k] = etap_dotdot_[k] = etap_mass_[k] = 0.0;
+  }
+  bool integrates() const override { return true; }
+
+  void setup(FixContext& c) override {
+    if (p_.pstat && !fixed_point_set_) {
+      for (int d = 0; d < 3; ++d) fixed_point_[d] = 0.5 * (c.s.box.lo[d] + c.s.box.hi[d]);
+      fixed_point_set_ = true;
+    }
+    t_current_ = temperature(c);
+    compute_temp_target(c);
+    if (p_.pstat) {
+      compute_press_target(c);
+      couple(c);
+    }
+    const double tf2 = p_.t_period * p_.t_period;  // 1/t_freq²
+    eta_mass_[0] = tdof_ * units::boltz * t_target_ * tf2;
+    for (int k = 1; k < p_.tchain; ++k) eta_mass_[k] = units::boltz * t_target_ * tf2;
+    for (int k = 1; k < p_.tchain; ++k)
+      eta_dotdot_[k] =
+          (eta_mass_[k - 1] * eta_dot_[k - 1] * eta_dot_[k - 1] - units::boltz * t_target_) / eta_mass_[k];
+    if (p_.pstat) {
+      const double kt = units::boltz * t_target_;
+      const double nkt = (natoms_ + 1) * kt;
+      double pfreq_max = 0.0;
+      for (int d = 0; d < 3; ++d) {
+        if (!p_.p_flag[d]) continue;
+        const double pf = 1.0 / p_.p_period[d];
+        omega_mass_[d] = nkt / (pf * pf);
+        pfreq_max = std::max(pfreq_max, pf);
+      }
+      etap_mass_[0] = kt / (pfreq_max * pfreq_max);
+      for (int k = 1; k < p_.pchain; ++k) etap_mass_[k] = kt / (pfreq_max * pfreq_max);
+      for (int k = 1; k < p_.pchain; ++k)
+        etap_dotdot_[k] = (etap_mass_[k - 1] * etap_dot_[k - 1] * etap_dot_[k - 1] - kt) / etap_mass_[k];
+    }
+  }
+
+  void initial_integrate(FixContext& c) override {
+    set_dt(c.s.dt);
+    if (p_.pstat) nhc_press_integrate();
+    compute_temp_target(c);
+    nhc_temp_integrate(c);
+    if (p_.pstat) {
+      temperature(c);  // refreshes the kinetic tensor and natoms, keeps t_current_ from the chain
+      couple(c);
+      compute_press_target(c);
+      nh_omega_dot();
+      nh_v_press(c);
+    }
+    nve_v(c);
+    if (p_.pstat) remap(c);
+    nve_x(c);
+    if (p_.pstat) remap(c);
+  }
+
+  void final_integrate(FixContext& c) override {
+    set_dt(c.s.dt);
+    nve_v(c);
+    if (p_.pstat) nh_v_press(c);
+    t_current_ = temperature(c);
+    if (p_.pstat) {
+      couple(c);
+      nh_omega_dot();
+    }
+    nhc_temp_integrate(c);
+    if (p_.pstat) nhc_press_integrate();
+  }
+
+  void save_state(FixStateMap& out) const override {
+    out["eta"].assign(eta_, eta_ + kMaxChain + 1);
+    out["eta_dot"].assign(eta_dot_, eta_dot_ + kMaxChain + 1);
+    out["etap"].assign(etap_, etap_ + kMaxChain + 1);
+    out["etap_dot"].assign(etap_dot_, etap_dot_ + kMaxChain + 1);
+    out["omega_dot"].assign(omega_dot_, omega_dot_ + 3);
+    out["fixed_point"].assign(fixed_point_, fixed_point_ + 3);
+    out["fixed_point_set"] = {fixed_point_set_ ? 1.0 : 0.0};
+  }
+  void restore_state(const FixStateMap& in) override {
+    auto get = [&](const char* k, double* dst, size_t n) {
+      auto it = in.find(k);
+      if (it != in.end())
+        for (size_t i = 0; i < n && i < it->second.size(); ++i) dst[i] = it->second[i];
+    };
+    get("eta", eta_, kMaxChain + 1), get("eta_dot", eta_dot_, kMaxChain + 1);
+    get("etap", etap_, kMaxChain + 1), get("etap_dot", etap_dot_, kMaxChain + 1);
+    get("omega_dot", omega_dot_, 3), get("fixed_point", fixed_point_, 3);
+    double f = 0;
+    get("fixed_point_set", &f, 1);
+    fixed_point_set_ = f != 0.0;
+  }
+
+ private:
+  void set_dt(double dt) { dthalf_ = 0.5 * dt, dt4_ = 0.25 * dt, dt8_ = 0.125 * dt; }
+
+  // The thermostat's temperature: the fix group for nvt, all atoms for npt (as LAMMPS's fix npt).
+  double temperature(FixContext& c) {
+    const uint32_t g = p_.pstat ? 1u : group_;
+    const Atoms& a = c.s.atoms;
+    double loc[4] = {0, 0, 0, 0};
+    double cnt = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!(a.mask[i] & g)) continue;
+      const double m = c.s.mass[a.type[i]];
+      loc[0] += m * a.vx[i] * a.vx[i], loc[1] += m * a.vy[i] * a.vy[i], loc[2] += m * a.vz[i] * a.vz[i];
+      cnt += 1;
+    }
+    loc[3] = cnt;
+    c.comm.sum(loc, 4);
+    for (int d = 0; d < 3; ++d) mvv_[d] = loc[d] * units::mvv2e;
+    double all = static_cast<double>(c.s.atoms.size());
+    natoms_ = c.comm.sum(all);
+    tdof_ = 3.0 * loc[3] - 3.0;
+    return tdof_ > 0 ? (mvv_[0] + mvv_[1] + mvv_[2]) / (tdof_ * units::boltz) : 0.0;
+  }
+
+  void compute_temp_target(FixContext& c) {
+    t_target_ = p_.t_start + c.run_fraction() * (p_.t_stop - p_.t_start);
+    ke_target_ = tdof_ * units::boltz * t_target_;
+  }
+
+  void compute_press_target(FixContext& c) {
+    const double delta = c.run_fraction();
+    p_hydro_ = 0.0;
+    int pdim = 0;
+    for (int d = 0; d < 3; ++d) {
+      if (!p_.p_flag[d]) continue;
+      p_target_[d] = p_.p_start[d] + delta * (p_.p_stop[d] - p_.p_start[d]);
+      p_hydro_ += p_target_[d];
+      ++pdim;
+    }
+    if (pdim > 0) p_hydro_ /= pdim;
+  }
+
+  // Current pressure, coupled as iso (mean) or aniso (per dimension); kinetic term from the current
+  // velocities.
+  void couple(FixContext& c) {
+    const double vol = c.s.box.volume();
+    const double* w = c.force->virial;
+    if (p_.iso) {
+      const double p = (tdof_ * units::boltz * t_current_ + w[0] + w[1] + w[2]) / (3.0 * vol) * units::nktv2p;
+      p_current_[0] = p_current_[1] = p_current_[2] = p;
+    } else {
+      for (int d = 0; d < 3; ++d) p_current_[d] = (mvv_[d] + w[d]) / vol * units::nktv2p;
+    }
+    volume_ = vol;
+  }
+
+  void nh_omega_dot() {
+    int pdim = 0;
+    for (int d = 0; d < 3; ++d) pdim += p_.p_flag[d] ? 1 : 0;
+    double mtk1 = 0.0;
+    if (p_.mtk) {
+      if (p_.iso)
+        mtk1 = tdof_ * units::boltz * t_current_;
+      else
+        for (int d = 0; d < 3; ++d)
+          if (p_.p_flag[d]) mtk1 += mvv_[d];
+      mtk1 /= pdim * natoms_;
+    }
+    for (int d = 0; d < 3; ++d) {
+      if (!p_.p_flag[d]) continue;
+      const double f =
+          (p_current_[d] - p_hydro_) * volume_ / (omega_mass_[d] * units::nktv2p) + mtk1 / omega_mass_[d];
+      omega_dot_[d] += f * dthalf_;
+    }
+    mtk_term2_ = 0.0;
+    if (p_.mtk) {
+      for (int d = 0; d < 3; ++d)
+        if (p_.p_flag[d]) mtk_term2_ += omega_dot_[d];
+      if (pdim > 0) mtk_term2_ /= pdim * natoms_;
+    }
+  }
+
+  void nh_v_press(FixContext& c) {
+    double f[3];
+    for (int d = 0; d < 3; ++d) f[d] = std::exp(-dt4_ * (omega_dot_[d] + mtk_term2_));
+    Atoms& a = c.s.atoms;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      // LAMMPS applies the factor before and after the (triclinic) cross terms: twice on an orthogonal box.
+      a.vx[i] *= f[0], a.vy[i] *= f[1], a.vz[i] *= f[2];
+      a.vx[i] *= f[0], a.vy[i] *= f[1], a.vz[i] *= f[2];
+    }
+  }
+
+  // Box and all atoms scaled about the fixed point by exp(½dt·ω̇) per barostatted dimension.
+  void remap(FixContext& c) {
+    Box& b = c.s.box;
+    Atoms& a = c.s.atoms;
+    double oldlo[3], oldprd[3];
+    for (int d = 0; d < 3; ++d) oldlo[d] = b.lo[d], oldprd[d] = b.prd(d);
+    for (int d = 0; d < 3; ++d) {
+      if (!p_.p_flag[d]) continue;
+      const double e = std::exp(dthalf_ * omega_dot_[d]);
+      b.lo[d] = (oldlo[d] - fixed_point_[d]) * e + fixed_point_[d];
+      b.hi[d] = (oldlo[d] + oldprd[d] - fixed_point_[d]) * e + fixed_point_[d];
+    }
+    double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+    for (int d = 0; d < 3; ++d) {
+      if (!p_.p_flag[d]) continue;
+      const double inv = 1.0 / oldprd[d], prd = b.prd(d);
+      for (size_t i = 0; i < a.size(); ++i) pos[d][i] = b.lo[d] + ((pos[d][i] - oldlo[d]) * inv) * prd;
+    }
+  }
+
+  void nve_v(FixContext& c) {
+    Atoms& a = c.s.atoms;
+    const double dtf = 0.5 * c.s.dt * units::ftm2v;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      const double dtfm = dtf / c.s.mass[a.type[i]];
+      a.vx[i] += dtfm * a.fx[i], a.vy[i] += dtfm * a.fy[i], a.vz[i] += dtfm * a.fz[i];
+    }
+  }
+  void nve_x(FixContext& c) {
+    Atoms& a = c.s.atoms;
+    const double dt = c.s.dt;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      a.x[i] += dt * a.vx[i], a.y[i] += dt * a.vy[i], a.z[i] += dt * a.vz[i];
+    }
+  }
+
+  void nhc_temp_integrate(FixContext& c) {
+    const int m = p_.tchain;
+    double kecurrent = tdof_ * units::boltz * t_current_;
+    eta_dotdot_[0] = eta_mass_[0] > 0 ? (kecurrent - ke_target_) / eta_mass_[0] : 0.0;
+    for (int k = m - 1; k > 0; --k) {
+      const double e = std::exp(-dt8_ * eta_dot_[k + 1]);
+      eta_dot_[k] = (eta_dot_[k] * e + eta_dotdot_[k] * dt4_) * e;
+    }
+    double e = std::exp(-dt8_ * eta_dot_[1]);
+    eta_dot_[0] = (eta_dot_[0] * e + eta_dotdot_[0] * dt4_) * e;
+    const double factor = std::exp(-dthalf_ * eta_dot_[0]);
+    Atoms& a = c.s.atoms;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      a.vx[i] *= factor, a.vy[i] *= factor, a.vz[i] *= factor;
+    }
+    t_current_ *= factor * factor;
+    kecurrent = tdof_ * units::boltz * t_current_;
+    eta_dotdot_[0] = eta_mass_[0] > 0 ? (kecurrent - ke_target_) / eta_mass_[0] : 0.0;
+    for (int k = 0; k < m; ++k) eta_[k] += dthalf_ * eta_dot_[k];
+    eta_dot_[0] = (eta_dot_[0] * e + eta_dotdot_[0] * dt4_) * e;
+    for (int k = 1; k < m; ++k) {
+      e = std::exp(-dt8_ * eta_dot_[k + 1]);
+      eta_dotdot_[k] =
+          (eta_mass_[k - 1] * eta_dot_[k - 1] * eta_dot_[k - 1] - units::boltz * t_target_) / eta_mass_[k];
+      eta_dot_[k] = (eta_dot_[k] * e + eta_dotdot_[k] * dt4_) * e;
+    }
+  }
+
+  void nhc_press_integrate() {
+    const int m = p_.pchain;
+    const double kt = units::boltz * t_target_;
+    int pdof = 0;
+    auto ke = [&]() {
+      double k = 0;
+      for (int d = 0; d < 3; ++d)
+        if (p_.p_flag[d]) k += omega_mass_[d] * omega_dot_[d] * omega_dot_[d];
+      return k;
+    };
+    for (int d = 0; d < 3; ++d) pdof += p_.p_flag[d] ? 1 : 0;
+    const double lkt = p_.iso ? kt : pdof * kt;
+    etap_dotdot_[0] = (ke() - lkt) / etap_mass_[0];
+    for (int k = m - 1; k > 0; --k) {
+      const double e = std::exp(-dt8_ * etap_dot_[k + 1]);
+      etap_dot_[k] = (etap_dot_[k] * e + etap_dotdot_[k] * dt4_) * e;
+    }
+    double e = std::exp(-dt8_ * etap_dot_[1]);
+    etap_dot_[0] = (etap_dot_[0] * e + etap_dotdot_[0] * dt4_) * e;
+    for (int k = 0; k < m; ++k) etap_[k] += dthalf_ * etap_dot_[k];
+    const double f = std::exp(-dthalf_ * etap_dot_[0]);
+    for (int d = 0; d < 3; ++d)
+      if (p_.p_flag[d]) omega_dot_[d] *= f;
+    etap_dotdot_[0] = (ke() - lkt) / etap_mass_[0];
+    etap_dot_[0] = (etap_dot_[0] * e + etap_dotdot_[0] * dt4_) * e;
+    for (int k = 1; k < m; ++k) {
+      e = std::exp(-dt8_ * etap_dot_[k + 1]);
+      etap_dotdot_[k] = (etap_mass_[k - 1] * etap_dot_[k - 1] * etap_dot_[k - 1] - kt) / etap_mass_[k];
+      etap_dot_[k] = (etap_dot_[k] * e + etap_dotdot_[k] * dt4_) * e;
+    }
+  }
+
+  Params p_;
+  double eta_[kMaxChain + 1], eta_dot_[kMaxChain + 1], eta_dotdot_[kMaxChain + 1], eta_mass_[kMaxChain + 1];
+  double etap_[kMaxChain + 1], etap_dot_[kMaxChain + 1], etap_dotdot_[kMaxChain + 1],
+      etap_mass_[kMaxChain + 1];
+  double omega_dot_[3] = {0, 0, 0}, omega_mass_[3] = {0, 0, 0};
+  double p_current_[3] = {0, 0, 0}, p_target_[3] = {0, 0, 0}, p_hydro_ = 0.0;
+  double fixed_point_[3] = {0, 0, 0};
+  bool fixed_point_set_ = false;
+  double mvv_[3] = {0, 0, 0};
+  double t_current_ = 0, t_target_ = 0, ke_target_ = 0, tdof_ = 0, natoms_ = 0, volume_ = 0, mtk_term2_ = 0;
+  double dthalf_ = 0, dt4_ = 0, dt8_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Fix> make_fix_nh(const std::string& id, uint32_t group, const std::string& style,
+                                 io::ArgCursor& a) {
+  FixNH::Params p;
+  p.pstat = style == "npt";
+  bool have_t = false, have_p = false;
+  if (a.done())
+    a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'" +
+           (p.pstat ? " and 'iso|aniso Pstart Pstop Pdamp'" : ""));
+  while (!a.done()) {
+    const std::string k =
+        a.choice("a fix " + style + " keyword", {"temp", "iso", "aniso", "x", "y", "z", "tchain", "pchain",
+                                                 "mtk", "tloop", "ploop", "drag", "dilate"});
+    if (k == "temp") {
+      p.t_start = a.positive("Tstart (K)");
+      p.t_stop = a.positive("Tstop (K)");
+      p.t_period = a.positive("Tdamp (ps)");
+      have_t = true;
+    } else if (k == "iso" || k == "aniso" || k == "x" || k == "y" || k == "z") {
+      if (!p.pstat) a.fail("fix nvt takes no pressure keyword '" + k + "' (use fix npt)");
+      const double p0 = a.real("Pstart (bar)"), p1 = a.real("Pstop (bar)"), pd = a.positive("Pdamp (ps)");
+      const int lo = k == "y" ? 1 : k == "z" ? 2 : 0, hi = (k == "x") ? 0 : (k == "y") ? 1 : 2;
+      for (int d = lo; d <= hi; ++d)
+        p.p_start[d] = p0, p.p_stop[d] = p1, p.p_period[d] = pd, p.p_flag[d] = true;
+      p.iso = k == "iso";
+      have_p = true;
+    } else if (k == "tchain" || k == "pchain") {
+      const int n = static_cast<int>(a.integer(k, 1, kMaxChain));
+      (k == "tchain" ? p.tchain : p.pchain) = n;
+    } else if (k == "mtk") {
+      p.mtk = a.yes_no("mtk");
+    } else if (k == "tloop" || k == "ploop") {
+      if (a.integer(k, 1, 1) != 1) a.fail(k + " other than 1 is not supported");
+    } else if (k == "drag") {
+      if (a.non_negative("drag") != 0.0) a.fail("drag other than 0 is not supported");
+    } else {
+      a.choice("dilate", {"all"});
+    }
+  }
+  if (!have_t) a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'");
+  if (p.pstat && !have_p) a.fail("fix npt needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
+  return std::make_unique<FixNH>(id, group, style, p);
+}
+
+}  // namespace wmd::md
