@@ -18,7 +18,7 @@ STEPS = [
     ("half-kick + drift (fix nve initial)", None, None),
     ("neighbour decision", "skin/2 check → wrap, ghost images,\nbins, half list (Verlet)", "swap/remap atoms so each PE\nholds its nearest atom; window b"),
     ("exchange positions", "halo: ghost image positions\n(MPI between ranks)", "fabric multicast of x within\nthe b×b window (fabric/ routes)"),
-    ("density pass  ρ̄_i = Σ ρ_j(r_ij)", "half list, Newton: ρ̄ folded\nfrom images onto owners", "full neighbourhood per PE\n(md/eam_atom_kernels.hpp)"),
+    ("density pass  ρ̄_i = Σ ρ_j(r_ij)", "half list, Newton: ρ̄ folded\nfrom images onto owners", "full neighbourhood per PE\n(md/force/eam_atom_kernels.hpp)"),
     ("embedding  F(ρ̄), F′(ρ̄)", "per owned atom", "per PE"),
     ("exchange F′", "forward comm: images take\ntheir owner's F′", "one-word fabric multicast\nof F′ within the window"),
     ("force pass  f_i, virial, energy", "half list, f_j −= f_ij;\nimages folded onto owners", "full neighbourhood,\nno reverse exchange"),

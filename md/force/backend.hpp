@@ -40,6 +40,13 @@ struct PhaseTimes {
   double pair = 0.0, neigh = 0.0, comm = 0.0;
 };
 
+/// Global work a fix or compute adds on the wafer: its per-atom work runs on each atom's PE, and each global
+/// sum or extremum it forms is one fabric reduction of `words` 32-bit words.
+struct MeshWork {
+  int reductions = 0;  // global reductions per invocation
+  int words = 0;       // words reduced by each (a scalar sum: 1 in fp32, 2 in fp64)
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -69,6 +76,9 @@ class Backend {
                         const NeighborSettings& /*nb*/) const {}
   /// Lines for the log after setup (the mesh backend prints its grid and window radius).
   virtual std::vector<std::string> setup_notes() const { return {}; }
+  /// Charges the global reductions a fix or compute formed this step (the mesh backend adds them to its cycle
+  /// account; backends without a cycle model ignore them).
+  virtual void charge(const MeshWork& /*work*/) {}
   /// Adds backend-specific objects to report.json (the mesh backend's `fabric`).
   virtual void add_report(nlohmann::json& /*report*/) const {}
 };

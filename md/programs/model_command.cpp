@@ -65,11 +65,11 @@ nlohmann::json model_input(const ModelOptions& opt) {
     for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
     vars.set_thermo_resolver(
         [&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
-    sim.set_variables(&vars);
+    sim.vars = &vars;
     io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
     io::Command cmd;
     while (script.next(cmd)) sim.execute(cmd);
-    sim.set_variables(nullptr);
+    sim.vars = nullptr;
   }
   if (!snap) fail_input(SourcePos{opt.input, 0}, "the input has no 'run': nothing to model");
 

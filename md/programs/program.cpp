@@ -76,11 +76,11 @@ void replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   io::Variables vars;
   for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
   vars.set_thermo_resolver([&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
-  sim.set_variables(&vars);
+  sim.vars = &vars;
   io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
   io::Command cmd;
   while (script.next(cmd)) sim.execute(cmd);
-  sim.set_variables(nullptr);
+  sim.vars = nullptr;
 }
 
 double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
@@ -100,8 +100,8 @@ double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
 
 nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
                             const Simulation& sim, double wall) {
-  const RunTotals& t = sim.totals();
-  const Comm& comm = sim.comm();
+  const RunTotals& t = sim.totals;
+  const Comm& comm = sim.comm;
   const int64_t natoms_all = sim.natoms();
   const double natoms = static_cast<double>(natoms_all);
   const double rss = comm.sum(peak_rss_mb());
@@ -119,7 +119,7 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   j["input"] = opt.input;
   j["backend"] = settings.backend;
   j["ranks"] = comm.size();
-  j["grid"] = sim.decomposition().grid_text();
+  j["grid"] = sim.decomp.grid_text();
   j["deterministic"] = settings.deterministic;
   j["atoms"] = natoms_all;
   j["steps"] = t.steps;
@@ -133,7 +133,7 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   j["energy"] = {{"initial_ev", t.initial_energy},
                  {"final_ev", t.final_energy},
                  {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
-  if (!sim.cascade_report().is_null()) j["cascade"] = sim.cascade_report();
+  if (!sim.cascade.report.is_null()) j["cascade"] = sim.cascade.report;
   const PhaseTimes& ph = t.phases;
   j["phases"] = {{"force", ph.pair},
                  {"neighbor", ph.neigh},
@@ -145,10 +145,10 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   // The share of each rank's CPU time in the step loops that the hypervisor gave to other guests (absent
   // where /proc/stat could not be read on some rank).
   if (steal_min >= 0.0) j["host_steal"] = {{"min", steal_min}, {"avg", steal_avg}, {"max", steal_max}};
-  const NeighborStats& ns = sim.last_neighbor_stats();
+  const NeighborStats& ns = sim.last_stats;
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
   if (ns.balances > 0) j["neighbor"]["balances"] = ns.balances, j["neighbor"]["imbalance"] = ns.imbalance;
-  sim.backend().add_report(j);
+  sim.backend->add_report(j);
   if (!io::write_json_atomically(dir + "/report.json", j))
     throw RunError("cannot write " + dir + "/report.json");
   return j;

@@ -12,14 +12,6 @@
 namespace wmd::md {
 namespace {
 
-// Commands that do not change the physics of a restarted run (run lengths, output, velocities).
-bool hash_ignores(const std::string& name) {
-  static const char* ignored[] = {"run",           "velocity", "thermo",      "thermo_style",
-                                  "thermo_modify", "dump",     "dump_modify", "undump",
-                                  "write_data",    "print",    "echo",        "compute"};
-  return std::any_of(std::begin(ignored), std::end(ignored), [&](const char* n) { return name == n; });
-}
-
 template <class T>
 std::vector<T> gather_all(const Comm* c, const std::vector<T>& v) {
   return c ? c->gather(v) : v;
@@ -74,53 +66,41 @@ NamedArrays take_ranked(const io::CheckpointData& d, const std::string& prefix, 
 
 std::string Simulation::physics_hash() const {
   std::string text = physics_text_;
-  text += "backend=" + settings_.backend + "\ndeterministic=" + (settings_.deterministic ? "1" : "0") +
-          "\nprecision=" +
-          (settings_.backend == "mesh" ? settings_.mesh_precision : settings_.cluster_precision) +
-          "\nskin=" + (settings_.neighbor_skin ? fmt::format("{}", *settings_.neighbor_skin) : "input") +
-          "\n";
+  text +=
+      "backend=" + settings.backend + "\ndeterministic=" + (settings.deterministic ? "1" : "0") +
+      "\nprecision=" + (settings.backend == "mesh" ? settings.mesh_precision : settings.cluster_precision) +
+      "\nskin=" + (settings.neighbor_skin ? fmt::format("{}", *settings.neighbor_skin) : "input") + "\n";
   return io::fnv1a_hex(text);
 }
 
-void Simulation::record_physics(const io::Command& c) {
-  if (!hash_ignores(c.name)) physics_text_ += c.text + "\n";
-}
-
-NamedArrays Simulation::fix_state(const Fix& f) const {
-  NamedArrays out;
-  f.save_state(out);
-  return out;
-}
-
-void Simulation::restore_fix_state(Fix& f, const NamedArrays& arrays) {
-  f.restore_state(arrays);
+void Simulation::record_physics(const io::Command& c, bool physics) {
+  if (physics) physics_text_ += c.text + "\n";
 }
 
 void Simulation::write_checkpoint() {
-  const Comm* comm = &comm_;
-  const Comm* c = comm;
+  const Comm* c = &comm;
   const bool root = !c || c->root();
-  const Atoms& a = s_.atoms;
+  const Atoms& a = state.atoms;
   io::CheckpointData d;
   d.texts["meta/physics_hash"] = physics_hash();
-  d.texts["meta/backend"] = backend_->name();
+  d.texts["meta/backend"] = backend->name();
   d.texts["meta/wafermd_version"] = WAFERMD_VERSION;
   d.texts["meta/input_file"] = input_name_;
   d.texts["meta/input"] = input_text_;
-  d.ints["meta/step"] = {s_.step};
+  d.ints["meta/step"] = {state.step};
   d.ints["meta/run_index"] = {runs_started_};
   d.ints["meta/ranks"] = {c ? c->size() : 1};
-  d.ints["meta/ntypes"] = {s_.ntypes};
-  d.reals["meta/time"] = {s_.time};
-  d.reals["meta/dt"] = {s_.dt};
-  d.reals["types/mass"] = s_.mass;
-  d.reals["box/lo"] = {s_.box.lo[0], s_.box.lo[1], s_.box.lo[2]};
-  d.reals["box/hi"] = {s_.box.hi[0], s_.box.hi[1], s_.box.hi[2]};
-  d.reals["box/min_lo"] = {s_.box.min_lo[0], s_.box.min_lo[1], s_.box.min_lo[2]};
-  d.reals["box/min_hi"] = {s_.box.min_hi[0], s_.box.min_hi[1], s_.box.min_hi[2]};
-  d.texts["groups/names"] = join_lines(s_.group_names);
+  d.ints["meta/ntypes"] = {state.ntypes};
+  d.reals["meta/time"] = {state.time};
+  d.reals["meta/dt"] = {state.dt};
+  d.reals["types/mass"] = state.mass;
+  d.reals["box/lo"] = {state.box.lo[0], state.box.lo[1], state.box.lo[2]};
+  d.reals["box/hi"] = {state.box.hi[0], state.box.hi[1], state.box.hi[2]};
+  d.reals["box/min_lo"] = {state.box.min_lo[0], state.box.min_lo[1], state.box.min_lo[2]};
+  d.reals["box/min_hi"] = {state.box.min_hi[0], state.box.min_hi[1], state.box.min_hi[2]};
+  d.texts["groups/names"] = join_lines(state.group_names);
   // Where `balance` moved the cuts: which rank owns which atoms, and so the bits of the sums that follow.
-  for (int k = 0; k < 3; ++k) d.reals[std::string("decomposition/cuts_") + "xyz"[k]] = decomp_.cuts(k);
+  for (int k = 0; k < 3; ++k) d.reals[std::string("decomposition/cuts_") + "xyz"[k]] = decomp.cuts(k);
   // Per-atom arrays in rank order, with each rank's count.
   d.ints["atoms/rank_counts"] = gather_all(c, std::vector<int64_t>{static_cast<int64_t>(a.size())});
   int64_t natoms = 0;
@@ -136,35 +116,37 @@ void Simulation::write_checkpoint() {
   d.ints["atoms/iy"] = convert<int64_t>(gather_all(c, a.iy));
   d.ints["atoms/iz"] = convert<int64_t>(gather_all(c, a.iz));
   d.ints["atoms/mask"] = convert<int64_t>(gather_all(c, a.mask));
-  put_ranked(d, c, "backend", backend_->save_state());
+  put_ranked(d, c, "backend", backend->save_state());
   std::string fix_ids;
-  for (const auto& fp : fixes_) {
+  for (const auto& fp : fixes) {
     const Fix& f = *fp;
     fix_ids += (fix_ids.empty() ? "" : "\n") + f.id();
-    put_ranked(d, c, "fixes/" + f.id(), fix_state(f));
+    NamedArrays state_of_fix;
+    f.save_state(state_of_fix);
+    put_ranked(d, c, "fixes/" + f.id(), state_of_fix);
   }
   d.texts["fixes/ids"] = fix_ids;
-  if (defects_) {
-    for (const auto& [k, v] : defects_->save_state()) d.reals["cascade/defects/" + k] = v;
+  if (cascade.defects) {
+    for (const auto& [k, v] : cascade.defects->save_state()) d.reals["cascade/defects/" + k] = v;
   }
-  if (cascade_report_.is_object()) d.texts["cascade/report"] = cascade_report_.dump();
-  d.texts["cascade/element"] = cascade_element_;
-  d.reals["cascade/stop_time"] = {cascade_stop_time_};
-  for (const H5md& h : h5md_) {
+  if (cascade.report.is_object()) d.texts["cascade/report"] = cascade.report.dump();
+  d.texts["cascade/element"] = cascade.element;
+  d.reals["cascade/stop_time"] = {cascade.stop_time};
+  for (const H5mdDump& h : h5md) {
     const std::string key = "output/trajectory/" + (h.id.empty() ? std::string("output.trajectory") : h.id);
     d.ints[key + "/frames"] = {h.writer ? h.writer->frames() : 0};
     d.ints[key + "/last_step"] = {h.last_step};
   }
   if (root)
     io::write_checkpoint(
-        settings_.output_dir.empty() ? "checkpoint.h5" : settings_.output_dir + "/checkpoint.h5", d);
+        settings.output_dir.empty() ? "checkpoint.h5" : settings.output_dir + "/checkpoint.h5", d);
   if (c) c->barrier();
-  last_checkpoint_step_ = s_.step;
+  last_checkpoint_step_ = state.step;
 }
 
 const io::CheckpointData& Simulation::restart_data(const SourcePos& at) {
   if (restart_data_) return *restart_data_;
-  const Comm* c = &comm_;
+  const Comm* c = &comm;
   io::CheckpointData d;
   // Rank 0 reads; a file it cannot use fails every rank with its message (the others would otherwise wait in
   // the broadcast below for ever).
@@ -192,21 +174,26 @@ const io::CheckpointData& Simulation::restart_data(const SourcePos& at) {
   return *restart_data_;
 }
 
-bool Simulation::run_precedes_checkpoint(const SourcePos& at) {
+bool Simulation::skip_or_load_restart(const SourcePos& at) {
+  ++runs_started_;
+  if (!restart_pending()) return false;
   // Checkpoints from before the run index was recorded were written in the input's first run.
   const auto& ints = restart_data(at).ints;
   const auto it = ints.find("meta/run_index");
   const int64_t written_in = it == ints.end() || it->second.empty() ? 1 : it->second[0];
-  if (runs_started_ >= written_in) return false;
-  if (!dry_run_)
-    log_.line(fmt::format("Restart: skipping run {} of the input (the checkpoint was written during run {})",
-                          runs_started_, written_in));
-  return true;
+  if (runs_started_ < written_in) {
+    // Runs before the checkpoint's are skipped (their results are in it).
+    if (!dry_run)
+      log.line(fmt::format("Restart: skipping run {} of the input (the checkpoint was written during run {})",
+                           runs_started_, written_in));
+    return true;
+  }
+  load_checkpoint(at);
+  return false;
 }
 
 void Simulation::load_checkpoint(const SourcePos& at) {
-  const Comm* comm = &comm_;
-  const Comm* c = comm;
+  const Comm* c = &comm;
   restart_data(at);
   const io::CheckpointData d = std::move(*restart_data_);
   restart_data_.reset();
@@ -227,15 +214,15 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     return it->second;
   };
   const int ranks = c ? c->size() : 1;
-  if (text("meta/backend") != backend_->name())
+  if (text("meta/backend") != backend->name())
     fail_input(at, what + " was written by the " + text("meta/backend") + " backend; this run uses " +
-                       backend_->name());
+                       backend->name());
   if (ints("meta/ranks")[0] != ranks)
     fail_input(at, what + " was written on " + std::to_string(ints("meta/ranks")[0]) +
                        " MPI ranks; restart on the same number (this run has " + std::to_string(ranks) + ")");
-  if (ints("meta/ntypes")[0] != s_.ntypes)
+  if (ints("meta/ntypes")[0] != state.ntypes)
     fail_input(at, what + " has " + std::to_string(ints("meta/ntypes")[0]) +
-                       " atom types; the input defines " + std::to_string(s_.ntypes));
+                       " atom types; the input defines " + std::to_string(state.ntypes));
   if (text("meta/physics_hash") != physics_hash())
     fail_input(at, what +
                        " does not match this input: the physics (box, atoms, potential, fixes, neighbour "
@@ -245,27 +232,27 @@ void Simulation::load_checkpoint(const SourcePos& at) {
   if (static_cast<int64_t>(reals("atoms/x").size()) != natoms ||
       static_cast<int64_t>(ints("atoms/id").size()) != natoms)
     fail_input(at, what + " is inconsistent: atom arrays do not hold meta/natoms atoms");
-  s_.step = ints("meta/step")[0];
-  s_.time = reals("meta/time")[0];
-  s_.dt = reals("meta/dt")[0];
-  s_.mass = reals("types/mass");
+  state.step = ints("meta/step")[0];
+  state.time = reals("meta/time")[0];
+  state.dt = reals("meta/dt")[0];
+  state.mass = reals("types/mass");
   for (int k = 0; k < 3; ++k) {
-    s_.box.lo[k] = reals("box/lo")[k], s_.box.hi[k] = reals("box/hi")[k];
-    s_.box.min_lo[k] = reals("box/min_lo")[k], s_.box.min_hi[k] = reals("box/min_hi")[k];
+    state.box.lo[k] = reals("box/lo")[k], state.box.hi[k] = reals("box/hi")[k];
+    state.box.min_lo[k] = reals("box/min_lo")[k], state.box.min_hi[k] = reals("box/min_hi")[k];
   }
-  s_.group_names = split_lines(text("groups/names"));
+  state.group_names = split_lines(text("groups/names"));
   for (int k = 0; k < 3; ++k) {
     // Checkpoints from before `balance` have none: uniform cuts, as their runs had.
     const auto it = d.reals.find(std::string("decomposition/cuts_") + "xyz"[k]);
-    if (it == d.reals.end() || it->second == decomp_.cuts(k)) continue;
+    if (it == d.reals.end() || it->second == decomp.cuts(k)) continue;
     const std::vector<double>& v = it->second;
     const bool uniform = v.size() >= 2 && v == Decomposition::uniform_cuts(static_cast<int>(v.size()) - 1);
-    if (uniform && v.size() != decomp_.cuts(k).size()) continue;  // another grid, never balanced: allowed
+    if (uniform && v.size() != decomp.cuts(k).size()) continue;  // another grid, never balanced: allowed
     try {
-      decomp_.set_cuts(k, v);
+      decomp.set_cuts(k, v);
     } catch (const std::invalid_argument&) {
       fail_input(at, what + " was balanced with " + std::to_string(v.size() - 1) + " sub-domains along " +
-                         "xyz"[k] + "; restart on the same grid (this run's is " + decomp_.grid_text() + ")");
+                         "xyz"[k] + "; restart on the same grid (this run's is " + decomp.grid_text() + ")");
     }
   }
   keep_my_restored_atoms(d, c ? c->rank() : 0);
@@ -276,16 +263,16 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     restart_forces_.clear();
     restart_forces_.reserve(id.size());
     for (size_t k = 0; k < id.size(); ++k) restart_forces_[id[k]] = {fx[k], fy[k], fz[k]};
-    restart_dt_ = s_.dt;
+    restart_dt_ = state.dt;
   }
   const int rank = c ? c->rank() : 0;
-  backend_->restore_state(take_ranked(d, "backend", rank));
+  backend->restore_state(take_ranked(d, "backend", rank));
   const auto saved_fixes = split_lines(text("fixes/ids"));
-  for (auto& fp : fixes_) {
+  for (auto& fp : fixes) {
     Fix& f = *fp;
     if (std::find(saved_fixes.begin(), saved_fixes.end(), f.id()) == saved_fixes.end())
       fail_input(at, what + " has no state for fix '" + f.id() + "'");
-    restore_fix_state(f, take_ranked(d, "fixes/" + f.id(), rank));
+    f.restore_state(take_ranked(d, "fixes/" + f.id(), rank));
   }
   // A cascade continues with the reference lattice, samples and PKA of the run that wrote the checkpoint
   // (when the input is re-run, `defects` and `cascade` have acted on the state before it was loaded).
@@ -293,23 +280,23 @@ void Simulation::load_checkpoint(const SourcePos& at) {
   NamedArrays defects;
   for (const auto& [key, v] : d.reals)
     if (key.compare(0, dk.size(), dk) == 0) defects[key.substr(dk.size())] = v;
-  if (defects_ && !defects.empty()) defects_->restore_state(defects);
-  if (d.texts.count("cascade/report")) cascade_report_ = nlohmann::json::parse(d.texts.at("cascade/report"));
-  if (d.texts.count("cascade/element")) cascade_element_ = d.texts.at("cascade/element");
-  if (d.reals.count("cascade/stop_time")) cascade_stop_time_ = d.reals.at("cascade/stop_time").at(0);
+  if (cascade.defects && !defects.empty()) cascade.defects->restore_state(defects);
+  if (d.texts.count("cascade/report")) cascade.report = nlohmann::json::parse(d.texts.at("cascade/report"));
+  if (d.texts.count("cascade/element")) cascade.element = d.texts.at("cascade/element");
+  if (d.reals.count("cascade/stop_time")) cascade.stop_time = d.reals.at("cascade/stop_time").at(0);
   const std::string traj = "output/trajectory/";
   for (const auto& [key, v] : d.ints) {
     if (key.compare(0, traj.size(), traj) == 0 && key.size() > 7 && key.substr(key.size() - 7) == "/frames" &&
         !v.empty())
       restart_frames_[key.substr(traj.size(), key.size() - traj.size() - 7)] = v[0];
   }
-  forces_current_ = false;
+  forces_current = false;
   restart_loaded_ = true;
-  restart_step_ = s_.step;
-  last_checkpoint_step_ = s_.step;
-  if (!dry_run_)
-    log_.line(fmt::format("Restarting from {} at step {} (time {} ps, {} atoms)", restart_path_, s_.step,
-                          s_.time, natoms));
+  restart_step_ = state.step;
+  last_checkpoint_step_ = state.step;
+  if (!dry_run)
+    log.line(fmt::format("Restarting from {} at step {} (time {} ps, {} atoms)", restart_path_, state.step,
+                         state.time, natoms));
 }
 
 void Simulation::keep_my_restored_atoms(const io::CheckpointData& d, int rank) {
@@ -331,7 +318,7 @@ void Simulation::keep_my_restored_atoms(const io::CheckpointData& d, int rank) {
     a.iz.back() = static_cast<int>(iz[k]);
     a.mask.back() = static_cast<uint32_t>(mask[k]);
   }
-  s_.atoms = std::move(a);
+  state.atoms = std::move(a);
 }
 
 }  // namespace wmd::md

@@ -8,61 +8,52 @@
 namespace wmd::md {
 
 void Simulation::write_dumps(bool force_all) {
-  for (Dump& d : dumps_) {
-    if (!force_all && s_.step % d.every != 0) continue;
-    if (d.last_step == s_.step) continue;  // a run's set-up step that the previous run already wrote
+  for (Dump& d : dumps) {
+    if (!force_all && state.step % d.every != 0) continue;
+    if (d.last_step == state.step) continue;  // a run's set-up step that the previous run already wrote
     write_dump_frame(d);
-    d.last_step = s_.step;
+    d.last_step = state.step;
   }
-}
-
-double Simulation::per_atom_compute(const Compute& cp, size_t i) const {
-  if (!(s_.atoms.mask[i] & cp.group)) return 0.0;
-  if (cp.style == "ke/atom") {
-    const Atoms& a = s_.atoms;
-    return 0.5 * units::mvv2e * s_.mass[a.type[i]] *
-           (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]);
-  }
-  const auto& e = backend_->result().eatom;
-  return i < e.size() ? e[i] : 0.0;
 }
 
 void Simulation::write_dump_frame(Dump& d) {
-  if (dry_run_) return;
-  const Atoms& a = s_.atoms;
+  if (dry_run) return;
+  const Atoms& a = state.atoms;
   std::vector<size_t> idx;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a.mask[i] & d.group) idx.push_back(i);
   }
   io::DumpFrame f;
-  f.step = s_.step;
+  f.step = state.step;
   for (int k = 0; k < 3; ++k) {
-    f.lo[k] = s_.box.lo[k], f.hi[k] = s_.box.hi[k];
+    f.lo[k] = state.box.lo[k], f.hi[k] = state.box.hi[k];
     f.boundary[k] =
-        std::string(1, static_cast<char>(s_.box.face[k][0])) + static_cast<char>(s_.box.face[k][1]);
+        std::string(1, static_cast<char>(state.box.face[k][0])) + static_cast<char>(state.box.face[k][1]);
   }
   f.columns = d.columns;
-  const double L[3] = {s_.box.prd(0), s_.box.prd(1), s_.box.prd(2)};
+  const double L[3] = {state.box.prd(0), state.box.prd(1), state.box.prd(2)};
   for (const auto& col : d.columns) {
     std::vector<double> v;
     v.reserve(idx.size());
     bool is_int = col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz";
-    const Compute* cp = nullptr;
+    const std::vector<double>* computed = nullptr;
     if (col.rfind("c_", 0) == 0) {
-      for (const auto& c : computes_) {
-        if ("c_" + c.id == col) cp = &c;
-      }
+      Compute* cp = find_compute(col.substr(2));
+      if (!cp) throw RunError("dump " + d.id + ": compute " + col.substr(2) + " no longer exists");
+      if (cp->invoked_peratom != state.step)
+        cp->compute_peratom(ComputeContext{state, comm, &backend->result()});
+      computed = &cp->peratom();
     }
     for (size_t i : idx) {
       double x;
-      if (cp)
-        x = per_atom_compute(*cp, i);
+      if (computed)
+        x = (*computed)[i];
       else if (col == "id")
         x = static_cast<double>(a.id[i]);
       else if (col == "type")
         x = a.type[i];
       else if (col == "mass")
-        x = s_.mass[a.type[i]];
+        x = state.mass[a.type[i]];
       else if (col == "x")
         x = a.x[i];
       else if (col == "y")
@@ -70,11 +61,11 @@ void Simulation::write_dump_frame(Dump& d) {
       else if (col == "z")
         x = a.z[i];
       else if (col == "xs")
-        x = (a.x[i] - s_.box.lo[0]) / L[0];
+        x = (a.x[i] - state.box.lo[0]) / L[0];
       else if (col == "ys")
-        x = (a.y[i] - s_.box.lo[1]) / L[1];
+        x = (a.y[i] - state.box.lo[1]) / L[1];
       else if (col == "zs")
-        x = (a.z[i] - s_.box.lo[2]) / L[2];
+        x = (a.z[i] - state.box.lo[2]) / L[2];
       else if (col == "xu")
         x = a.x[i] + a.ix[i] * L[0];
       else if (col == "yu")
@@ -112,8 +103,8 @@ void Simulation::write_dump_frame(Dump& d) {
     rows.push_back(static_cast<double>(a.id[idx[r]]));
     for (size_t k = 0; k < ncol; ++k) rows.push_back(f.values[k][r]);
   }
-  const std::vector<double> all = comm_.gather(rows);
-  if (!comm_.root() || !d.writer) return;
+  const std::vector<double> all = comm.gather(rows);
+  if (!comm.root() || !d.writer) return;
   const size_t n = all.size() / width;
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});

@@ -1,173 +1,144 @@
 #include "md/run/simulation.hpp"
 
-#include <functional>
-#include <unordered_map>
+#include <algorithm>
 
 #include "md/cluster/cluster_backend.hpp"
 #include "md/mesh/mesh_backend.hpp"
+#include "md/run/command_registry.hpp"
+#include "potentials/zbl_splice.hpp"
 
 namespace wmd::md {
 
-Simulation::Simulation(io::Log& log, const io::RunSettings& settings, bool dry_run, io::ThermoCsv* csv)
-    : log_(log), settings_(settings), dry_run_(dry_run), csv_(csv) {
-  s_.group_names = {"all"};
-  comm_.set_deterministic(settings_.deterministic);
-  if (settings_.backend == "mesh") {
+Simulation::Simulation(io::Log& out, const io::RunSettings& run_settings, bool is_dry_run, io::ThermoCsv* csv)
+    : log(out), settings(run_settings), dry_run(is_dry_run), csv_(csv) {
+  state.group_names = {"all"};
+  comm.set_deterministic(settings.deterministic);
+  if (settings.backend == "mesh") {
     mesh::MeshOptions mo;
-    mo.wafer = settings_.mesh_wafer;
-    mo.fp64 = settings_.mesh_precision == "fp64";
-    mo.deterministic = settings_.deterministic;
-    backend_ = std::make_unique<mesh::MeshBackend>(mo, &comm_);
-  } else if (settings_.backend == "cluster") {
-    backend_ = std::make_unique<ClusterBackend>(&comm_, &decomp_, settings_.deterministic,
-                                                parse_pair_precision(settings_.cluster_precision));
+    mo.wafer = settings.mesh_wafer;
+    mo.fp64 = settings.mesh_precision == "fp64";
+    mo.deterministic = settings.deterministic;
+    backend = std::make_unique<mesh::MeshBackend>(mo, &comm);
+  } else if (settings.backend == "cluster") {
+    backend = std::make_unique<ClusterBackend>(&comm, &decomp, settings.deterministic,
+                                               parse_pair_precision(settings.cluster_precision));
   } else {
-    fail_input(SourcePos{"<settings>", 0}, "backend '" + settings_.backend +
+    fail_input(SourcePos{"<settings>", 0}, "backend '" + settings.backend +
                                                "' is not available in this build (available: cluster, mesh)");
   }
-  if (settings_.trajectory_every > 0) {
-    H5md h;
-    h.file = (settings_.output_dir.empty() ? std::string(".") : settings_.output_dir) + "/trajectory.h5";
-    h.every = settings_.trajectory_every;
-    h.fields = settings_.trajectory_fields;
+  if (settings.trajectory_every > 0) {
+    H5mdDump h;
+    h.file = (settings.output_dir.empty() ? std::string(".") : settings.output_dir) + "/trajectory.h5";
+    h.every = settings.trajectory_every;
+    h.fields = settings.trajectory_fields;
     if (h.fields.empty()) h.fields = {"position", "velocity", "image", "species", "id"};
-    h5md_.push_back(std::move(h));
+    h5md.push_back(std::move(h));
   }
 }
 
 Simulation::~Simulation() = default;
 
 void Simulation::execute(const io::Command& c) {
-  using Handler = void (Simulation::*)(const io::Command&);
-  static const std::unordered_map<std::string, Handler> handlers = {
-      {"units", &Simulation::cmd_units},
-      {"atom_style", &Simulation::cmd_atom_style},
-      {"boundary", &Simulation::cmd_boundary},
-      {"processors", &Simulation::cmd_processors},
-      {"balance", &Simulation::cmd_balance},
-      {"lattice", &Simulation::cmd_lattice},
-      {"region", &Simulation::cmd_region},
-      {"create_box", &Simulation::cmd_create_box},
-      {"create_atoms", &Simulation::cmd_create_atoms},
-      {"read_data", &Simulation::cmd_read_data},
-      {"write_data", &Simulation::cmd_write_data},
-      {"mass", &Simulation::cmd_mass},
-      {"group", &Simulation::cmd_group},
-      {"velocity", &Simulation::cmd_velocity},
-      {"displace_atoms", &Simulation::cmd_displace_atoms},
-      {"set", &Simulation::cmd_set},
-      {"pair_style", &Simulation::cmd_pair_style},
-      {"pair_coeff", &Simulation::cmd_pair_coeff},
-      {"neighbor", &Simulation::cmd_neighbor},
-      {"neigh_modify", &Simulation::cmd_neigh_modify},
-      {"timestep", nullptr},
-      {"reset_timestep", nullptr},
-      {"fix", &Simulation::cmd_fix},
-      {"unfix", &Simulation::cmd_unfix},
-      {"compute", &Simulation::cmd_compute},
-      {"thermo", &Simulation::cmd_thermo},
-      {"thermo_style", &Simulation::cmd_thermo_style},
-      {"thermo_modify", &Simulation::cmd_thermo_modify},
-      {"dump", &Simulation::cmd_dump},
-      {"dump_modify", &Simulation::cmd_dump_modify},
-      {"undump", &Simulation::cmd_undump},
-      {"run", &Simulation::cmd_run},
-      {"min_style", &Simulation::cmd_min_style},
-      {"min_modify", &Simulation::cmd_min_modify},
-      {"minimize", &Simulation::cmd_minimize},
-      {"print", nullptr},
-      {"zbl_splice", &Simulation::cmd_zbl_splice},
-      {"write_potential", &Simulation::cmd_write_potential},
-      {"cascade", &Simulation::cmd_cascade},
-      {"defects", &Simulation::cmd_defects},
-      {"echo", nullptr},
-  };
-  auto it = handlers.find(c.name);
-  if (it == handlers.end()) {
+  const CommandStyle* cmd = CommandRegistry::get().find(c.name);
+  if (!cmd) {
     fail_input(c.pos, "unknown or unsupported command '" + c.name +
                           "' (see docs/input.md for the supported subset)");
   }
-  record_physics(c);
-  if (restart_pending() && c.name == "velocity") return;  // the checkpoint holds the velocities
-  if (c.name == "fix" && c.args.size() >= 3 && c.args[2] == "box/relax") {
-    cmd_fix_box_relax(c);
-  } else if (c.name == "unfix" && c.args.size() == 1 && !box_relax_id_.empty() &&
-             c.args[0] == box_relax_id_) {
-    box_relax_ = BoxRelax{};
-    box_relax_id_.clear();
-  } else if (c.name == "timestep") {
-    io::ArgCursor a(c);
-    const double dt = a.positive("the timestep (ps)");
-    a.finish();
-    s_.dt = dt;
-  } else if (c.name == "reset_timestep") {
-    io::ArgCursor a(c);
-    s_.step = a.integer("the step number", 0, 4000000000000000000LL);
-    if (a.peek() == "time") {
-      a.word("time");
-      s_.time = a.non_negative("the time (ps)");
-    }
-    a.finish();
-  } else if (c.name == "print") {
-    std::string text;
-    for (const auto& w : c.args) text += (text.empty() ? "" : " ") + w;
-    if (!dry_run_) log_.line(text);
-  } else if (c.name == "echo") {
-    io::ArgCursor a(c);
-    a.choice("an echo style", {"none", "screen", "log", "both"});
-    a.finish();
-  } else {
-    (this->*(it->second))(c);
-  }
+  record_physics(c, !(cmd->flags & kNoPhysics));
+  if (restart_pending() && (cmd->flags & kSkippedOnRestart)) return;  // the checkpoint holds what it sets
+  cmd->run(*this, c);
 }
 
 void Simulation::set_decomposition(const io::Command& c) {
   std::array<int, 3> grid;
-  if (!settings_.cluster_grid.empty()) {
-    Decomposition::parse_grid(settings_.cluster_grid, grid);
-    if (grid[0] * grid[1] * grid[2] != comm_.size()) {
-      fail_input(c.pos, "cluster.grid " + settings_.cluster_grid + " has " +
+  if (!settings.cluster_grid.empty()) {
+    Decomposition::parse_grid(settings.cluster_grid, grid);
+    if (grid[0] * grid[1] * grid[2] != comm.size()) {
+      fail_input(c.pos, "cluster.grid " + settings.cluster_grid + " has " +
                             std::to_string(grid[0] * grid[1] * grid[2]) + " sub-domains but this run has " +
-                            std::to_string(comm_.size()) + " MPI ranks");
+                            std::to_string(comm.size()) + " MPI ranks");
     }
   } else {
     // LAMMPS's `processors` (a * leaves that direction to the search), else the least-surface grid.
-    grid = Decomposition::best_grid(s_.box, comm_.size(), processors_);
+    grid = Decomposition::best_grid(state.box, comm.size(), processors);
   }
-  decomp_ = Decomposition(grid, comm_.rank());
-  if (!dry_run_) {
-    log_.line("  " + std::to_string(grid[0]) + " by " + std::to_string(grid[1]) + " by " +
-              std::to_string(grid[2]) + " MPI processor grid");
+  decomp = Decomposition(grid, comm.rank());
+  if (!dry_run) {
+    log.line("  " + std::to_string(grid[0]) + " by " + std::to_string(grid[1]) + " by " +
+             std::to_string(grid[2]) + " MPI processor grid");
   }
 }
 
 void Simulation::require_box(const io::Command& c) const {
-  if (!s_.box.defined)
+  if (!state.box.defined)
     fail_input(c.pos, "'" + c.name + "' needs a simulation box (create_box or read_data first)");
 }
 
 void Simulation::require_no_box(const io::Command& c) const {
-  if (s_.box.defined) fail_input(c.pos, "'" + c.name + "' must come before the box is created");
+  if (state.box.defined) fail_input(c.pos, "'" + c.name + "' must come before the box is created");
 }
 
 uint32_t Simulation::group_of(const io::ArgCursor& a, const std::string& name) const {
-  const uint32_t bit = s_.group_bit(name);
+  const uint32_t bit = state.group_bit(name);
   if (!bit) a.fail("unknown group '" + name + "'");
   return bit;
 }
 
 const potentials::EamTables& Simulation::tables() {
   if (!tables_) {
-    tables_ = eam_->build();
+    tables_ = eam->build();
     apply_zbl(*tables_);
   }
   return *tables_;
 }
 
+void Simulation::apply_zbl(potentials::EamTables& t) const {
+  if (!zbl) return;
+  std::vector<int> done, done_rho;
+  for (int i = 1; i <= t.ntypes; ++i)
+    for (int j = 1; j <= i; ++j) {
+      double rf = zbl->r_f, bf = zbl->b_f;
+      for (const auto& p : zbl->pairs) {
+        if ((p.i == i && p.j == j) || (p.i == j && p.j == i)) rf = p.r_f, bf = p.b_f;
+      }
+      const int arr = t.z2r_array(i, j);
+      if (std::find(done.begin(), done.end(), arr) == done.end()) {  // a shared array is spliced once
+        done.push_back(arr);
+        potentials::splice_zbl(t, i, j, zbl->z[i], zbl->z[j], rf, bf);
+      }
+      for (const int rho : {t.rho_array(i, j), t.rho_array(j, i)}) {
+        if (std::find(done_rho.begin(), done_rho.end(), rho) != done_rho.end()) continue;
+        done_rho.push_back(rho);
+        potentials::splice_density(t, rho, rf, bf);
+      }
+    }
+}
+
+Compute* Simulation::find_compute(const std::string& id) const {
+  for (const auto& c : computes)
+    if (c->id() == id) return c.get();
+  return nullptr;
+}
+
+Fix* Simulation::find_fix(const std::string& id) const {
+  for (const auto& f : fixes)
+    if (f->id() == id) return f.get();
+  return nullptr;
+}
+
+FixBuildContext Simulation::fix_build_context() const {
+  return FixBuildContext{state, regions, lattice.defined() ? lattice.spacing[0] : 0.0,
+                         settings.backend == "cluster" ? &decomp : nullptr, settings.backend};
+}
+
+ComputeBuildContext Simulation::compute_build_context() const {
+  return ComputeBuildContext{state, regions, settings.backend};
+}
+
 bool Simulation::keyword_value(const std::string& name, double& value) {
   if (cascade_thermo(name, value)) return true;  // vacancies, interstitials, clusters
-  ThermoContext ctx{
-      &s_, forces_current_ ? &backend_->result() : nullptr, 0.0, run_start_step_, thermo_norm_, &comm_};
+  ThermoContext ctx{&state, forces_current ? &backend->result() : nullptr, 0.0, run_start_step, thermo.norm,
+                    &comm};
   return thermo_value(name, ctx, value);
 }
 

@@ -40,11 +40,11 @@ void Simulation::add_observable(const std::string& name, const std::string& unit
 }
 
 void Simulation::open_trajectories() {
-  const Comm* comm = &comm_;
-  const bool root = !comm || comm->root();
+  const Comm* c = &comm;
+  const bool root = c->root();
   const int64_t natoms =
-      comm ? comm->sum(static_cast<int64_t>(s_.atoms.size())) : static_cast<int64_t>(s_.atoms.size());
-  for (H5md& h : h5md_) {
+      c ? c->sum(static_cast<int64_t>(state.atoms.size())) : static_cast<int64_t>(state.atoms.size());
+  for (H5mdDump& h : h5md) {
     if (h.opened) continue;
     int64_t last = -1;
     if (root) {
@@ -52,7 +52,7 @@ void Simulation::open_trajectories() {
       setup.path = h.file;
       setup.fields = h.fields;
       setup.natoms = natoms;
-      for (int d = 0; d < 3; ++d) setup.periodic[d] = s_.box.periodic(d);
+      for (int d = 0; d < 3; ++d) setup.periodic[d] = state.box.periodic(d);
       if (!h.author.empty()) setup.author = h.author;
       setup.creator_version = WAFERMD_VERSION;
       setup.input_name = input_name_;
@@ -62,7 +62,7 @@ void Simulation::open_trajectories() {
         const int64_t kept = h.writer->reopen(setup, restart_step_);
         const auto rec = restart_frames_.find(h.id.empty() ? std::string("output.trajectory") : h.id);
         if (rec != restart_frames_.end() && rec->second != kept) {
-          log_.line(
+          log.line(
               fmt::format("WARNING: {} holds {} frames up to the checkpoint, which recorded {}; appending",
                           h.file, kept, rec->second));
         }
@@ -71,35 +71,34 @@ void Simulation::open_trajectories() {
       }
       last = h.writer->last_step();
     }
-    if (comm) comm->broadcast(&last, 1);
+    if (c) c->broadcast(&last, 1);
     h.last_step = last;
     h.opened = true;
   }
 }
 
 void Simulation::write_trajectories(bool force_all) {
-  for (H5md& h : h5md_) {
+  for (H5mdDump& h : h5md) {
     if (!h.opened) continue;
-    if (!force_all && s_.step % h.every != 0) continue;
-    if (s_.step <= h.last_step) continue;  // written already (a run's set-up step, or before a restart)
+    if (!force_all && state.step % h.every != 0) continue;
+    if (state.step <= h.last_step) continue;  // written already (a run's set-up step, or before a restart)
     io::H5mdFrame f = gather_frame(h);
     if (h.writer) h.writer->write_frame(f);
-    h.last_step = s_.step;
+    h.last_step = state.step;
   }
 }
 
-io::H5mdFrame Simulation::gather_frame(const H5md& h) {
-  const Comm* comm = &comm_;
-  const Comm* c = comm;
-  const Atoms& a = s_.atoms;
+io::H5mdFrame Simulation::gather_frame(const H5mdDump& h) {
+  const Comm* c = &comm;
+  const Atoms& a = state.atoms;
   const size_t n = a.size();
   auto has = [&](const char* f) {
     return f == std::string("position") || std::count(h.fields.begin(), h.fields.end(), f) > 0;
   };
   io::H5mdFrame fr;
-  fr.step = s_.step;
-  fr.time = s_.time;
-  for (int d = 0; d < 3; ++d) fr.edges[d] = s_.box.prd(d);
+  fr.step = state.step;
+  fr.time = state.time;
+  for (int d = 0; d < 3; ++d) fr.edges[d] = state.box.prd(d);
   const std::vector<int64_t> ids = gather_to_root(c, a.id);
   std::vector<size_t> order(ids.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -121,7 +120,7 @@ io::H5mdFrame Simulation::gather_frame(const H5md& h) {
   if (has("species")) fr.species = permute(gather_to_root(c, a.type), order, 1);
   if (has("id")) fr.id = permute(ids, order, 1);
   // Built-in observables from the thermo keywords, then those other code registered.
-  ThermoContext ctx{&s_, forces_current_ ? &backend_->result() : nullptr, 0.0, run_start_step_, false};
+  ThermoContext ctx{&state, forces_current ? &backend->result() : nullptr, 0.0, run_start_step, false};
   const struct {
     const char *name, *keyword, *unit;
   } thermo_obs[] = {{"temperature", "temp", "K"},

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "io/command.hpp"
-#include "md/force/backend.hpp"
 #include "md/core/balance_settings.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/region.hpp"
 #include "md/core/state.hpp"
+#include "md/force/backend.hpp"
+#include "md/styles/registry.hpp"
+#include "md/styles/style_traits.hpp"
 
 namespace wmd::md {
 
@@ -33,8 +35,12 @@ struct FixContext {
 };
 
 /// Named arrays a fix's internal state is saved as in a checkpoint.
-using FixStateMap = std::map<std::string, std::vector<double>>;
+using FixStateMap = NamedArrays;
 
+struct BoxRelax;  // md/minimize/minimizer.hpp
+
+/// A fix: LAMMPS's hooks of a step, its outputs and its checkpoint state. Each style is one class in
+/// md/styles/fixes/, registered by its LAMMPS name with WMD_FIX_STYLE next to its code.
 class Fix {
  public:
   Fix(std::string id, std::string style, uint32_t group)
@@ -66,6 +72,12 @@ class Fix {
   virtual bool scalar(double&) const { return false; }
   /// The dynamic load balancing this fix asks of the backend (fix balance); null for every other fix.
   virtual const LoadBalance* load_balance() const { return nullptr; }
+  /// The box relaxation this fix asks of `minimize` (fix box/relax); null for every other fix.
+  virtual const BoxRelax* box_relax() const { return nullptr; }
+  /// The fix's LAMMPS outputs (f_ID, f_ID[i], per-atom values).
+  virtual OutputShape shape() const { return {}; }
+  /// The backends that can run this fix (a backend outside the set refuses the fix at its command).
+  virtual unsigned backends() const { return kOnAnyBackend; }
 
   /// Writes the fix's internal state (chain variables, accumulators, counters) into named arrays.
   virtual void save_state(FixStateMap& out) const { (void)out; }
@@ -85,24 +97,35 @@ class Fix {
   bool has_region_ = false;
 };
 
-/// Everything a fix constructor may need besides its arguments.
 class Decomposition;
 
+/// Everything a fix constructor may need besides its arguments.
 struct FixBuildContext {
   const State& s;
   const std::map<std::string, Region>& regions;
   double xlattice = 0.0;  // lattice spacing in x (Å) for `units lattice` distances; 0 without a lattice
   const Decomposition* decomposition = nullptr;  // the cluster backend's grid (fix balance); null otherwise
+  std::string backend = "cluster";               // the backend that will run the fix
 };
 
-/// Builds a fix from `fix ID GROUP STYLE args...` (the cursor stands after the style); bad input throws
-/// InputError at the command's line. Supported: nve, langevin, nvt, npt, temp/berendsen, press/berendsen,
-/// dt/reset, electron/stopping, balance.
-std::unique_ptr<Fix> make_fix(const std::string& id, uint32_t group, const std::string& style,
-                              io::ArgCursor& a, const FixBuildContext& ctx);
+/// `fix ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.
+struct FixArgs {
+  const std::string& id;
+  uint32_t group;
+  const std::string& style;
+  io::ArgCursor& a;
+  const FixBuildContext& ctx;
+};
 
-/// The styles make_fix knows.
-const std::vector<std::string>& fix_styles();
+/// A registered fix style: its factory (bad arguments throw InputError at the command's line).
+struct FixStyle {
+  std::unique_ptr<Fix> (*make)(const FixArgs&);
+};
+using FixRegistry = Registry<FixStyle>;
+
+/// Builds a fix from its registered style; an unknown style, or one the backend cannot run, fails with the
+/// command's line.
+std::unique_ptr<Fix> make_fix(const FixArgs& args);
 
 // Global helpers shared by the fixes (sums through the Comm).
 
@@ -112,3 +135,6 @@ double fix_temperature(const FixContext& c, uint32_t group, double* dof);
 double fix_pressure(const FixContext& c, double ptensor[3]);
 
 }  // namespace wmd::md
+
+/// Registers fix style NAME (a string literal) with its factory `std::unique_ptr<Fix> MAKE(const FixArgs&)`.
+#define WMD_FIX_STYLE(NAME, MAKE) WMD_REGISTER(::wmd::md::FixRegistry, NAME, ::wmd::md::FixStyle{MAKE})

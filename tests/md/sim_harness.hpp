@@ -28,7 +28,7 @@ struct ScriptRun {
     std::ofstream(path) << script;
     sim = std::make_unique<md::Simulation>(log, settings, dry_run, nullptr);
     vars.set_thermo_resolver([this](const std::string& n, double& v) { return sim->keyword_value(n, v); });
-    sim->set_variables(&vars);
+    sim->vars = &vars;
     const auto cwd = std::filesystem::current_path();
     std::filesystem::current_path(dir);
     try {
@@ -41,7 +41,7 @@ struct ScriptRun {
     }
     std::filesystem::current_path(cwd);
   }
-  const md::State& state() const { return sim->state(); }
+  const md::State& state() const { return sim->state; }
 };
 
 /// A fresh scratch directory under the build tree for one test.

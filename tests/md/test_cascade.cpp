@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "io/yaml_input.hpp"
-#include "md/cascade/wigner_seitz.hpp"
 #include "md/cascade/cascade.hpp"
+#include "md/cascade/wigner_seitz.hpp"
 #include "potentials/zbl_splice.hpp"
 #include "sim_harness.hpp"
 
@@ -215,12 +215,12 @@ TEST(Cascade, ConservesEnergyWithoutThermostatOrStopping) {
       "fix 2 all dt/reset 1 1.0e-6 0.002 0.02 emax 10 units box\n"
       "thermo 20\nrun 100000\n",
       dir);
-  const auto& e = run.sim->totals().sample_etotal;
+  const auto& e = run.sim->totals.sample_etotal;
   ASSERT_GT(e.size(), 5u);
   double worst = 0;
   for (double v : e) worst = std::max(worst, std::fabs(v - e.front()));
   EXPECT_LT(worst, 1e-3 * 500.0) << "largest |E(t) − E(0)|, eV";
-  const auto& rep = run.sim->cascade_report();
+  const auto& rep = run.sim->cascade.report;
   EXPECT_GE(rep["peak_defects"].get<int64_t>(), 1);
   EXPECT_EQ(rep["vacancies"].get<int64_t>(), rep["interstitials"].get<int64_t>());
   EXPECT_NEAR(run.state().time, 0.3, 0.002);

@@ -52,13 +52,13 @@ double energy_error(double dt, int steps) {
   wmd::test::ScriptRun run(std::string(kSetup) + "velocity all create 600 99 loop geom\ntimestep " +
                                std::to_string(dt) + "\nrun 0\n",
                            wmd::test::scratch_dir("nve0"));
-  const auto& samples = run.sim->totals().sample_etotal;
+  const auto& samples = run.sim->totals.sample_etotal;
   const double e0 = samples.front();
   wmd::test::ScriptRun longer(std::string(kSetup) + "velocity all create 600 99 loop geom\ntimestep " +
                                   std::to_string(dt) + "\nthermo 1\nrun " + std::to_string(steps) + "\n",
                               wmd::test::scratch_dir("nve"));
   double worst = 0.0;
-  for (double e : longer.sim->totals().sample_etotal) worst = std::max(worst, std::fabs(e - e0));
+  for (double e : longer.sim->totals.sample_etotal) worst = std::max(worst, std::fabs(e - e0));
   return worst;
 }
 

@@ -133,7 +133,7 @@ TEST(ElectronStopping, LoneAtomLosesStoppingPowerTimesPath) {
   ASSERT_GT(ke0 - ke, 50.0) << "the atom must really slow down";
   EXPECT_NEAR(ke0 - ke, 5.0 * path, 1e-8 * ke0);
   double removed = 0;
-  for (const auto& f : run.sim->fixes())
+  for (const auto& f : run.sim->fixes)
     if (f->id() == "es") {
       ASSERT_TRUE(f->scalar(removed));
     }
@@ -144,12 +144,12 @@ TEST(FixState, NoseHooverChainSavesAndRestores) {
   wmd::test::ScriptRun run(std::string(kCu) + "fix 1 all nvt temp 300 300 0.1\nrun 20\n",
                            wmd::test::scratch_dir("nh_state"));
   wmd::md::FixStateMap saved;
-  run.sim->fixes().front()->save_state(saved);
+  run.sim->fixes.front()->save_state(saved);
   ASSERT_TRUE(saved.count("eta_dot"));
   EXPECT_NE(saved["eta_dot"][0], 0.0);
   wmd::md::FixStateMap again;
-  run.sim->fixes().front()->restore_state(saved);
-  run.sim->fixes().front()->save_state(again);
+  run.sim->fixes.front()->restore_state(saved);
+  run.sim->fixes.front()->save_state(again);
   EXPECT_EQ(saved, again);
 }
 

@@ -64,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(Lammps, LatticeVelocity,
 
 TEST(Velocity, CreateHitsTheRequestedTemperatureWithZeroMomentum) {
   wmd::test::ScriptRun run(script_of("fcc_geom"), wmd::test::scratch_dir("lv_temp"));
-  EXPECT_NEAR(wmd::md::group_temperature(run.state(), run.sim->comm(), 1u), 300.0, 1e-9);
+  EXPECT_NEAR(wmd::md::group_temperature(run.state(), run.sim->comm, 1u), 300.0, 1e-9);
   const auto& a = run.state().atoms;
   double p[3] = {0, 0, 0};
   for (size_t i = 0; i < a.size(); ++i) {

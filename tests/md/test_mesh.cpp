@@ -142,7 +142,7 @@ TEST(MeshBackend, Fp64PrintsLammpsDigitsAndMatchesClusterPositions) {
   ASSERT_TRUE(mesh.sim->keyword_value("press", press));
   EXPECT_EQ(fmt::format("{:.8g} {:.8g} {:.8g} {:.8g}", temp, epair, etotal, press),
             "803.03853 -13745.383 -13330.283 51295.762");
-  const auto pm = positions_by_id(mesh.sim->state()), pc = positions_by_id(cluster.sim->state());
+  const auto pm = positions_by_id(mesh.sim->state), pc = positions_by_id(cluster.sim->state);
   ASSERT_EQ(pm.size(), pc.size());
   double worst = 0;
   for (const auto& [id, p] : pm)
@@ -238,10 +238,10 @@ TEST(MeshBackend, KnockOnAtomRemapsWithoutLosingInteractions) {
     c.args = {"25"};
     c.pos = SourcePos{"<test>", 0};
     run.sim->execute(c);
-    md::State copy = run.sim->state();
+    md::State copy = run.sim->state;
     md::ClusterBackend cluster;
     cluster.setup(copy, t, nb, false);
-    const md::State& m = run.sim->state();
+    const md::State& m = run.sim->state;
     // The cluster backend orders its atoms its own way (split_for_overlap): match atoms by id.
     std::map<int64_t, size_t> at;
     for (size_t j = 0; j < copy.atoms.size(); ++j) at[copy.atoms.id[j]] = j;
@@ -258,7 +258,7 @@ TEST(MeshBackend, KnockOnAtomRemapsWithoutLosingInteractions) {
                           << fmax << ")";
     ++checks;
   }
-  const auto* mesh = dynamic_cast<const md::mesh::MeshBackend*>(&run.sim->backend());
+  const auto* mesh = dynamic_cast<const md::mesh::MeshBackend*>(&*run.sim->backend);
   ASSERT_NE(mesh, nullptr);
   EXPECT_GT(mesh->counters().remaps, 0) << "the knock-on atom should outrun its window";
   EXPECT_GT(mesh->counters().swaps, 0);

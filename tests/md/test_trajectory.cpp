@@ -107,7 +107,7 @@ TEST(Trajectory, CodeCanAddObservables) {
   settings.trajectory_every = 5;
   wmd::io::Log log;
   wmd::md::Simulation sim(log, settings, false, nullptr);
-  sim.add_observable("defect_count", "", [&sim]() { return 2.0 * static_cast<double>(sim.state().step); });
+  sim.add_observable("defect_count", "", [&sim]() { return 2.0 * static_cast<double>(sim.state.step); });
   std::ofstream(dir + "/in.md") << kInput << "run 10\n";
   wmd::io::Variables vars;
   wmd::io::LammpsScript script(dir + "/in.md", vars, wmd::SourcePos{"<test>", 0});

@@ -4,7 +4,7 @@
 // restarts stay reproducible; the group is ignored, as in LAMMPS. f_ID is the imbalance factor after the last
 // balancing step (LAMMPS's scalar).
 #include "md/core/balance.hpp"
-#include "md/styles/fixes/fix_styles.hpp"
+#include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
@@ -14,6 +14,7 @@ class FixBalance : public Fix {
   FixBalance(const std::string& id, uint32_t group, const LoadBalance& lb, const Decomposition* dec)
       : Fix(id, "balance", group), lb_(lb), dec_(dec) {}
   bool reads_energy() const override { return false; }
+  OutputShape shape() const override { return {true, 0, -1, false}; }  // imbalance factor
   const LoadBalance* load_balance() const override { return &lb_; }
   // The backend balanced inside this step's rebuild (or the set-up's); atoms have not moved since. A restart
   // keeps the saved factor, as its set-up does not rebalance.
@@ -46,13 +47,18 @@ class FixBalance : public Fix {
 
 }  // namespace
 
-std::unique_ptr<Fix> make_fix_balance(const std::string& id, uint32_t group, io::ArgCursor& a,
-                                      const FixBuildContext& ctx) {
+static std::unique_ptr<Fix> make_fix_balance(const FixArgs& f) {
+  const std::string& id = f.id;
+  const uint32_t group = f.group;
+  io::ArgCursor& a = f.a;
+  const FixBuildContext& ctx = f.ctx;
   LoadBalance lb;
   lb.every =
       static_cast<int>(a.integer("Nfreq (steps between rebalancing; 0: at set-up only)", 0, 2000000000));
   lb.shift = read_shift_balance(a, "fix balance");
   return std::make_unique<FixBalance>(id, group, lb, ctx.decomposition);
 }
+
+WMD_FIX_STYLE("balance", make_fix_balance)
 
 }  // namespace wmd::md

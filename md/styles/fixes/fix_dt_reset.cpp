@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "base/units.hpp"
-#include "md/styles/fixes/fix_styles.hpp"
+#include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
@@ -17,6 +17,7 @@ class FixDtReset : public Fix {
       : Fix(id, "dt/reset", group), every_(every), tmin_(tmin), tmax_(tmax), xmax_(xmax), emax_(emax) {}
 
   bool reads_energy() const override { return false; }
+  OutputShape shape() const override { return {true, 0, -1, false}; }
 
   void setup(FixContext& c) override { reset(c); }
   void end_of_step(FixContext& c) override {
@@ -74,8 +75,11 @@ class FixDtReset : public Fix {
 
 }  // namespace
 
-std::unique_ptr<Fix> make_fix_dt_reset(const std::string& id, uint32_t group, io::ArgCursor& a,
-                                       const FixBuildContext& ctx) {
+static std::unique_ptr<Fix> make_fix_dt_reset(const FixArgs& f) {
+  const std::string& id = f.id;
+  const uint32_t group = f.group;
+  io::ArgCursor& a = f.a;
+  const FixBuildContext& ctx = f.ctx;
   const int every = static_cast<int>(a.integer("N (steps between resets)", 1, 2000000000));
   auto bound = [&](const std::string& what) {
     if (a.peek() == "NULL") {
@@ -103,5 +107,7 @@ std::unique_ptr<Fix> make_fix_dt_reset(const std::string& id, uint32_t group, io
   }
   return std::make_unique<FixDtReset>(id, group, every, tmin, tmax, xmax, emax);
 }
+
+WMD_FIX_STYLE("dt/reset", make_fix_dt_reset)
 
 }  // namespace wmd::md

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "base/units.hpp"
-#include "md/styles/fixes/fix_styles.hpp"
+#include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
@@ -19,6 +19,7 @@ class FixElectronStopping : public Fix {
       : Fix(id, "electron/stopping", group), ecut_(ecut), table_(std::move(table)) {}
 
   bool reads_energy() const override { return false; }
+  OutputShape shape() const override { return {true, 0, -1, true}; }  // energy lost: extensive
 
   void setup(FixContext& c) override { apply(c, false); }
   void post_force(FixContext& c) override { apply(c, true); }
@@ -76,8 +77,11 @@ class FixElectronStopping : public Fix {
 
 }  // namespace
 
-std::unique_ptr<Fix> make_fix_electron_stopping(const std::string& id, uint32_t group, io::ArgCursor& a,
-                                                const FixBuildContext& ctx) {
+static std::unique_ptr<Fix> make_fix_electron_stopping(const FixArgs& f) {
+  const std::string& id = f.id;
+  const uint32_t group = f.group;
+  io::ArgCursor& a = f.a;
+  const FixBuildContext& ctx = f.ctx;
   const double ecut = a.non_negative("Ecut (eV)");
   const std::string file = a.word("the stopping table file");
   const Region* region = nullptr;
@@ -124,5 +128,7 @@ std::unique_ptr<Fix> make_fix_electron_stopping(const std::string& id, uint32_t 
   if (region) fix->set_region(*region);
   return fix;
 }
+
+WMD_FIX_STYLE("electron/stopping", make_fix_electron_stopping)
 
 }  // namespace wmd::md

@@ -5,7 +5,8 @@
 #include <cmath>
 
 #include "base/units.hpp"
-#include "md/styles/fixes/fix_styles.hpp"
+#include "md/core/hashed_random.hpp"
+#include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
@@ -62,7 +63,10 @@ class FixLangevin : public Fix {
 
 }  // namespace
 
-std::unique_ptr<Fix> make_fix_langevin(const std::string& id, uint32_t group, io::ArgCursor& a) {
+static std::unique_ptr<Fix> make_fix_langevin(const FixArgs& f) {
+  const std::string& id = f.id;
+  const uint32_t group = f.group;
+  io::ArgCursor& a = f.a;
   const double t0 = a.non_negative("Tstart (K)");
   const double t1 = a.non_negative("Tstop (K)");
   const double damp = a.positive("damp (ps)");
@@ -80,5 +84,7 @@ std::unique_ptr<Fix> make_fix_langevin(const std::string& id, uint32_t group, io
   }
   return std::make_unique<FixLangevin>(id, group, t0, t1, damp, seed, zero);
 }
+
+WMD_FIX_STYLE("langevin", make_fix_langevin)
 
 }  // namespace wmd::md

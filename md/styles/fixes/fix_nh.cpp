@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "base/units.hpp"
-#include "md/styles/fixes/fix_styles.hpp"
+#include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
@@ -324,8 +324,11 @@ class FixNH : public Fix {
 
 }  // namespace
 
-std::unique_ptr<Fix> make_fix_nh(const std::string& id, uint32_t group, const std::string& style,
-                                 io::ArgCursor& a) {
+static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
+  const std::string& id = f.id;
+  const uint32_t group = f.group;
+  const std::string& style = f.style;
+  io::ArgCursor& a = f.a;
   FixNH::Params p;
   p.pstat = style == "npt";
   bool have_t = false, have_p = false;
@@ -366,5 +369,8 @@ std::unique_ptr<Fix> make_fix_nh(const std::string& id, uint32_t group, const st
   if (p.pstat && !have_p) a.fail("fix npt needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
   return std::make_unique<FixNH>(id, group, style, p);
 }
+
+WMD_FIX_STYLE("nvt", make_fix_nh)
+WMD_FIX_STYLE("npt", make_fix_nh)
 
 }  // namespace wmd::md

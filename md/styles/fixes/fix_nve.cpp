@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "base/units.hpp"
-#include "md/styles/fixes/fix_styles.hpp"
+#include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
@@ -52,9 +52,14 @@ class FixNVE : public Fix {
 
 }  // namespace
 
-std::unique_ptr<Fix> make_fix_nve(const std::string& id, uint32_t group, io::ArgCursor& a) {
+static std::unique_ptr<Fix> make_fix_nve(const FixArgs& f) {
+  const std::string& id = f.id;
+  const uint32_t group = f.group;
+  io::ArgCursor& a = f.a;
   a.finish();
   return std::make_unique<FixNVE>(id, "nve", group);
 }
+
+WMD_FIX_STYLE("nve", make_fix_nve)
 
 }  // namespace wmd::md

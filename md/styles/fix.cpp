@@ -1,8 +1,21 @@
-// Global quantities the fixes share: group temperature and pressure, summed over ranks through the Comm.
-#include "base/units.hpp"
+// make_fix (the registry lookup) and the global quantities fixes share: group temperature and pressure,
+// summed over ranks through the Comm.
 #include "md/styles/fix.hpp"
 
+#include "base/units.hpp"
+
 namespace wmd::md {
+
+std::unique_ptr<Fix> make_fix(const FixArgs& f) {
+  const FixStyle* style = FixRegistry::get().find(f.style);
+  if (!style)
+    f.a.fail("fix style '" + f.style + "' is not supported (supported: " + FixRegistry::get().name_list() +
+             ")");
+  std::unique_ptr<Fix> fix = style->make(f);
+  if (!(fix->backends() & backend_bit(f.ctx.backend)))
+    f.a.fail("fix style '" + f.style + "' cannot run on the " + f.ctx.backend + " backend (docs/input.md)");
+  return fix;
+}
 
 double fix_temperature(const FixContext& c, uint32_t group, double* dof_out) {
   const Atoms& a = c.s.atoms;

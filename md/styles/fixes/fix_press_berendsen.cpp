@@ -1,50 +1,12 @@
-// fix temp/berendsen and fix press/berendsen (LAMMPS semantics, end_of_step): velocities scaled by
-// λ = sqrt(1 + dt/τ (T0/T − 1)); box and atoms dilated about the box centre by
+// fix press/berendsen (LAMMPS semantics, end_of_step): box and atoms dilated about the box centre by
 // [1 − dt/τ_P (P0 − P)/B]^(1/3) per barostatted dimension (B the bulk modulus, default 10 bar as LAMMPS).
 #include <cmath>
 
 #include "base/units.hpp"
-#include "md/styles/fixes/fix_styles.hpp"
+#include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
-
-class FixTempBerendsen : public Fix {
- public:
-  FixTempBerendsen(const std::string& id, uint32_t group, double t0, double t1, double period)
-      : Fix(id, "temp/berendsen", group), t_start_(t0), t_stop_(t1), period_(period) {}
-
-  bool reads_energy() const override { return false; }
-
-  void end_of_step(FixContext& c) override {
-    double dof;
-    const double t = fix_temperature(c, group_, &dof);
-    if (dof < 1) return;
-    if (t == 0.0)
-      throw RunError("fix temp/berendsen " + id_ + ": the group temperature is 0 (cannot rescale)");
-    const double target = t_start_ + c.run_fraction() * (t_stop_ - t_start_);
-    const double lambda = std::sqrt(1.0 + c.s.dt / period_ * (target / t - 1.0));
-    energy_ += t * (1.0 - lambda * lambda) * 0.5 * units::boltz * dof;
-    Atoms& a = c.s.atoms;
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!selected(c.s, i)) continue;
-      a.vx[i] *= lambda, a.vy[i] *= lambda, a.vz[i] *= lambda;
-    }
-  }
-  /// Cumulative energy removed from the group by the rescaling, eV (LAMMPS's f_ID).
-  bool scalar(double& v) const override {
-    v = energy_;
-    return true;
-  }
-  void save_state(FixStateMap& out) const override { out["energy"] = {energy_}; }
-  void restore_state(const FixStateMap& in) override {
-    auto it = in.find("energy");
-    if (it != in.end() && !it->second.empty()) energy_ = it->second[0];
-  }
-
- private:
-  double t_start_, t_stop_, period_, energy_ = 0.0;
-};
 
 class FixPressBerendsen : public Fix {
  public:
@@ -89,15 +51,10 @@ class FixPressBerendsen : public Fix {
 
 }  // namespace
 
-std::unique_ptr<Fix> make_fix_temp_berendsen(const std::string& id, uint32_t group, io::ArgCursor& a) {
-  const double t0 = a.non_negative("Tstart (K)");
-  const double t1 = a.non_negative("Tstop (K)");
-  const double period = a.positive("Tdamp (ps)");
-  a.finish();
-  return std::make_unique<FixTempBerendsen>(id, group, t0, t1, period);
-}
-
-std::unique_ptr<Fix> make_fix_press_berendsen(const std::string& id, uint32_t group, io::ArgCursor& a) {
+static std::unique_ptr<Fix> make_fix_press_berendsen(const FixArgs& f) {
+  const std::string& id = f.id;
+  const uint32_t group = f.group;
+  io::ArgCursor& a = f.a;
   double p0[3] = {0, 0, 0}, p1[3] = {0, 0, 0}, per[3] = {1, 1, 1}, modulus = 10.0;
   bool flag[3] = {false, false, false}, iso = false, any = false;
   while (!a.done()) {
@@ -121,5 +78,7 @@ std::unique_ptr<Fix> make_fix_press_berendsen(const std::string& id, uint32_t gr
   if (group != 1u) a.fail("fix press/berendsen must use group all (it dilates the whole box)");
   return std::make_unique<FixPressBerendsen>(id, group, iso, p0, p1, per, flag, modulus);
 }
+
+WMD_FIX_STYLE("press/berendsen", make_fix_press_berendsen)
 
 }  // namespace wmd::md

@@ -1,0 +1,42 @@
+// `create_box N region-ID`: the box (orthogonal) and the number of atom types; chooses the MPI grid.
+#include <cmath>
+#include <cstdio>
+
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+void cmd_create_box(Simulation& sim, const io::Command& c) {
+  sim.require_no_box(c);
+  io::ArgCursor a(c);
+  const int ntypes = static_cast<int>(a.integer("the number of atom types", 1, 1000));
+  const std::string rid = a.word("a region ID");
+  a.finish();
+  auto it = sim.regions.find(rid);
+  if (it == sim.regions.end()) a.fail("unknown region '" + rid + "'");
+  const Region& r = it->second;
+  for (int d = 0; d < 3; ++d) {
+    if (std::fabs(r.lo[d]) > 1e200 || std::fabs(r.hi[d]) > 1e200) a.fail("create_box needs a finite region");
+    sim.state.box.lo[d] = sim.state.box.min_lo[d] = r.lo[d];
+    sim.state.box.hi[d] = sim.state.box.min_hi[d] = r.hi[d];
+  }
+  sim.state.box.defined = true;
+  sim.state.ntypes = ntypes;
+  sim.state.mass.assign(ntypes + 1, 0.0);
+  if (!sim.dry_run) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "Created orthogonal box = (%.7g %.7g %.7g) to (%.7g %.7g %.7g)",
+                  sim.state.box.lo[0], sim.state.box.lo[1], sim.state.box.lo[2], sim.state.box.hi[0],
+                  sim.state.box.hi[1], sim.state.box.hi[2]);
+    sim.log.line(buf);
+  }
+  sim.set_decomposition(c);
+}
+
+}  // namespace
+
+WMD_COMMAND("create_box", cmd_create_box, kNoFlags)
+
+}  // namespace wmd::md

@@ -1,0 +1,173 @@
+// `dump ID group custom|h5md N file ...`, `dump_modify ID sort|format ...` and `undump ID`.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+const std::vector<std::string>& dump_columns() {
+  static const std::vector<std::string> cols = {"id", "type", "mass", "x",  "y",  "z",  "xs",
+                                                "ys", "zs",   "xu",   "yu", "zu", "ix", "iy",
+                                                "iz", "vx",   "vy",   "vz", "fx", "fy", "fz"};
+  return cols;
+}
+
+// `dump ID all h5md N file.h5 position velocity force image species [author NAME] [box yes]`.
+void dump_h5md(Simulation& sim, io::ArgCursor& a, const std::string& id) {
+  H5mdDump h;
+  h.id = id;
+  h.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
+  h.file = a.word("a file name");
+  // The file is created at the first run (when the atom count is known); refuse an unwritable place now.
+  const std::string parent = std::filesystem::path(h.file).parent_path().string();
+  if (::access(parent.empty() ? "." : parent.c_str(), W_OK) != 0)
+    a.fail("cannot write dump file '" + h.file + "' (its directory is missing or not writable)");
+  while (!a.done()) {
+    const std::string k = a.choice(
+        "an h5md keyword", {"position", "velocity", "force", "image", "species", "id", "author", "box"});
+    if (k == "author") {
+      h.author = a.word("an author name");
+    } else if (k == "box") {
+      if (!a.yes_no("box")) a.fail("dump h5md always writes the box (box yes)");
+    } else {
+      if (std::find(h.fields.begin(), h.fields.end(), k) == h.fields.end()) h.fields.push_back(k);
+      long long sub;
+      if (io::parse_integer(a.peek(), sub))
+        a.fail("per-element intervals ('" + k + " " + a.peek() +
+               "') are not supported: every element is "
+               "written every " +
+               std::to_string(h.every) + " steps");
+    }
+  }
+  if (std::find(h.fields.begin(), h.fields.end(), "position") == h.fields.end())
+    h.fields.insert(h.fields.begin(), "position");
+  sim.h5md.push_back(std::move(h));
+}
+
+void cmd_dump(Simulation& sim, const io::Command& c) {
+  sim.require_box(c);
+  io::ArgCursor a(c);
+  Dump d;
+  d.id = a.word("a dump ID");
+  for (const auto& x : sim.dumps) {
+    if (x.id == d.id) a.fail("dump ID '" + d.id + "' is already defined");
+  }
+  for (const auto& x : sim.h5md) {
+    if (!x.id.empty() && x.id == d.id) a.fail("dump ID '" + d.id + "' is already defined");
+  }
+  const std::string group = a.word("a group ID");
+  d.group = sim.group_of(a, group);
+  const std::string style = a.word("a dump style");
+  if (style == "h5md") {
+    if (d.group != 1u) a.fail("dump h5md writes group all only (H5MD frames have a fixed atom count)");
+    dump_h5md(sim, a, d.id);
+    return;
+  }
+  if (style != "custom") a.fail("dump style '" + style + "' is not supported (custom, h5md)");
+  d.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
+  d.file = a.word("a file name");
+  while (!a.done()) {
+    const std::string col = a.word("columns");
+    if (col.rfind("c_", 0) == 0) {
+      const std::string id = col.substr(2);
+      const Compute* cp = sim.find_compute(id);
+      if (!cp) a.fail("dump column '" + col + "' names an unknown compute");
+      if (cp->shape().peratom_cols != 0)
+        a.fail("dump column '" + col + "' needs a compute with per-atom values");
+    } else if (std::find(dump_columns().begin(), dump_columns().end(), col) == dump_columns().end()) {
+      a.fail("unknown dump custom column '" + col + "'");
+    }
+    d.columns.push_back(col);
+  }
+  if (d.columns.empty()) a.fail("dump custom needs at least one column");
+  d.column_formats.assign(d.columns.size(), "");
+  if (!sim.dry_run) {
+    // Rank 0 writes the file; every rank learns whether it could be opened, so all stop alike.
+    int ok = 1;
+    if (sim.comm.root()) {
+      d.writer = std::make_unique<io::DumpTextWriter>();
+      ok = d.writer->open(d.file) ? 1 : 0;
+    }
+    sim.comm.broadcast(&ok, 1);
+    if (!ok) fail_input(c.pos, "cannot write dump file '" + d.file + "'");
+  }
+  sim.dumps.push_back(std::move(d));
+}
+
+void cmd_dump_modify(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string id = a.word("a dump ID");
+  auto it = std::find_if(sim.dumps.begin(), sim.dumps.end(), [&](const Dump& x) { return x.id == id; });
+  if (it == sim.dumps.end() && std::any_of(sim.h5md.begin(), sim.h5md.end(),
+                                           [&](const H5mdDump& h) { return !id.empty() && h.id == id; }))
+    a.fail("dump_modify does not apply to h5md dump '" + id + "' (its frames are always in id order)");
+  if (it == sim.dumps.end()) a.fail("unknown dump ID '" + id + "'");
+  if (a.done()) a.fail("dump_modify needs keywords (sort, format)");
+  while (!a.done()) {
+    const std::string key = a.choice("a dump_modify keyword", {"sort", "format"});
+    if (key == "sort") {
+      const std::string v = a.word("off, id or a column number");
+      if (v == "off")
+        it->sort_id = false;
+      else if (v == "id")
+        it->sort_id = true, it->sort_desc = false;
+      else
+        a.fail("dump_modify sort supports off and id, got '" + v + "'");
+    } else {
+      const std::string what = a.word("line, int, float, none or a column number");
+      if (what == "none") {
+        it->line_format.clear();
+        std::fill(it->column_formats.begin(), it->column_formats.end(), "");
+        continue;
+      }
+      const std::string fmt = a.word("a format string");
+      if (what == "line") {
+        it->line_format = fmt;
+      } else if (what == "int" || what == "float") {
+        const bool is_int = what == "int";
+        if (is_int ? !io::valid_int_format(fmt) : !io::valid_float_format(fmt)) {
+          a.fail("'" + fmt + "' is not a valid " + what + " format");
+        }
+        for (size_t k = 0; k < it->columns.size(); ++k) {
+          const std::string& col = it->columns[k];
+          const bool col_int = col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz";
+          if (col_int == is_int) it->column_formats[k] = fmt;
+        }
+      } else {
+        long long n;
+        if (!io::parse_integer(what, n) || n < 1 || n > static_cast<long long>(it->columns.size())) {
+          a.fail("dump_modify format expected line, int, float or a column number, got '" + what + "'");
+        }
+        it->column_formats[n - 1] = fmt;
+      }
+    }
+  }
+}
+
+void cmd_undump(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string id = a.word("a dump ID");
+  a.finish();
+  auto h = std::find_if(sim.h5md.begin(), sim.h5md.end(),
+                        [&](const H5mdDump& x) { return x.id == id && !id.empty(); });
+  if (h != sim.h5md.end()) {
+    sim.h5md.erase(h);
+    return;
+  }
+  auto it = std::find_if(sim.dumps.begin(), sim.dumps.end(), [&](const Dump& x) { return x.id == id; });
+  if (it == sim.dumps.end()) a.fail("unknown dump ID '" + id + "'");
+  sim.dumps.erase(it);
+}
+
+}  // namespace
+
+WMD_COMMAND("dump", cmd_dump, kNoPhysics)
+WMD_COMMAND("dump_modify", cmd_dump_modify, kNoPhysics)
+WMD_COMMAND("undump", cmd_undump, kNoPhysics)
+
+}  // namespace wmd::md

@@ -1,0 +1,47 @@
+// `fix ID group style args...` (styles from the fix registry, md/styles/fixes/) and `unfix ID`.
+#include <algorithm>
+
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+void cmd_fix(Simulation& sim, const io::Command& c) {
+  sim.require_box(c);
+  io::ArgCursor a(c);
+  const std::string id = a.word("a fix ID");
+  const uint32_t group = sim.group_of(a, a.word("a group ID"));
+  const std::string style = a.word("a fix style");
+  const FixBuildContext ctx = sim.fix_build_context();
+  std::unique_ptr<Fix> f = make_fix(FixArgs{id, group, style, a, ctx});
+  if (f->load_balance()) {
+    for (const auto& x : sim.fixes)
+      if (x->load_balance() && x->id() != id) a.fail("fix " + x->id() + " already balances the sub-domains");
+    if (sim.settings.backend != "cluster")
+      sim.log.line("fix balance: the " + sim.settings.backend +
+                   " backend has no sub-domains to balance; ignored");
+  }
+  // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order).
+  auto it = std::find_if(sim.fixes.begin(), sim.fixes.end(), [&](const auto& x) { return x->id() == id; });
+  if (it != sim.fixes.end())
+    *it = std::move(f);
+  else
+    sim.fixes.push_back(std::move(f));
+}
+
+void cmd_unfix(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string id = a.word("a fix ID");
+  a.finish();
+  auto it = std::find_if(sim.fixes.begin(), sim.fixes.end(), [&](const auto& x) { return x->id() == id; });
+  if (it == sim.fixes.end()) a.fail("unknown fix ID '" + id + "'");
+  sim.fixes.erase(it);
+}
+
+}  // namespace
+
+WMD_COMMAND("fix", cmd_fix, kNoFlags)
+WMD_COMMAND("unfix", cmd_unfix, kNoFlags)
+
+}  // namespace wmd::md

@@ -1,0 +1,56 @@
+// `pair_style eam|eam/alloy|eam/fs` and `pair_coeff`: the EAM potential and its files.
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+void cmd_pair_style(Simulation& sim, const io::Command& c) {
+  sim.require_box(c);
+  io::ArgCursor a(c);
+  const std::string style = a.word("a pair style");
+  a.finish();
+  potentials::EamStyle es;
+  if (!potentials::parse_eam_style(style, es)) {
+    a.fail("pair_style '" + style + "' is not supported (eam, eam/alloy, eam/fs)");
+  }
+  sim.pair_style = style;
+  sim.eam = std::make_unique<potentials::EamBuilder>(es, sim.state.ntypes);
+  sim.potential_changed();
+}
+
+void cmd_pair_coeff(Simulation& sim, const io::Command& c) {
+  if (!sim.eam) fail_input(c.pos, "pair_coeff needs a pair_style first");
+  io::ArgCursor a(c);
+  const std::string ti = a.word("the first atom type"), tj = a.word("the second atom type");
+  const std::string file = a.word("a potential file");
+  if (sim.eam->style() == potentials::EamStyle::funcfl) {
+    a.finish();
+    int ilo, ihi, jlo, jhi;
+    if (!io::parse_bounds(ti, sim.state.ntypes, ilo, ihi) ||
+        !io::parse_bounds(tj, sim.state.ntypes, jlo, jhi)) {
+      a.fail("bad atom types '" + ti + " " + tj + "' (1.." + std::to_string(sim.state.ntypes) + ")");
+    }
+    sim.eam->add_funcfl(ilo, ihi, jlo, jhi, file, c.pos);
+  } else {
+    if (ti != "*" || tj != "*")
+      a.fail("pair_coeff for " + sim.pair_style + " must be 'pair_coeff * * FILE elements...'");
+    std::vector<std::string> elements;
+    while (!a.done()) elements.push_back(a.word("an element"));
+    sim.eam->set_elements(file, elements, c.pos);
+  }
+  sim.potential_changed();
+  // LAMMPS sets each mapped type's mass from the potential file.
+  const potentials::EamTables& t = sim.tables();
+  for (int type = 1; type <= sim.state.ntypes; ++type) {
+    if (t.type_mass[type] > 0.0) sim.state.mass[type] = t.type_mass[type];
+  }
+  if (!sim.dry_run) sim.log.line("Reading " + sim.pair_style + " potential file " + file);
+}
+
+}  // namespace
+
+WMD_COMMAND("pair_style", cmd_pair_style, kNoFlags)
+WMD_COMMAND("pair_coeff", cmd_pair_coeff, kNoFlags)
+
+}  // namespace wmd::md

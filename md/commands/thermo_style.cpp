@@ -1,0 +1,92 @@
+// `thermo N`, `thermo_style one|custom keywords...` and `thermo_modify format|norm|flush|lost`.
+#include <algorithm>
+
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+void cmd_thermo(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  sim.thermo.every = static_cast<int>(a.integer("the thermo interval (steps)", 0, 2000000000));
+  a.finish();
+}
+
+void cmd_thermo_style(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string style = a.choice("a thermo style", {"one", "custom"});
+  if (style == "one") {
+    a.finish();
+    sim.thermo.custom = false;
+  } else {
+    std::vector<std::string> keys;
+    while (!a.done()) {
+      const std::string k = a.word("thermo keywords");
+      if (k.rfind("v_", 0) == 0) {
+        keys.push_back(k);
+        continue;
+      }
+      if (k.rfind("f_", 0) == 0) {
+        const std::string fid = k.substr(2);
+        if (!sim.find_fix(fid)) a.fail("thermo keyword '" + k + "' names an unknown fix");
+        keys.push_back(k);
+        continue;
+      }
+      double unused;
+      if (thermo_header(k).empty() && !sim.cascade_thermo(k, unused))
+        a.fail("unknown thermo keyword '" + k + "'");
+      keys.push_back(k);
+    }
+    if (keys.empty()) a.fail("thermo_style custom needs at least one keyword");
+    sim.thermo.custom = true;
+    sim.thermo.keys = keys;
+  }
+  sim.thermo.format.reset_user_formats();
+}
+
+void cmd_thermo_modify(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  if (a.done()) a.fail("thermo_modify needs keywords (format, norm, flush, lost)");
+  while (!a.done()) {
+    const std::string key = a.choice("a thermo_modify keyword", {"format", "norm", "flush", "lost"});
+    if (key == "norm") {
+      sim.thermo.norm = a.yes_no("norm");
+    } else if (key == "flush") {
+      a.yes_no("flush");
+    } else if (key == "lost") {
+      a.choice("lost", {"error"});
+    } else {
+      const std::string what = a.word("line, int, float, none or a column number");
+      if (what == "none") {
+        sim.thermo.format.reset_user_formats();
+        continue;
+      }
+      const std::string fmt = a.word("a format string");
+      if (what == "line") {
+        sim.thermo.format.set_line(fmt);
+      } else if (what == "int") {
+        if (!io::valid_int_format(fmt)) a.fail("'" + fmt + "' is not an integer format like %8d");
+        sim.thermo.format.set_int(fmt);
+      } else if (what == "float") {
+        if (!io::valid_float_format(fmt)) a.fail("'" + fmt + "' is not a float format like %12.8g");
+        sim.thermo.format.set_float(fmt);
+      } else {
+        long long n;
+        if (!io::parse_integer(what, n) || n < 1 || n > 1000)
+          a.fail("thermo_modify format expected line, int, float or a column number, got '" + what + "'");
+        if (!io::valid_float_format(fmt) && !io::valid_int_format(fmt))
+          a.fail("'" + fmt + "' is not a printf format");
+        sim.thermo.format.set_column(static_cast<int>(n), fmt);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+WMD_COMMAND("thermo", cmd_thermo, kNoPhysics)
+WMD_COMMAND("thermo_style", cmd_thermo_style, kNoPhysics)
+WMD_COMMAND("thermo_modify", cmd_thermo_modify, kNoPhysics)
+
+}  // namespace wmd::md

@@ -1,0 +1,103 @@
+// `velocity group create|set|scale|zero ...` with LAMMPS's keywords (md/core/velocity.hpp does the work).
+#include "md/core/velocity.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+void cmd_velocity(Simulation& sim, const io::Command& c) {
+  sim.require_box(c);
+  io::ArgCursor a(c);
+  const uint32_t group = sim.group_of(a, a.word("a group ID"));
+  const std::string style = a.choice("a velocity style", {"create", "set", "scale", "zero"});
+  VelocityCreate opt;
+  opt.group = group;
+  double setv[3] = {0, 0, 0};
+  bool setflag[3] = {false, false, false};
+  std::string zero_what;
+  if (style == "create") {
+    opt.temperature = a.non_negative("the temperature (K)");
+    opt.seed = static_cast<int>(a.integer("the random seed", 1, 2147483646));
+  } else if (style == "set") {
+    for (int d = 0; d < 3; ++d) {
+      const std::string w = a.word("three velocity components (or NULL)");
+      if (w == "NULL") continue;
+      if (!io::parse_double(w, setv[d])) a.fail("velocity set expected a number or NULL, got '" + w + "'");
+      setflag[d] = true;
+    }
+  } else if (style == "scale") {
+    opt.temperature = a.non_negative("the temperature (K)");
+  } else {
+    zero_what = a.choice("linear or angular", {"linear", "angular"});
+  }
+  bool lattice_units = true;
+  while (!a.done()) {
+    const std::string key = a.choice("a velocity keyword", {"dist", "sum", "mom", "rot", "loop", "units"});
+    if (key == "dist")
+      opt.gaussian = a.choice("dist", {"uniform", "gaussian"}) == "gaussian";
+    else if (key == "sum")
+      opt.sum = a.yes_no("sum");
+    else if (key == "mom")
+      opt.zero_momentum = a.yes_no("mom");
+    else if (key == "rot")
+      opt.zero_rotation = a.yes_no("rot");
+    else if (key == "units")
+      lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
+    else {
+      const std::string l = a.choice("loop", {"all", "local", "geom"});
+      opt.loop = l == "all" ? VelocityLoop::all : l == "local" ? VelocityLoop::local : VelocityLoop::geom;
+    }
+  }
+  if (style != "zero" && style != "set") {
+    // The same verdict on every rank: the smallest massless type held by any rank.
+    int64_t massless = sim.state.ntypes + 1;
+    for (size_t i = 0; i < sim.state.atoms.size(); ++i) {
+      if (sim.state.mass[sim.state.atoms.type[i]] <= 0.0)
+        massless = std::min<int64_t>(massless, sim.state.atoms.type[i]);
+    }
+    massless = sim.comm.min(massless);
+    if (massless <= sim.state.ntypes) {
+      a.fail("atom type " + std::to_string(massless) + " has no mass (use mass or pair_coeff first)");
+    }
+    if (group_count(sim.state, sim.comm, group) < 2)
+      a.fail("velocity " + style + " needs at least two atoms in the group");
+  }
+  if (style == "create") {
+    try {
+      velocity_create(sim.state, sim.comm, opt);
+    } catch (const std::invalid_argument& e) {
+      a.fail(e.what());
+    }
+  } else if (style == "scale") {
+    scale_group_temperature(sim.state, sim.comm, group, opt.temperature);
+  } else if (style == "zero") {
+    if (zero_what == "linear")
+      zero_group_momentum(sim.state, sim.comm, group);
+    else
+      zero_group_rotation(sim.state, sim.comm, group);
+  } else {
+    if (lattice_units && !sim.lattice.defined())
+      a.fail("velocity set with units lattice needs a lattice (or units box)");
+    Atoms& at = sim.state.atoms;
+    std::vector<double>* v[3] = {&at.vx, &at.vy, &at.vz};
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (!(at.mask[i] & group)) continue;
+      for (int d = 0; d < 3; ++d) {
+        if (!setflag[d]) continue;
+        const double val = setv[d] * (lattice_units ? sim.lattice.spacing[d] : 1.0);
+        (*v[d])[i] = opt.sum ? (*v[d])[i] + val : val;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+WMD_COMMAND("velocity", cmd_velocity, kNoPhysics | kSkippedOnRestart)
+
+}  // namespace wmd::md
