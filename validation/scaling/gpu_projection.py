@@ -25,7 +25,7 @@ Only load_training() feeds the fit; the held-out rows are read by heldout_check(
 
 Usage: gpu_projection.py [--measurements M.yaml] [--presets P.yaml] fit --preset NAME
        gpu_projection.py [...] project --preset NAME --atoms N [--json OUT]
-       gpu_projection.py [...] train | check [--json OUT]
+       gpu_projection.py [...] train [--json OUT] | check [--json OUT]
 """
 import argparse
 import json
@@ -255,7 +255,8 @@ def main(argv=None):
     pr.add_argument("--preset", required=True)
     pr.add_argument("--atoms", type=int, required=True)
     pr.add_argument("--json")
-    sub.add_parser("train", help="the training rows against the fit")
+    tr = sub.add_parser("train", help="the training rows against the fit")
+    tr.add_argument("--json")
     ck = sub.add_parser("check", help="the held-out rows against the fit")
     ck.add_argument("--json")
     a = ap.parse_args(argv)
@@ -274,7 +275,11 @@ def main(argv=None):
             with open(a.json, "w") as out:
                 json.dump(res, out, indent=1)
     elif a.cmd == "train":
-        _print_table(training_check(a.measurements, a.presets), "training rows (the fit's own data)")
+        res = training_check(a.measurements, a.presets)
+        _print_table(res, "training rows (the fit's own data)")
+        if a.json:
+            with open(a.json, "w") as out:
+                json.dump(res, out, indent=1)
     else:
         res = heldout_check(a.measurements, a.presets)
         _print_table(res, "held-out rows (never read by the fit)")
