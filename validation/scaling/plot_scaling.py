@@ -78,7 +78,8 @@ def draw_projection(ax, ax_check, res, heldout, atoms):
             if use == "eam_best":
                 ax_check.annotate(f"{x['atoms']:,} atoms\npublished {x['measured']:,.0f}, projected "
                                   f"{x['projected']:,.0f}", (x["measured"], x["projected"]),
-                                  textcoords="offset points", xytext=(8, -24), fontsize=8, color=color)
+                                  textcoords="offset points", xytext=(0, -62), ha="center", fontsize=8,
+                                  color=color)
     lo = min(min(x["measured"], x["band_low"]) for x in heldout) / 2
     hi = max(max(x["measured"], x["band_high"]) for x in heldout) * 2
     span = np.array([lo, hi])
