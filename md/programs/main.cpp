@@ -63,6 +63,8 @@ int dispatch(int argc, char** argv) {
   scaling_cmd->add_flag("--lammps", scaling.lammps,
                         "Also run LAMMPS (lmp) on the same LAMMPS script at each rank count, for comparison");
   scaling_cmd->add_option("--lmp", scaling.lmp, "LAMMPS executable for --lammps (default lmp; e.g. lmp_mpi)");
+  scaling_cmd->add_option("--gpu", scaling.gpu,
+                          "GPU-cluster projection preset: frontier (default) or h100 (docs/scaling.md)");
 
   wmd::fabric::SimulateOptions fab;
   std::string mesh;

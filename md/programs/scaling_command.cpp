@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -165,6 +166,12 @@ double efficiency(const RunRow& r, const RunRow& b) {
   return b.steps_per_second > 0 ? r.steps_per_second * b.ranks / (b.steps_per_second * r.ranks) : 0;
 }
 
+// The source tree holding validation/scaling/ (for the plotter and the GPU presets).
+std::string source_dir() {
+  const char* env = std::getenv("WAFERMD_SOURCE_DIR");
+  return env ? env : WAFERMD_SOURCE_DIR;
+}
+
 std::string quote_list(const std::vector<std::string>& argv) {
   std::string s;
   for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
@@ -195,8 +202,27 @@ std::vector<int> parse_rank_list(const std::string& text) {
   return out;
 }
 
+std::vector<std::string> gpu_presets(const std::string& source_dir) {
+  const std::string path = source_dir + "/validation/scaling/gpu_projection.yaml";
+  std::vector<std::string> names;
+  try {
+    for (const auto& kv : YAML::LoadFile(path)["presets"]) names.push_back(kv.first.as<std::string>());
+  } catch (const YAML::Exception& e) {
+    throw RunError("cannot read the GPU presets in " + path + ": " + e.what());
+  }
+  return names;
+}
+
 int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   const std::vector<int> ranks = parse_rank_list(opt.ranks);
+  const std::string src = source_dir();
+  // A bad preset is an input error before any run, not a plot failure after all of them.
+  const std::vector<std::string> presets = gpu_presets(src);
+  if (std::find(presets.begin(), presets.end(), opt.gpu) == presets.end()) {
+    std::string known;
+    for (const auto& p : presets) known += (known.empty() ? "" : ", ") + p;
+    fail_input(SourcePos{"--gpu", 0}, "unknown GPU preset '" + opt.gpu + "' (known: " + known + ")");
+  }
   if (!fs::exists(opt.input))
     fail_input(SourcePos{opt.input, 0}, "cannot open input file '" + opt.input + "'");
   if (opt.steps == 0) fail_input(SourcePos{"--steps", 0}, "--steps must be >= 1");
@@ -361,27 +387,40 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     fs::remove(model, ec);
   }
 
-  const char* src_env = std::getenv("WAFERMD_SOURCE_DIR");
-  const std::string src = src_env ? src_env : WAFERMD_SOURCE_DIR;
   const std::string png = dir + "/scaling.png";
+  const std::string projection = dir + "/projection.json";
+  fs::remove(projection, ec);
   std::vector<std::string> plot = {"/usr/bin/python3",
                                    src + "/validation/scaling/plot_scaling.py",
                                    "--csv",
                                    csv,
                                    "--out",
                                    png,
-                                   "--frontier",
-                                   src + "/validation/scaling/frontier.yaml",
+                                   "--gpu",
+                                   opt.gpu,
+                                   "--projection-json",
+                                   projection,
                                    "--title",
                                    fs::path(opt.input).filename().string()};
   if (fs::exists(model)) plot.insert(plot.end(), {"--model", model});
   if (fs::exists(lcsv)) plot.insert(plot.end(), {"--lammps", lcsv});
   const int prc = spawn(plot, dir + "/plot.log", "");
-  if (prc != 0 || !fs::exists(png)) {
+  if (prc != 0 || !fs::exists(png) || !fs::exists(projection)) {
     std::cerr << "error: scaling: the plot failed (exit status " << prc << "); see " << dir << "/plot.log"
               << std::endl;
     return exit_run_failed;
   }
+  std::ifstream pin(projection);
+  const nlohmann::json pj = nlohmann::json::parse(pin, nullptr, false);
+  if (pj.is_discarded() || !pj.contains("best_steps_per_second")) {
+    std::cerr << "error: scaling: " << projection << " is not the plotter's projection" << std::endl;
+    return exit_run_failed;
+  }
+  out << fmt::format(
+      "scaling: GPU-cluster projection ({}, {} EAM atoms): best {:.0f} steps/s from {} devices "
+      "(band {:.0f}-{:.0f}); wrote {}\n",
+      opt.gpu, pj.value("atoms", int64_t{0}), pj["best_steps_per_second"].get<double>(),
+      pj.value("best_devices", 0), pj.value("band_low", 0.0), pj.value("band_high", 0.0), projection);
   out << "scaling: wrote " << png << std::endl;
   return status;
 }

@@ -1,9 +1,12 @@
 // `wafermd scaling` end to end on a small input at one rank: scaling.csv columns and values, a PNG,
-// report.json phases, LAMMPS beside it (--lammps); bad rank lists and --lammps without a LAMMPS script or
-// a LAMMPS executable exit 2. (Runs at k > 1 need the MPI decomposition; its tests live with
-// it.)
+// report.json phases, LAMMPS beside it (--lammps), the GPU projection's projection.json (--gpu); bad rank
+// lists,
+// --lammps without a LAMMPS script or a LAMMPS executable and an unknown --gpu preset exit 2. The
+// projection's fit (validation/scaling/gpu_projection.py): it reproduces its training rows and never reads
+// the held-out ones. (Runs at k > 1 need the MPI decomposition; its tests live with it.)
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <filesystem>
@@ -193,6 +196,115 @@ TEST(ScalingCommand, PlotLabelsRunsTheHostDisturbed) {
   ASSERT_EQ(plot("old.csv"), 0) << slurp(dir + "/plot.txt");
   EXPECT_EQ(slurp(dir + "/plot.txt").find("lost more than"), std::string::npos) << slurp(dir + "/plot.txt");
   EXPECT_GT(slurp(dir + "/old.csv.png").size(), 10000u);
+}
+
+// --gpu: projection.json holds the projection's best point and band (band_low <= best <= band_high) for the
+// study's atom count, and the console says the same.
+TEST(ScalingCommand, GpuProjectionJsonHasTheBestPointAndItsBand) {
+  const std::string dir = wmd::test::scratch_dir("scaling_gpu_projection");
+  std::ofstream(dir + "/in.small") << kScript;
+  ASSERT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --output study --gpu h100"), 0)
+      << slurp(dir + "/stderr.txt");
+  const auto pj = nlohmann::json::parse(slurp(dir + "/study/projection.json"));
+  for (const char* key :
+       {"best_steps_per_second", "best_devices", "band_low", "band_high", "atoms", "preset"})
+    EXPECT_TRUE(pj.contains(key)) << key;
+  EXPECT_EQ(pj.at("preset"), "h100");
+  EXPECT_EQ(pj.at("atoms"), 500);
+  const double best = pj.at("best_steps_per_second"), lo = pj.at("band_low"), hi = pj.at("band_high");
+  EXPECT_GT(best, 0.0);
+  EXPECT_LE(lo, best);
+  EXPECT_LE(best, hi);
+  EXPECT_GE(pj.at("best_devices").get<int>(), 1);
+  // The best rate is the central curve's maximum, reached at best_devices within 1 %.
+  const auto& d = pj.at("devices");
+  const auto& s = pj.at("steps_per_second");
+  ASSERT_EQ(d.size(), s.size());
+  double top = 0;
+  for (const auto& v : s) top = std::max(top, v.get<double>());
+  EXPECT_NEAR(top, best, 1e-9 * best);
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (d[i] == pj.at("best_devices")) {
+      EXPECT_GE(s[i].get<double>(), 0.99 * best);
+    }
+  }
+  const std::string console = slurp(dir + "/stdout.txt");
+  EXPECT_NE(console.find("GPU-cluster projection (h100"), std::string::npos) << console;
+  EXPECT_NE(console.find("projection.json"), std::string::npos) << console;
+}
+
+TEST(ScalingCommand, UnknownGpuPresetIsAnInputError) {
+  const std::string dir = wmd::test::scratch_dir("scaling_gpu_bad");
+  std::ofstream(dir + "/in.small") << kScript;
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --gpu nope --output study"), 2);
+  const std::string err = slurp(dir + "/stderr.txt");
+  EXPECT_EQ(err.rfind("error:", 0), 0u) << err;
+  EXPECT_NE(err.find("unknown GPU preset 'nope'"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir + "/study/ranks_1")) << "the preset is checked before any run";
+  EXPECT_EQ(wmd::md::gpu_presets(WAFERMD_SOURCE_DIR), (std::vector<std::string>{"frontier", "h100"}));
+}
+
+// The projection module, run as `wafermd scaling` runs it.
+const std::string kProjection = std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling/gpu_projection.py";
+
+int python(const std::string& dir, const std::string& args) {
+  const std::string cmd =
+      "cd '" + dir + "' && /usr/bin/python3 '" + kProjection + "' " + args + " >out.txt 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// The fit reproduces the rows it was fitted to: every training row within 35 %, the EAM/LJ ratio's ends
+// exactly the two published pairs.
+TEST(GpuProjection, FitReproducesTheTrainingRows) {
+  const std::string dir = wmd::test::scratch_dir("gpu_projection_train");
+  ASSERT_EQ(python(dir, "train --json train.json"), 0) << slurp(dir + "/out.txt");
+  const auto rows = nlohmann::json::parse(slurp(dir + "/train.json"));
+  ASSERT_GE(rows.size(), 30u);
+  for (const auto& r : rows) {
+    const double ratio = r.at("ratio");
+    EXPECT_GT(ratio, 0.74) << r.at("id");
+    EXPECT_LT(ratio, 1.35) << r.at("id");
+  }
+  ASSERT_EQ(python(dir, "fit --preset frontier"), 0) << slurp(dir + "/out.txt");
+  const auto fit = nlohmann::json::parse(slurp(dir + "/out.txt"));
+  EXPECT_NEAR(fit.at("c_low").get<double>(), 1747.041 / 1251.671, 1e-9);
+  EXPECT_NEAR(fit.at("c_high").get<double>(), 1741.857 / 451.350, 1e-9);
+  EXPECT_EQ(fit.at("training_rows").at("device_curve"), 9);
+}
+
+// Rewrites the table with every held-out (or, for the control, every training) row's rate multiplied by 10.
+void scale_rows(const std::string& in, const std::string& out, const std::string& split) {
+  YAML::Node doc = YAML::LoadFile(in);
+  for (auto row : doc["rows"]) {
+    if (row["split"].as<std::string>() != split) continue;
+    for (const char* k : {"steps_per_second", "matom_steps_per_second"})
+      if (row[k]) row[k] = row[k].as<double>() * 10;
+  }
+  YAML::Emitter e;
+  e << doc;
+  std::ofstream(out) << e.c_str();
+}
+
+// The split is honoured: changing every held-out row leaves the fitted parameters exactly as they were, while
+// changing the training rows moves them.
+TEST(GpuProjection, HeldOutRowsDoNotMoveTheFit) {
+  const std::string dir = wmd::test::scratch_dir("gpu_projection_split");
+  const std::string table = std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling/gpu_measurements.yaml";
+  scale_rows(table, dir + "/heldout_x10.yaml", "heldout");
+  scale_rows(table, dir + "/train_x10.yaml", "train");
+  for (const char* preset : {"frontier", "h100"}) {
+    const std::string fit = std::string("fit --preset ") + preset;
+    ASSERT_EQ(python(dir, "--measurements '" + table + "' " + fit), 0) << slurp(dir + "/out.txt");
+    const std::string original = slurp(dir + "/out.txt");
+    ASSERT_EQ(python(dir, "--measurements heldout_x10.yaml " + fit), 0) << slurp(dir + "/out.txt");
+    EXPECT_EQ(slurp(dir + "/out.txt"), original) << preset;
+    ASSERT_EQ(python(dir, "--measurements train_x10.yaml " + fit), 0) << slurp(dir + "/out.txt");
+    EXPECT_NE(slurp(dir + "/out.txt"), original) << preset;
+  }
+  // ... and the held-out check does read them: it sees the changed rates.
+  ASSERT_EQ(python(dir, "--measurements heldout_x10.yaml check"), 0) << slurp(dir + "/out.txt");
+  EXPECT_NE(slurp(dir + "/out.txt").find("0 of "), std::string::npos) << slurp(dir + "/out.txt");
 }
 
 }  // namespace
