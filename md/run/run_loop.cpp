@@ -96,6 +96,7 @@ void Simulation::run_steps(int64_t nsteps) {
   const int64_t end = state.step + nsteps;
   run_end_step = end;
   const double time_start = state.time;
+  for (auto& cp : computes) cp->invoked_scalar = cp->invoked_vector = cp->invoked_peratom = -1;  // LAMMPS's init
   apply_load_balance();
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));
   for (const auto& note : backend->setup_notes()) log.line(note);
