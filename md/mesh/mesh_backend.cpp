@@ -1,7 +1,6 @@
 #include "md/mesh/mesh_backend.hpp"
 
 #include <fmt/format.h>
-#include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -59,6 +58,7 @@ struct MeshBackend::Impl {
     int rank, row0, rows;
   };
   std::vector<Run> recv, send;
+  Comm::Requests halo;  // the halo messages in flight (none between exchanges; kept for its storage)
 };
 
 /// Every rank's atoms at a rebuild, gathered in rank order (rank r's atoms from first[r]): the mapping's
@@ -198,24 +198,17 @@ void MeshBackend::make_transports() {
   }
 }
 
-// The halo rows of a multicast payload (PE × words over the whole grid) from the ranks that own them.
+// The halo rows of a multicast payload (PE × words over the whole grid) from the ranks that own them. A
+// rank's receives and sends are planned independently, so each run is tagged with its first row.
 void MeshBackend::halo_exchange(std::vector<uint32_t>& payload, int words) const {
-  const Impl& I = *impl_;
+  Impl& I = *impl_;
   if (I.recv.empty() && I.send.empty()) return;
   const size_t row_words = static_cast<size_t>(map_.width) * words;
-  std::vector<MPI_Request> req;
-  req.reserve(I.recv.size() + I.send.size());
-  for (const Impl::Run& r : I.recv) {
-    req.emplace_back();
-    MPI_Irecv(payload.data() + r.row0 * row_words, static_cast<int>(r.rows * row_words), MPI_UINT32_T, r.rank,
-              r.row0, comm_->raw(), &req.back());
-  }
-  for (const Impl::Run& r : I.send) {
-    req.emplace_back();
-    MPI_Isend(payload.data() + r.row0 * row_words, static_cast<int>(r.rows * row_words), MPI_UINT32_T, r.rank,
-              r.row0, comm_->raw(), &req.back());
-  }
-  MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+  for (const Impl::Run& r : I.recv)
+    comm_->post_receive(payload.data() + r.row0 * row_words, r.rows * row_words, r.rank, r.row0, I.halo);
+  for (const Impl::Run& r : I.send)
+    comm_->post_send(payload.data() + r.row0 * row_words, r.rows * row_words, r.rank, r.row0, I.halo);
+  comm_->finish(I.halo);
 }
 
 // A fabric reduction of the band's per-PE words: this band's row folds, every band's rows shared (each
@@ -224,9 +217,7 @@ void MeshBackend::fabric_reduce(FastTransport& t, const uint32_t* band_values, u
   const int words = t.spec().words;
   std::vector<uint32_t> rows(static_cast<size_t>(map_.height) * words, 0u);
   t.reduce_rows(band_values, row0_, row1_, rows.data());
-  if (comm_->size() > 1)
-    MPI_Allreduce(MPI_IN_PLACE, rows.data(), static_cast<int>(rows.size()), MPI_UINT32_T, MPI_BOR,
-                  comm_->raw());
+  comm_->bit_or(rows.data(), static_cast<int>(rows.size()));  // the other ranks' rows are zero here
   t.fold_rows(rows.data(), out);
 }
 
@@ -503,18 +494,7 @@ void MeshBackend::distribute(State& s, const AllAtoms& g) {
     buf.resize(buf.size() + Atoms::kPackSize);
     a.pack(i, buf.data() + buf.size() - Atoms::kPackSize);
   }
-  std::vector<int> nsend(R), nrecv(R), sdis(R, 0), rdis(R, 0);
-  for (int r = 0; r < R; ++r) nsend[r] = static_cast<int>(out[r].size());
-  MPI_Alltoall(nsend.data(), 1, MPI_INT, nrecv.data(), 1, MPI_INT, comm_->raw());
-  std::vector<double> sbuf, rbuf;
-  for (int r = 0; r < R; ++r) {
-    sdis[r] = static_cast<int>(sbuf.size());
-    sbuf.insert(sbuf.end(), out[r].begin(), out[r].end());
-    rdis[r] = r ? rdis[r - 1] + nrecv[r - 1] : 0;
-  }
-  rbuf.resize(static_cast<size_t>(rdis[R - 1]) + nrecv[R - 1]);
-  MPI_Alltoallv(sbuf.data(), nsend.data(), sdis.data(), MPI_DOUBLE, rbuf.data(), nrecv.data(), rdis.data(),
-                MPI_DOUBLE, comm_->raw());
+  const std::vector<double> rbuf = comm_->all_to_all(out);  // arrivals in rank order
   a.compact(keep);
   for (size_t k = 0; k + Atoms::kPackSize <= rbuf.size(); k += Atoms::kPackSize) a.unpack(rbuf.data() + k);
 }
@@ -1008,7 +988,7 @@ void MeshBackend::forces(State& s, bool eatom, bool tally) {
   // The busiest PE anywhere prices the step.
   if (comm_->size() > 1) {
     int most[2] = {busiest_cand, busiest_cut};
-    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT, MPI_MAX, comm_->raw());
+    comm_->max(most, 2);
     busiest_cand = most[0], busiest_cut = most[1];
   }
   counters_.sum_candidates_max += busiest_cand;
@@ -1030,9 +1010,8 @@ void MeshBackend::forces(State& s, bool eatom, bool tally) {
         for (int c = 0; c < 6; ++c) r[1 + c] += I.vpe[6 * static_cast<size_t>(q) + c];
       }
     }
-    if (comm_->size() > 1)  // each row is summed on exactly one rank, the others hold zero
-      MPI_Allreduce(MPI_IN_PLACE, rows.data(), static_cast<int>(rows.size()), MPI_DOUBLE, MPI_SUM,
-                    comm_->raw());
+    // Each row is summed on exactly one rank and the others hold +0.0, so the rank-ordered sum is exact.
+    comm_->sum(rows.data(), static_cast<int>(rows.size()));
     for (int y = 0; y < map_.height; ++y) {
       result_.energy += rows[7 * static_cast<size_t>(y)];
       for (int c = 0; c < 6; ++c) result_.virial[c] += rows[7 * static_cast<size_t>(y) + 1 + c];
