@@ -8,15 +8,30 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "md/cluster/eam_half_kernels.hpp"
 #include "md/core/balance.hpp"
 #include "md/force/eam_atom_kernels.hpp"
-#include "md/cluster/eam_half_kernels.hpp"
 
 namespace wmd::md {
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Adds the seconds `work` takes to `phase`.
+template <class Work>
+void timed(double& phase, Work&& work) {
+  const auto t = std::chrono::steady_clock::now();
+  work();
+  phase += seconds_since(t);
+}
+
+// The owned atoms [i0, i1) of hp: one piece of a pass.
+HalfPairs piece(const HalfPairs& hp, int i0, int i1) {
+  HalfPairs h = hp;
+  h.atom_begin = i0, h.atom_end = i1;
+  return h;
 }
 
 const char* axis_name(int d) {
@@ -301,9 +316,9 @@ void ClusterBackend::check_split() {
     inner_a_ = inner_b_ = 0;
 }
 
-void ClusterBackend::forces(State& s, bool eatom, bool tally) {
+HalfPairs ClusterBackend::start_density_pass(bool eatom) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int nall = images_.nall(), nlocal = images_.nlocal;
+  const int nall = images_.nall();
   if (rho_.extent(0) <= static_cast<size_t>(nall)) {  // cap > nall: f keeps the force pass's spare double
     // Grow with slack so small changes in the ghost count do not reallocate at every rebuild.
     const size_t cap = static_cast<size_t>(nall) + nall / 8 + 64;
@@ -315,53 +330,50 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
                                                   3 * cap);
     f_owned_zero_ = -1;
   }
-  const HostView<double> rho(rho_.data(), nall), fp(fp_.data(), nall),
-      f(f_.data(), 3 * static_cast<size_t>(nall) + 1);  // the force pass's spare double (cap > nall)
-  double* ea = nullptr;
-  if (eatom) {
-    eatom_.assign(nall, 0.0);
-    ea = eatom_.data();
-  }
-  // Each pass runs as inner half A, border, inner half B (split_for_overlap): the exchange with another rank
-  // that a pass needs first (or feeds last) is in flight while an inner half, whose lists hold no ghost,
-  // runs. The same order on every step, tallied or not, so the forces do not depend on output.
+  const HostView<double> rho(rho_.data(), nall);
+  if (eatom) eatom_.assign(nall, 0.0);
   const HalfPairs hp = half_pairs(images_, list_);
-  const int a_end = inner_a_, b_begin = nlocal - inner_b_;
-  auto piece = [&hp](int i0, int i1) {
-    HalfPairs h = hp;
-    h.atom_begin = i0, h.atom_end = i1;
-    return h;
-  };
-  auto timed = [this](double& phase, auto&& work) {
-    const auto t = std::chrono::steady_clock::now();
-    work();
-    phase += seconds_since(t);
-  };
   times_.pair += seconds_since(t0);
   timed(times_.pair, [&] {
     Kokkos::deep_copy(rho, 0.0);
-    eam_density_half(pair_tables_, piece(0, a_end), precision_, rho);
+    eam_density_half(pair_tables_, piece(hp, 0, inner_a_), precision_, rho);
   });
-  if (vote_pending_) {
-    vote_pending_ = false;
-    bool again = false;
-    timed(times_.comm, [&] { again = comm_->any_finish(vote_); });
-    if (again) {
-      timed(times_.comm, [&] { exchange_.forward_records_end(*comm_, s.box, images_); });
-      positions_pending_ = false;
-      count_rebuild_after_vote();
-      rebuild(s);
-      forces(s, eatom, tally);
-      return;
-    }
-  }
+  return hp;
+}
+
+bool ClusterBackend::finish_rebuild_vote(State& s) {
+  if (!vote_pending_) return false;
+  vote_pending_ = false;
+  bool again = false;
+  timed(times_.comm, [&] { again = comm_->any_finish(vote_); });
+  if (!again) return false;
+  timed(times_.comm, [&] { exchange_.forward_records_end(*comm_, s.box, images_); });
+  positions_pending_ = false;
+  count_rebuild_after_vote();
+  rebuild(s);
+  return true;
+}
+
+void ClusterBackend::forces(State& s, bool eatom, bool tally) {
+  // Inner half A's density runs while the rebuild vote and the position exchange are in flight; a vote for
+  // a rebuild drops it, and the passes start again on the new lists.
+  HalfPairs hp = start_density_pass(eatom);
+  if (finish_rebuild_vote(s)) hp = start_density_pass(eatom);
   if (positions_pending_) {
     timed(times_.comm, [&] { exchange_.forward_records_end(*comm_, s.box, images_); });
     positions_pending_ = false;
   }
-  timed(times_.pair, [&] { eam_density_half(pair_tables_, piece(a_end, b_begin), precision_, rho); });
+  const int nall = images_.nall(), nlocal = images_.nlocal;
+  const HostView<double> rho(rho_.data(), nall), fp(fp_.data(), nall),
+      f(f_.data(), 3 * static_cast<size_t>(nall) + 1);  // the force pass's spare double (cap > nall)
+  double* ea = eatom ? eatom_.data() : nullptr;
+  // Each pass runs as inner half A, border, inner half B (split_for_overlap): the exchange with another rank
+  // that a pass needs first (or feeds last) is in flight while an inner half, whose lists hold no ghost,
+  // runs. The same order on every step, tallied or not, so the forces do not depend on output.
+  const int a_end = inner_a_, b_begin = nlocal - inner_b_;
+  timed(times_.pair, [&] { eam_density_half(pair_tables_, piece(hp, a_end, b_begin), precision_, rho); });
   timed(times_.comm, [&] { exchange_.reverse_begin(*comm_, rho_.data(), 1); });
-  timed(times_.pair, [&] { eam_density_half(pair_tables_, piece(b_begin, nlocal), precision_, rho); });
+  timed(times_.pair, [&] { eam_density_half(pair_tables_, piece(hp, b_begin, nlocal), precision_, rho); });
   timed(times_.comm, [&] { exchange_.reverse_end(*comm_); });
   result_ = ForceResult{};
   double energy = 0.0;
@@ -375,15 +387,15 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
       Kokkos::deep_copy(f, 0.0);
     }
     f_owned_zero_ = -1;
-    energy += eam_force_half(pair_tables_, piece(0, a_end), precision_, fp, f, nullptr, ea);
+    energy += eam_force_half(pair_tables_, piece(hp, 0, a_end), precision_, fp, f, nullptr, ea);
   });
   timed(times_.comm, [&] { exchange_.forward_end(*comm_); });
   timed(times_.pair, [&] {
-    energy += eam_force_half(pair_tables_, piece(a_end, b_begin), precision_, fp, f, nullptr, ea);
+    energy += eam_force_half(pair_tables_, piece(hp, a_end, b_begin), precision_, fp, f, nullptr, ea);
   });
   timed(times_.comm, [&] { exchange_.reverse_begin(*comm_, f_.data(), 3); });
   timed(times_.pair, [&] {
-    energy += eam_force_half(pair_tables_, piece(b_begin, nlocal), precision_, fp, f, nullptr, ea);
+    energy += eam_force_half(pair_tables_, piece(hp, b_begin, nlocal), precision_, fp, f, nullptr, ea);
     // The virial is Σ r ⊗ f before images are folded onto owners. reverse_begin has only posted the ghosts
     // from other ranks (shared directions come last, so no fold runs before that post): f still holds the
     // pair forces of every record.
@@ -395,8 +407,14 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   });
   result_.energy = energy;
   result_.tallied = tally;
-  Atoms& a = s.atoms;
-  double* fo = f.data();
+  take_forces(s.atoms, eatom);
+  // Steps nobody reads the energy of skip the one collective that only it needs.
+  if (tally) sum_energy_virial();
+}
+
+void ClusterBackend::take_forces(Atoms& a, bool eatom) {
+  const int nlocal = images_.nlocal;
+  double* fo = f_.data();
   for (int i = 0; i < nlocal; ++i) {
     // Zeroed on the way out (the lines are in cache now): the next step's force pass starts from zero.
     a.fx[i] = fo[3 * i], a.fy[i] = fo[3 * i + 1], a.fz[i] = fo[3 * i + 2];
@@ -404,8 +422,9 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   }
   f_owned_zero_ = nlocal;
   if (eatom) result_.eatom.assign(eatom_.begin(), eatom_.begin() + nlocal);
-  // Steps nobody reads the energy of skip the one collective that only it needs.
-  if (!tally) return;
+}
+
+void ClusterBackend::sum_energy_virial() {
   // This rank's share of the energy and virial; the totals are every rank's.
   const auto t3 = std::chrono::steady_clock::now();
   double sums[7] = {result_.energy};

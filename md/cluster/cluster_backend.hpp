@@ -5,13 +5,13 @@
 #pragma once
 #include <vector>
 
-#include "md/force/backend.hpp"
-#include "md/core/decomposition.hpp"
-#include "md/cluster/ghost_exchange.hpp"
-#include "md/core/comm.hpp"
 #include "md/cluster/eam_half_kernels.hpp"
+#include "md/cluster/ghost_exchange.hpp"
 #include "md/cluster/ghost_images.hpp"
 #include "md/cluster/half_neighbor_list.hpp"
+#include "md/core/comm.hpp"
+#include "md/core/decomposition.hpp"
+#include "md/force/backend.hpp"
 
 namespace wmd::md {
 
@@ -74,6 +74,16 @@ class ClusterBackend : public Backend {
   /// the split's three pieces so that every exchange with another rank is in flight while inner atoms are
   /// computed. With tally false the virial and the global energy sum are skipped.
   void forces(State& s, bool eatom, bool tally = true);
+  /// Sizes the per-record arrays for the current lists, zeroes ρ̄ and runs inner half A's density (the piece
+  /// that overlaps the position exchange and the rebuild vote); returns the lists the passes read.
+  HalfPairs start_density_pass(bool eatom);
+  /// Completes the rebuild vote that compute() started, if any; when it asks for a rebuild, ends the position
+  /// exchange, rebuilds and returns true (the density computed so far belongs to the old lists).
+  bool finish_rebuild_vote(State& s);
+  /// Copies the owned forces (and per-atom energies) out of the pass arrays, zeroing them for the next step.
+  void take_forces(Atoms& a, bool eatom);
+  /// Sums this rank's energy and virial over every rank, in rank order.
+  void sum_energy_virial();
   /// Deterministic mode: full neighbourhoods in (global id, shift) order, one atom at a time.
   void build_full_list();
   void forces_deterministic(State& s, bool eatom);
@@ -102,7 +112,7 @@ class ClusterBackend : public Backend {
   int ago_ = 0;
   int inner_a_ = 0, inner_b_ = 0;  // split: atoms [0, a) and [nlocal − b, nlocal) list no ghost from a rank
   bool positions_pending_ = false;  // compute() started the position exchange; forces() ends it
-  bool vote_pending_ = false;       // compute() started the rebuild vote; forces() reads it
+  bool vote_pending_ = false;       // compute() started the rebuild vote; finish_rebuild_vote() reads it
   Comm::PendingAny vote_;
   bool restored_ = false;  // setup continues from restore_state instead of building afresh
   ForceResult result_;

@@ -238,27 +238,34 @@ bool GhostExchange::forward_records_begin(const Comm& comm, const Box& box, cons
     for (int i = 0; i < nlocal; ++i) rec[i].x = a.x[i], rec[i].y = a.y[i], rec[i].z = a.z[i];
   }
   Outbox& ob = open_outbox(comm, &g);
-  pending_ = Pending{nullptr, 3, &g, &ob, swaps_.size(), swaps_.size(), {}, true};
-  forward_groups_begin(comm, [&](size_t b, size_t e) { return post_records(comm, box, g, b, e, ob); });
+  open_pending(nullptr, 3, &g, ob);
+  forward_groups_begin(
+      comm, [&](size_t b, size_t e, Comm::Requests& recv) { post_records(comm, box, g, b, e, ob, recv); });
   return moved;
 }
 
 void GhostExchange::forward_records_end(const Comm& comm, const Box& box, GhostImages& g) {
   Outbox& ob = *pending_.out;
   forward_groups_end(
-      comm, [&](size_t b, size_t e) { return post_records(comm, box, g, b, e, ob); },
+      comm, [&](size_t b, size_t e, Comm::Requests& recv) { post_records(comm, box, g, b, e, ob, recv); },
       [&](size_t b, size_t e) { unpack_records(g, b, e); });
+}
+
+void GhostExchange::open_pending(double* v, int n, GhostImages* g, Outbox& ob) {
+  pending_.v = v, pending_.n = n, pending_.g = g, pending_.out = &ob;
+  pending_.b = pending_.e = swaps_.size();
+  pending_.active = true;
 }
 
 void GhostExchange::forward_groups_begin(const Comm& comm, const PostGroup& post) {
   for (size_t b = 0; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post(b, e);
+    post(b, e, pending_.req);  // a group of local swaps posts nothing: copied in place
     if (remote(comm, b, e)) {
-      pending_.b = b, pending_.e = e, pending_.req = std::move(req);
+      pending_.b = b, pending_.e = e;
       return;
     }
-    b = e;  // local swaps only: copied in place already
+    b = e;
   }
 }
 
@@ -267,8 +274,8 @@ void GhostExchange::forward_groups_end(const Comm& comm, const PostGroup& post, 
   if (pending_.e > pending_.b && received) received(pending_.b, pending_.e);
   for (size_t b = pending_.e; b < swaps_.size();) {
     const size_t e = group_end(b);
-    std::vector<MPI_Request> req = post(b, e);
-    comm.finish(req);
+    post(b, e, pending_.req);
+    comm.finish(pending_.req);
     if (received) received(b, e);
     b = e;
   }
@@ -278,8 +285,8 @@ void GhostExchange::forward_groups_end(const Comm& comm, const PostGroup& post, 
 // Images this rank makes itself are copied record to record; coordinates for other ranks are staged with
 // the shift added, as the receiver would add it (x + k·L along the swap's direction: the source's own
 // coordinate along it is unshifted, since a direction never resends what it received).
-std::vector<MPI_Request> GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& g,
-                                                     size_t b, size_t e, Outbox& ob) {
+void GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e,
+                                 Outbox& ob, Comm::Requests& recv) {
   PosRec* rec = g.rec.data();
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
@@ -307,9 +314,7 @@ std::vector<MPI_Request> GhostExchange::post_records(const Comm& comm, const Box
     t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to, in.data(),
                                in.size() * sizeof(double), sw.from});
   }
-  std::vector<MPI_Request> recv;
   comm.start(t, recv, ob.req);
-  return recv;
 }
 
 void GhostExchange::unpack_records(GhostImages& g, size_t b, size_t e) const {
@@ -353,15 +358,6 @@ bool GhostExchange::remote(const Comm& comm, size_t b, size_t e) const {
   return false;
 }
 
-GhostExchange::~GhostExchange() {
-  int up = 0, down = 0;
-  MPI_Initialized(&up);
-  MPI_Finalized(&down);
-  if (!up || down) return;
-  for (Outbox& ob : outboxes_)
-    if (!ob.req.empty()) MPI_Waitall(static_cast<int>(ob.req.size()), ob.req.data(), MPI_STATUSES_IGNORE);
-}
-
 GhostExchange::Outbox& GhostExchange::open_outbox(const Comm& comm, const void* key) {
   Outbox* ob = nullptr;
   for (Outbox& o : outboxes_)
@@ -385,8 +381,8 @@ void GhostExchange::complete_sends(const Comm& comm) {
 
 // The swaps of one direction are independent (each sends only records that existed before the direction
 // started), so they travel together: one synchronisation per direction and exchange.
-std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v, int n, size_t b, size_t e,
-                                                     Outbox& ob) {
+void GhostExchange::post_forward(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob,
+                                 Comm::Requests& recv) {
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
@@ -402,15 +398,13 @@ std::vector<MPI_Request> GhostExchange::post_forward(const Comm& comm, double* v
                                v + static_cast<size_t>(sw.first) * n,
                                static_cast<size_t>(sw.count) * n * sizeof(double), sw.from});
   }
-  std::vector<MPI_Request> recv;
   comm.start(t, recv, ob.req);
-  return recv;
 }
 
 // Ghost values are staged before they are sent, so the caller may write to the array again as soon as
 // the exchange has ended, whatever the state of the sends.
-std::vector<MPI_Request> GhostExchange::post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e,
-                                                     Outbox& ob) {
+void GhostExchange::post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob,
+                                 Comm::Requests& recv) {
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
@@ -423,9 +417,7 @@ std::vector<MPI_Request> GhostExchange::post_reverse(const Comm& comm, double* v
     t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.from, in.data(),
                                in.size() * sizeof(double), sw.to});
   }
-  std::vector<MPI_Request> recv;
   comm.start(t, recv, ob.req);
-  return recv;
 }
 
 void GhostExchange::add_reverse(double* v, int n, size_t b, size_t e) const {
@@ -451,15 +443,17 @@ void GhostExchange::reverse(const Comm& comm, double* v, int n) {
 void GhostExchange::forward_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
   Outbox& ob = open_outbox(comm, v);
-  pending_ = Pending{v, n, nullptr, &ob, swaps_.size(), swaps_.size(), {}, true};
-  forward_groups_begin(comm, [&](size_t b, size_t e) { return post_forward(comm, v, n, b, e, ob); });
+  open_pending(v, n, nullptr, ob);
+  forward_groups_begin(
+      comm, [&](size_t b, size_t e, Comm::Requests& recv) { post_forward(comm, v, n, b, e, ob, recv); });
 }
 
 void GhostExchange::forward_end(const Comm& comm) {
   double* v = pending_.v;
   const int n = pending_.n;
   Outbox& ob = *pending_.out;
-  forward_groups_end(comm, [&](size_t b, size_t e) { return post_forward(comm, v, n, b, e, ob); }, {});
+  forward_groups_end(
+      comm, [&](size_t b, size_t e, Comm::Requests& recv) { post_forward(comm, v, n, b, e, ob, recv); }, {});
 }
 
 void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
@@ -467,7 +461,7 @@ void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
   // The last direction shared with another rank is posted now; the earlier directions fold in reverse_end.
   // Without one, everything waits for reverse_end, so values added in between still reach their owners.
   Outbox& ob = open_outbox(comm, v);
-  pending_ = Pending{v, n, nullptr, &ob, swaps_.size(), swaps_.size(), {}, true};
+  open_pending(v, n, nullptr, ob);
   size_t last = 0;  // end of the last shared direction's swaps; 0: none
   for (size_t e = swaps_.size(); e > 0 && last == 0;) {
     const size_t b = group_begin(e);
@@ -479,7 +473,7 @@ void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
   // every record still holds what was accumulated on it (ClusterBackend reads the virial there).
   if (last != swaps_.size()) throw RunError("internal error: a local ghost direction follows a shared one");
   pending_.b = group_begin(last), pending_.e = last;
-  pending_.req = post_reverse(comm, v, n, pending_.b, pending_.e, ob);
+  post_reverse(comm, v, n, pending_.b, pending_.e, ob, pending_.req);
 }
 
 void GhostExchange::reverse_end(const Comm& comm) {
@@ -487,8 +481,8 @@ void GhostExchange::reverse_end(const Comm& comm) {
   if (pending_.e > pending_.b) add_reverse(pending_.v, pending_.n, pending_.b, pending_.e);
   for (size_t e = pending_.b; e > 0;) {
     const size_t b = group_begin(e);
-    std::vector<MPI_Request> req = post_reverse(comm, pending_.v, pending_.n, b, e, *pending_.out);
-    comm.finish(req);
+    post_reverse(comm, pending_.v, pending_.n, b, e, *pending_.out, pending_.req);
+    comm.finish(pending_.req);
     add_reverse(pending_.v, pending_.n, b, e);
     e = b;
   }

@@ -5,11 +5,11 @@
 #include <functional>
 #include <vector>
 
+#include "md/cluster/ghost_images.hpp"
 #include "md/core/atoms.hpp"
 #include "md/core/box.hpp"
-#include "md/core/decomposition.hpp"
 #include "md/core/comm.hpp"
-#include "md/cluster/ghost_images.hpp"
+#include "md/core/decomposition.hpp"
 
 namespace wmd::md {
 
@@ -22,8 +22,6 @@ class GhostExchange {
   GhostExchange() = default;
   GhostExchange(const GhostExchange&) = delete;
   GhostExchange& operator=(const GhostExchange&) = delete;
-  /// Completes the sends still in flight (MPI requires it before MPI_Finalize).
-  ~GhostExchange();
   /// Fills g with this rank's owned atoms (records 0..nlocal−1, owner = global id) and every periodic image
   /// or remote atom within `cut` of its sub-domain: per direction, records near each face go to the face
   /// neighbour (itself with several shifts when the grid has one cell along that direction).
@@ -82,23 +80,25 @@ class GhostExchange {
   bool remote(const Comm& comm, size_t b, size_t e) const;
   // Sends in flight per exchanged array (key: the array, or the image set for records). A send completes
   // only once the partner is inside an MPI call, so an exchange's end waits for what it receives alone;
-  // its sends, staged here, complete when the next exchange of the same array opens the outbox.
+  // its sends, staged here, complete when the next exchange of the same array opens the outbox (or when
+  // the exchange is destroyed: Comm::Requests completes what it holds, as MPI requires before finalising).
   struct Outbox {
     const void* key = nullptr;
     std::vector<std::vector<double>> bufs;  // staged values per swap
-    std::vector<MPI_Request> req;
+    Comm::Requests req;
   };
   Outbox& open_outbox(const Comm& comm, const void* key);
   void complete_sends(const Comm& comm);
-  std::vector<MPI_Request> post_forward(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob);
-  std::vector<MPI_Request> post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob);
-  std::vector<MPI_Request> post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e,
-                                        Outbox& ob);
+  // Post swaps [b, e) of one direction: their receives are added to `recv`, their sends to the outbox.
+  void post_forward(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob, Comm::Requests& recv);
+  void post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob, Comm::Requests& recv);
+  void post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e, Outbox& ob,
+                    Comm::Requests& recv);
   void unpack_records(GhostImages& g, size_t b, size_t e) const;
   // The forward driver shared by values and records: begin posts the direction groups in order (local ones
   // complete in place) up to the first that talks to another rank, which stays pending; end waits for its
   // receives and runs the later groups. `received` (may be empty) runs on each group once its data is in.
-  using PostGroup = std::function<std::vector<MPI_Request>(size_t b, size_t e)>;
+  using PostGroup = std::function<void(size_t b, size_t e, Comm::Requests& recv)>;
   using Received = std::function<void(size_t b, size_t e)>;
   void forward_groups_begin(const Comm& comm, const PostGroup& post);
   void forward_groups_end(const Comm& comm, const PostGroup& post, const Received& received);
@@ -112,9 +112,11 @@ class GhostExchange {
     GhostImages* g = nullptr;  // records exchange (forward_records_*) instead of values
     Outbox* out = nullptr;
     size_t b = 0, e = 0;
-    std::vector<MPI_Request> req;
+    Comm::Requests req;  // kept between exchanges (empty), so that its storage is reused
     bool active = false;
   };
+  // Opens pending_ for an exchange of v (n per record) or of g's records, nothing posted yet.
+  void open_pending(double* v, int n, GhostImages* g, Outbox& ob);
   Pending pending_;
   std::vector<Swap> swaps_;
   std::vector<double> raw_;

@@ -1,7 +1,9 @@
 #include "md/core/comm.hpp"
 
+#include <mpi.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -10,6 +12,36 @@
 
 namespace wmd::md {
 namespace {
+
+static_assert(sizeof(MPI_Comm) <= sizeof(uint64_t), "Comm holds an MPI_Comm in 64 bits");
+
+// The MPI_Comm whose bits a Comm::Handle holds.
+MPI_Comm mpi_comm(uint64_t bits) {
+  MPI_Comm c;
+  std::memcpy(&c, &bits, sizeof c);
+  return c;
+}
+
+// The MPI_Comm of a Comm::Handle (a template: the handle type is Comm's own).
+template <class Handle>
+MPI_Comm mpi(const Handle& h) {
+  return mpi_comm(h.bits);
+}
+
+// A message size as MPI's int count; larger messages would need MPI 4's large-count calls.
+int mpi_count(size_t n) {
+  if (n > static_cast<size_t>(INT_MAX))
+    throw RunError("a message of " + std::to_string(n) + " elements exceeds MPI's int count");
+  return static_cast<int>(n);
+}
+
+// MPI is usable: initialised and not yet finalised.
+bool mpi_up() {
+  int up = 0, down = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  return up && !down;
+}
 
 // Up to this many ranks a vote is one message to every other rank (any_start); above, a collective.
 constexpr int kPeerVoteRanks = 32;
@@ -43,15 +75,57 @@ T reduced(MPI_Comm c, T v, MPI_Datatype type, MPI_Op op) {
 
 }  // namespace
 
-Comm::Comm(MPI_Comm c) : comm_(c) {
+struct Comm::Requests::Impl {
+  std::vector<MPI_Request> req;
+};
+
+Comm::Requests::Requests() = default;
+Comm::Requests::Requests(Requests&&) noexcept = default;
+Comm::Requests& Comm::Requests::operator=(Requests&& o) noexcept {
+  if (this != &o) {
+    // What this set still held must complete (as at destruction) before its handles are dropped.
+    if (!empty() && mpi_up())
+      MPI_Waitall(static_cast<int>(impl_->req.size()), impl_->req.data(), MPI_STATUSES_IGNORE);
+    impl_ = std::move(o.impl_);
+  }
+  return *this;
+}
+
+Comm::Requests::~Requests() {
+  if (!empty() && mpi_up())
+    MPI_Waitall(static_cast<int>(impl_->req.size()), impl_->req.data(), MPI_STATUSES_IGNORE);
+}
+
+bool Comm::Requests::empty() const {
+  return !impl_ || impl_->req.empty();
+}
+
+size_t Comm::Requests::size() const {
+  return impl_ ? impl_->req.size() : 0;
+}
+
+namespace {
+
+// A new request slot in r (its storage made at the first post).
+MPI_Request* next_request(std::unique_ptr<Comm::Requests::Impl>& impl) {
+  if (!impl) impl = std::make_unique<Comm::Requests::Impl>();
+  impl->req.emplace_back();
+  return &impl->req.back();
+}
+
+}  // namespace
+
+Comm::Comm() : Comm(Handle::of(MPI_COMM_WORLD)) {}
+
+Comm::Comm(Handle c) : comm_(c) {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
     serial_ = true;
     return;
   }
-  MPI_Comm_rank(comm_, &rank_);
-  MPI_Comm_size(comm_, &size_);
+  MPI_Comm_rank(mpi(comm_), &rank_);
+  MPI_Comm_size(mpi(comm_), &size_);
 }
 
 const Comm& Comm::local() {
@@ -65,20 +139,20 @@ const Comm& Comm::local() {
 double Comm::sum(double v) const {
   if (size_ == 1) return v;
   std::vector<double> all(size_);
-  MPI_Allgather(&v, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm_);
+  MPI_Allgather(&v, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, mpi(comm_));
   double s = 0.0;
   for (double x : all) s += x;
   return s;
 }
 
 int64_t Comm::sum(int64_t v) const {
-  return size_ == 1 ? v : reduced(comm_, v, MPI_INT64_T, MPI_SUM);
+  return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_SUM);
 }
 
 void Comm::sum(double* v, int n) const {
   if (size_ == 1 || n == 0) return;
   std::vector<double> all(static_cast<size_t>(n) * size_);
-  MPI_Allgather(v, n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, comm_);
+  MPI_Allgather(v, n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, mpi(comm_));
   for (int k = 0; k < n; ++k) {
     double s = 0.0;
     for (int r = 0; r < size_; ++r) s += all[static_cast<size_t>(r) * n + k];
@@ -88,57 +162,59 @@ void Comm::sum(double* v, int n) const {
 
 void Comm::sum(int64_t* v, int n) const {
   if (size_ == 1 || n == 0) return;
-  MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_SUM, comm_);
+  MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_SUM, mpi(comm_));
 }
 
 double Comm::max(double v) const {
-  return size_ == 1 ? v : reduced(comm_, v, MPI_DOUBLE, MPI_MAX);
+  return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_DOUBLE, MPI_MAX);
 }
 
 double Comm::min(double v) const {
-  return size_ == 1 ? v : reduced(comm_, v, MPI_DOUBLE, MPI_MIN);
+  return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_DOUBLE, MPI_MIN);
 }
 
 int64_t Comm::max(int64_t v) const {
-  return size_ == 1 ? v : reduced(comm_, v, MPI_INT64_T, MPI_MAX);
+  return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_MAX);
 }
 
 int64_t Comm::min(int64_t v) const {
-  return size_ == 1 ? v : reduced(comm_, v, MPI_INT64_T, MPI_MIN);
+  return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_MIN);
 }
 
 bool Comm::any(bool v) const {
   if (size_ == 1) return v;
   int in = v ? 1 : 0, out = 0;
-  blocking(waited_, [&] { MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, comm_); });
+  blocking(waited_, [&] { MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, mpi(comm_)); });
   return out != 0;
 }
 
 void Comm::any_start(bool v, PendingAny& p) const {
   p.in = p.out = v ? 1 : 0;
   p.posted = true;
-  p.req.clear();
+  finish(p.req);  // empty unless a vote was started and never finished
   if (size_ == 1) return;
   if (size_ > kPeerVoteRanks) {
-    p.req.emplace_back();
-    MPI_Iallreduce(&p.in, &p.out, 1, MPI_INT, MPI_MAX, comm_, &p.req.back());
+    MPI_Iallreduce(&p.in, &p.out, 1, MPI_INT, MPI_MAX, mpi(comm_), next_request(p.req.impl_));
     return;
   }
   // Each rank sends its flag to every other rank at once. A collective's later rounds move only when a rank
   // calls into MPI (Open MPI's two-rank Iallreduce sends the result back from rank 0 once rank 0 polls), so
   // its finish waited for the other rank to reach *its* finish; these one-int messages are delivered eagerly,
   // so the finish waits only for the other ranks to have started the vote.
-  if (votes_ == MPI_COMM_NULL) MPI_Comm_dup(comm_, &votes_);  // collective, once: every rank votes alike
+  if (!votes_made_) {  // collective, once: every rank votes alike
+    MPI_Comm dup;
+    MPI_Comm_dup(mpi(comm_), &dup);
+    votes_ = Handle::of(dup);
+    votes_made_ = true;
+  }
   p.got.assign(size_ - 1, 0);
   for (int r = 0, k = 0; r < size_; ++r) {
     if (r == rank_) continue;
-    p.req.emplace_back();
-    MPI_Irecv(&p.got[k++], 1, MPI_INT, r, 0, votes_, &p.req.back());
+    MPI_Irecv(&p.got[k++], 1, MPI_INT, r, 0, mpi(votes_), next_request(p.req.impl_));
   }
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) continue;
-    p.req.emplace_back();
-    MPI_Isend(&p.in, 1, MPI_INT, r, 0, votes_, &p.req.back());
+    MPI_Isend(&p.in, 1, MPI_INT, r, 0, mpi(votes_), next_request(p.req.impl_));
   }
 }
 
@@ -146,8 +222,7 @@ bool Comm::any_finish(PendingAny& p) const {
   if (!p.posted) return false;
   p.posted = false;
   if (p.req.empty()) return p.out != 0;
-  blocking(waited_, [&] { MPI_Waitall(static_cast<int>(p.req.size()), p.req.data(), MPI_STATUSES_IGNORE); });
-  p.req.clear();
+  finish(p.req);
   if (size_ <= kPeerVoteRanks) {
     for (const int g : p.got) p.out |= g;
   }
@@ -155,14 +230,14 @@ bool Comm::any_finish(PendingAny& p) const {
 }
 
 void Comm::barrier() const {
-  if (size_ > 1) MPI_Barrier(comm_);
+  if (size_ > 1) MPI_Barrier(mpi(comm_));
 }
 
 void Comm::sum(__int128* v, int n) const {
   if (size_ == 1 || n == 0) return;
   // Two 64-bit halves per value; integer addition of the gathered partials is exact in any order.
   std::vector<__int128> all(static_cast<size_t>(n) * size_);
-  MPI_Allgather(v, 2 * n, MPI_INT64_T, all.data(), 2 * n, MPI_INT64_T, comm_);
+  MPI_Allgather(v, 2 * n, MPI_INT64_T, all.data(), 2 * n, MPI_INT64_T, mpi(comm_));
   for (int k = 0; k < n; ++k) {
     __int128 s = 0;
     for (int r = 0; r < size_; ++r) s += all[static_cast<size_t>(r) * n + k];
@@ -178,33 +253,30 @@ void Comm::sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, siz
   if (serial_) return;
   blocking(waited_, [&] {
     MPI_Sendrecv(out, static_cast<int>(n_out), MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, 7, in,
-                 static_cast<int>(n_in), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, 7, comm_,
+                 static_cast<int>(n_in), MPI_BYTE, source < 0 ? MPI_PROC_NULL : source, 7, mpi(comm_),
                  MPI_STATUS_IGNORE);
   });
 }
 
 void Comm::exchange(const std::vector<Transfer>& t) const {
-  std::vector<MPI_Request> req = start(t);
+  Requests req = start(t);
   finish(req);
 }
 
-std::vector<MPI_Request> Comm::start(const std::vector<Transfer>& t) const {
-  std::vector<MPI_Request> req, send;
-  start(t, req, send);
-  req.insert(req.end(), send.begin(), send.end());
+Comm::Requests Comm::start(const std::vector<Transfer>& t) const {
+  Requests req;
+  start(t, req, req);  // receives first, then sends, in one set
   return req;
 }
 
-void Comm::start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
-                 std::vector<MPI_Request>& send) const {
+void Comm::start(const std::vector<Transfer>& t, Requests& recv, Requests& send) const {
   for (size_t k = 0; k < t.size(); ++k) {
     const Transfer& x = t[k];
     if (x.dest == rank_ && x.source == rank_) continue;
     if (serial_) continue;
     if (x.source >= 0) {
-      recv.emplace_back();
-      MPI_Irecv(x.in, static_cast<int>(x.n_in), MPI_BYTE, x.source, 100 + static_cast<int>(k), comm_,
-                &recv.back());
+      MPI_Irecv(x.in, mpi_count(x.n_in), MPI_BYTE, x.source, 100 + static_cast<int>(k), mpi(comm_),
+                next_request(recv.impl_));
     }
   }
   for (size_t k = 0; k < t.size(); ++k) {
@@ -215,17 +287,77 @@ void Comm::start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
     }
     if (serial_) continue;
     if (x.dest >= 0) {
-      send.emplace_back();
-      MPI_Isend(x.out, static_cast<int>(x.n_out), MPI_BYTE, x.dest, 100 + static_cast<int>(k), comm_,
-                &send.back());
+      MPI_Isend(x.out, mpi_count(x.n_out), MPI_BYTE, x.dest, 100 + static_cast<int>(k), mpi(comm_),
+                next_request(send.impl_));
     }
   }
 }
 
-void Comm::finish(std::vector<MPI_Request>& req) const {
-  if (req.empty()) return;
+void Comm::post_receive_bytes(void* in, size_t nbytes, int source, int tag, Requests& r) const {
+  if (source < 0) return;
+  // Without MPI there is no other rank to receive from; a message to oneself needs a Transfer (a copy).
+  if (serial_ || source == rank_) throw RunError("internal error: post_receive from this rank itself");
+  MPI_Irecv(in, mpi_count(nbytes), MPI_BYTE, source, tag, mpi(comm_), next_request(r.impl_));
+}
+
+void Comm::post_send_bytes(const void* out, size_t nbytes, int dest, int tag, Requests& r) const {
+  if (dest < 0) return;
+  if (serial_ || dest == rank_) throw RunError("internal error: post_send to this rank itself");
+  MPI_Isend(out, mpi_count(nbytes), MPI_BYTE, dest, tag, mpi(comm_), next_request(r.impl_));
+}
+
+void Comm::finish(Requests& r) const {
+  if (r.empty()) return;
+  std::vector<MPI_Request>& req = r.impl_->req;
   blocking(waited_, [&] { MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE); });
-  req.clear();
+  req.clear();  // keeps its capacity for the next posts
+}
+
+void Comm::max(int* v, int n) const {
+  if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT, MPI_MAX, mpi(comm_));
+}
+
+void Comm::max(int64_t* v, int n) const {
+  if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_MAX, mpi(comm_));
+}
+
+void Comm::max(double* v, int n) const {
+  if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, mpi(comm_));
+}
+
+void Comm::bit_or(uint32_t* v, int n) const {
+  if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_UINT32_T, MPI_BOR, mpi(comm_));
+}
+
+std::vector<char> Comm::all_to_all_bytes(const std::vector<const void*>& out,
+                                         const std::vector<size_t>& counts, size_t elem) const {
+  if (out.size() != static_cast<size_t>(size_))
+    throw RunError("internal error: all_to_all needs one buffer per rank");
+  if (size_ == 1) {
+    const char* p = static_cast<const char*>(out[0]);
+    return std::vector<char>(p, p + counts[0] * elem);
+  }
+  // Counts in elements of `elem` bytes (a contiguous type), so that the int counts reach as far as MPI's.
+  MPI_Datatype type;
+  MPI_Type_contiguous(mpi_count(elem), MPI_BYTE, &type);
+  MPI_Type_commit(&type);
+  std::vector<int> nsend(size_), nrecv(size_), sdis(size_, 0), rdis(size_, 0);
+  for (int r = 0; r < size_; ++r) nsend[r] = mpi_count(counts[r]);
+  MPI_Alltoall(nsend.data(), 1, MPI_INT, nrecv.data(), 1, MPI_INT, mpi(comm_));
+  std::vector<char> sbuf, rbuf;
+  size_t ssum = 0, rsum = 0;
+  for (int r = 0; r < size_; ++r) {
+    sdis[r] = mpi_count(ssum), rdis[r] = mpi_count(rsum);
+    ssum += counts[r], rsum += static_cast<size_t>(nrecv[r]);
+  }
+  sbuf.resize(ssum * elem);
+  for (int r = 0; r < size_; ++r)
+    if (counts[r]) std::memcpy(sbuf.data() + static_cast<size_t>(sdis[r]) * elem, out[r], counts[r] * elem);
+  rbuf.resize(rsum * elem);
+  MPI_Alltoallv(sbuf.data(), nsend.data(), sdis.data(), type, rbuf.data(), nrecv.data(), rdis.data(), type,
+                mpi(comm_));
+  MPI_Type_free(&type);
+  return rbuf;
 }
 
 __int128 TermSum::to_fixed(double v) {
@@ -257,11 +389,11 @@ std::vector<char> Comm::gather_bytes(const void* data, size_t nbytes) const {
     return std::vector<char>(p, p + nbytes);
   }
   std::vector<int> displs;
-  const std::vector<int> counts = counts_of(comm_, size_, nbytes, displs);
+  const std::vector<int> counts = counts_of(mpi(comm_), size_, nbytes, displs);
   std::vector<char> out;
   if (root()) out.resize(static_cast<size_t>(displs.back()) + counts.back());
   MPI_Gatherv(data, static_cast<int>(nbytes), MPI_BYTE, out.data(), counts.data(), displs.data(), MPI_BYTE, 0,
-              comm_);
+              mpi(comm_));
   return out;
 }
 
@@ -271,24 +403,24 @@ std::vector<char> Comm::allgather_bytes(const void* data, size_t nbytes) const {
     return std::vector<char>(p, p + nbytes);
   }
   std::vector<int> displs;
-  const std::vector<int> counts = counts_of(comm_, size_, nbytes, displs);
+  const std::vector<int> counts = counts_of(mpi(comm_), size_, nbytes, displs);
   std::vector<char> out(static_cast<size_t>(displs.back()) + counts.back());
   MPI_Allgatherv(data, static_cast<int>(nbytes), MPI_BYTE, out.data(), counts.data(), displs.data(), MPI_BYTE,
-                 comm_);
+                 mpi(comm_));
   return out;
 }
 
 void Comm::broadcast_bytes(void* data, size_t nbytes) const {
   if (size_ == 1 || nbytes == 0) return;
-  MPI_Bcast(data, static_cast<int>(nbytes), MPI_BYTE, 0, comm_);
+  MPI_Bcast(data, static_cast<int>(nbytes), MPI_BYTE, 0, mpi(comm_));
 }
 
 void Comm::broadcast(std::string& s) const {
   if (size_ == 1) return;
   uint64_t n = s.size();
-  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm_);
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, mpi(comm_));
   s.resize(n);
-  if (n) MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, comm_);
+  if (n) MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, mpi(comm_));
 }
 
 void Comm::abort(const std::string& message) const {
@@ -297,7 +429,7 @@ void Comm::abort(const std::string& message) const {
   std::cerr.flush();
   [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
   if (serial_) std::exit(exit_run_failed);
-  MPI_Abort(comm_, exit_run_failed);
+  MPI_Abort(mpi(comm_), exit_run_failed);
   std::abort();
 }
 

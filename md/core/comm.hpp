@@ -1,11 +1,12 @@
-// The one place md/ talks to MPI: rank identity, global sums/extrema, gathers to rank 0 and broadcasts.
-// Contract for all of md/: State::atoms holds only this rank's atoms; anything global goes through a Comm.
+// The one place md/ talks to MPI: rank identity, global sums/extrema, gathers to rank 0 and broadcasts,
+// point-to-point messages and all-to-all exchanges. Contract for all of md/: State::atoms holds only this
+// rank's atoms; anything global goes through a Comm. No MPI type appears here (only comm.cpp includes
+// <mpi.h>), so the rest of md/ cannot call MPI around it.
 #pragma once
-#include <mpi.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,9 +15,14 @@ namespace wmd::md {
 
 class Comm {
  public:
-  /// Wraps a communicator; defaults to MPI_COMM_WORLD. Without MPI_Init (in-process unit tests) it is a
-  /// one-rank communicator that never calls MPI.
-  explicit Comm(MPI_Comm c = MPI_COMM_WORLD);
+  /// Wraps MPI_COMM_WORLD. Without MPI_Init (in-process unit tests) it is a one-rank communicator that never
+  /// calls MPI.
+  Comm();
+  /// Wraps another communicator: an MPI_Comm (a pointer in Open MPI, an integer in MPICH), taken as a
+  /// template so that this header needs no <mpi.h>.
+  template <class MpiComm,
+            std::enable_if_t<std::is_pointer_v<MpiComm> || std::is_integral_v<MpiComm>, int> = 0>
+  explicit Comm(MpiComm c) : Comm(Handle::of(c)) {}
   /// A one-rank communicator that never calls MPI (for code that works on this rank's atoms only).
   static const Comm& local();
 
@@ -24,7 +30,6 @@ class Comm {
   int size() const { return size_; }
   /// True on rank 0, the rank that writes files and prints.
   bool root() const { return rank_ == 0; }
-  MPI_Comm raw() const { return comm_; }
   /// Deterministic mode: sums of per-atom terms (TermSum) are exact, so independent of order and rank count.
   void set_deterministic(bool on) { deterministic_ = on; }
   bool deterministic() const { return deterministic_; }
@@ -32,19 +37,47 @@ class Comm {
   /// Global sum, in rank order (reproducible for a fixed rank count).
   double sum(double v) const;
   int64_t sum(int64_t v) const;
-  /// Element-wise global sum of n values, in place.
+  /// Element-wise global sum of n values, in place (doubles in rank order, as sum(double)).
   void sum(double* v, int n) const;
   void sum(int64_t* v, int n) const;
   double max(double v) const;
   double min(double v) const;
   int64_t max(int64_t v) const;
   int64_t min(int64_t v) const;
+  /// Element-wise global maximum of n values, in place (exact: the same on every rank).
+  void max(int* v, int n) const;
+  void max(int64_t* v, int n) const;
+  void max(double* v, int n) const;
+  /// Element-wise bitwise or of n words over every rank, in place.
+  void bit_or(uint32_t* v, int n) const;
   /// True if v is true on any rank.
   bool any(bool v) const;
+
+  /// Messages in flight: the receives and sends that start(), post_receive() and post_send() posted,
+  /// completed by finish(). It owns the MPI requests, so that no MPI type reaches Comm's users. Destroying it
+  /// waits for what is still in flight (MPI requires every request completed before MPI_Finalize), unless MPI
+  /// is down.
+  class Requests {
+   public:
+    Requests();
+    ~Requests();
+    Requests(Requests&&) noexcept;
+    Requests& operator=(Requests&&) noexcept;
+    Requests(const Requests&) = delete;
+    Requests& operator=(const Requests&) = delete;
+    bool empty() const;
+    size_t size() const;
+    struct Impl;  // defined in comm.cpp only
+
+   private:
+    friend class Comm;
+    std::unique_ptr<Impl> impl_;  // made at the first post: a one-rank run never allocates it
+  };
+
   /// A global `any` in flight (any_start … any_finish); must stay in place in between.
   struct PendingAny {
-    std::vector<MPI_Request> req;  // receives, then sends (flags to and from each other rank)
-    std::vector<int> got;          // the other ranks' flags
+    Requests req;          // receives, then sends (flags to and from each other rank)
+    std::vector<int> got;  // the other ranks' flags
     int in = 0, out = 0;
     bool posted = false;
   };
@@ -80,15 +113,32 @@ class Comm {
   /// exchange() in two halves, so that work can run while messages are in flight: `start` posts every
   /// receive and send (copies to this rank at once) and returns what `finish` waits for. The buffers must
   /// stay untouched in between.
-  std::vector<MPI_Request> start(const std::vector<Transfer>& t) const;
-  /// start() with the receives and the sends in separate lists (appended to), so that a caller can wait for
+  Requests start(const std::vector<Transfer>& t) const;
+  /// start() with the receives and the sends in separate sets (appended to), so that a caller can wait for
   /// what it receives now and complete its sends later: a send may complete only once the partner is inside
   /// an MPI call (Open MPI's shared-memory transport), so waiting for it couples the ranks' timing.
-  void start(const std::vector<Transfer>& t, std::vector<MPI_Request>& recv,
-             std::vector<MPI_Request>& send) const;
-  void finish(std::vector<MPI_Request>& requests) const;
+  void start(const std::vector<Transfer>& t, Requests& recv, Requests& send) const;
+  /// Posts the receive of n values from rank `source` (another rank; −1: none) with the caller's `tag`,
+  /// without waiting; `in` must stay in place until finish(r). For messages whose pairing `Transfer` cannot
+  /// express (a rank's receives and sends listed independently): two messages in flight between the same
+  /// ranks differ in tag.
+  template <class T>
+  void post_receive(T* in, size_t n, int source, int tag, Requests& r) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    post_receive_bytes(in, n * sizeof(T), source, tag, r);
+  }
+  /// Posts the send of n values to rank `dest` (another rank; −1: none) with `tag`, without waiting; `out`
+  /// must stay untouched until finish(r).
+  template <class T>
+  void post_send(const T* out, size_t n, int dest, int tag, Requests& r) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    post_send_bytes(out, n * sizeof(T), dest, tag, r);
+  }
+  /// Waits for every request in r and empties it.
+  void finish(Requests& r) const;
   /// Seconds this rank has spent blocked in finish(), any_finish(), any() and sendrecv(): waiting for other
   /// ranks' messages and votes (their lateness, i.e. load imbalance or a slower core, and the transfers).
+  /// Collective data operations (sums, extrema, gathers, all_to_all) are not counted.
   double waited() const { return waited_; }
   /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
   template <class T>
@@ -97,6 +147,19 @@ class Comm {
     sendrecv(&n_out, dest >= 0 ? 1 : 0, dest, &n_in, source >= 0 ? 1 : 0, source);
     std::vector<T> in(n_in);
     sendrecv(out.data(), dest >= 0 ? out.size() : 0, dest, in.data(), in.size(), source);
+    return in;
+  }
+  /// Collective: sends out[r] (any length, empty too) to every rank r, this one included, and returns what
+  /// every rank sent to this one, concatenated in rank order. out.size() must equal size().
+  template <class T>
+  std::vector<T> all_to_all(const std::vector<std::vector<T>>& out) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::vector<const void*> data(out.size());
+    std::vector<size_t> counts(out.size());
+    for (size_t r = 0; r < out.size(); ++r) data[r] = out[r].data(), counts[r] = out[r].size();
+    std::vector<char> bytes = all_to_all_bytes(data, counts, sizeof(T));
+    std::vector<T> in(bytes.size() / sizeof(T));
+    if (!bytes.empty()) std::memcpy(in.data(), bytes.data(), bytes.size());
     return in;
   }
 
@@ -128,6 +191,22 @@ class Comm {
   [[noreturn]] void abort(const std::string& message) const;
 
  private:
+  /// An MPI handle held as plain bits; only comm.cpp gives it its MPI type back (MPI_Comm is a pointer in
+  /// Open MPI, an int in MPICH: both fit).
+  struct Handle {
+    uint64_t bits = 0;
+    template <class H>
+    static Handle of(H h) {
+      static_assert(std::is_trivially_copyable_v<H> && sizeof(H) <= sizeof(uint64_t));
+      Handle x;
+      std::memcpy(&x.bits, &h, sizeof h);
+      return x;
+    }
+  };
+  explicit Comm(Handle c);
+  struct Serial {};
+  explicit Comm(Serial) : serial_(true) {}
+
   template <class T>
   std::vector<T> gather_bytes_as(const T* data, size_t n) const {
     std::vector<char> bytes = gather_bytes(data, n * sizeof(T));
@@ -139,13 +218,16 @@ class Comm {
   std::vector<char> allgather_bytes(const void* data, size_t nbytes) const;
   void broadcast_bytes(void* data, size_t nbytes) const;
   void sendrecv_bytes(const void* out, size_t n_out, int dest, void* in, size_t n_in, int source) const;
-  struct Serial {};
-  explicit Comm(Serial) : comm_(MPI_COMM_SELF), serial_(true) {}
+  void post_receive_bytes(void* in, size_t nbytes, int source, int tag, Requests& r) const;
+  void post_send_bytes(const void* out, size_t nbytes, int dest, int tag, Requests& r) const;
+  std::vector<char> all_to_all_bytes(const std::vector<const void*>& out, const std::vector<size_t>& counts,
+                                     size_t elem) const;
 
-  MPI_Comm comm_;
+  Handle comm_;  // the MPI_Comm (unused in serial mode)
   // A duplicate of comm_ for the votes' messages, made at the first vote: their own context, so that no
   // other receive (the mesh backend's tags are row numbers) can ever match them.
-  mutable MPI_Comm votes_ = MPI_COMM_NULL;
+  mutable Handle votes_;
+  mutable bool votes_made_ = false;
   int rank_ = 0, size_ = 1;
   mutable double waited_ = 0.0;
   bool serial_ = false;  // no MPI calls at all (MPI not initialised, or Comm::local())

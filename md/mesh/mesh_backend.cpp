@@ -1,7 +1,6 @@
 #include "md/mesh/mesh_backend.hpp"
 
 #include <fmt/format.h>
-#include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -59,6 +58,7 @@ struct MeshBackend::Impl {
     int rank, row0, rows;
   };
   std::vector<Run> recv, send;
+  Comm::Requests halo;  // the halo messages in flight (none between exchanges; kept for its storage)
 };
 
 /// Every rank's atoms at a rebuild, gathered in rank order (rank r's atoms from first[r]): the mapping's
@@ -198,24 +198,17 @@ void MeshBackend::make_transports() {
   }
 }
 
-// The halo rows of a multicast payload (PE × words over the whole grid) from the ranks that own them.
+// The halo rows of a multicast payload (PE × words over the whole grid) from the ranks that own them. A
+// rank's receives and sends are planned independently, so each run is tagged with its first row.
 void MeshBackend::halo_exchange(std::vector<uint32_t>& payload, int words) const {
-  const Impl& I = *impl_;
+  Impl& I = *impl_;
   if (I.recv.empty() && I.send.empty()) return;
   const size_t row_words = static_cast<size_t>(map_.width) * words;
-  std::vector<MPI_Request> req;
-  req.reserve(I.recv.size() + I.send.size());
-  for (const Impl::Run& r : I.recv) {
-    req.emplace_back();
-    MPI_Irecv(payload.data() + r.row0 * row_words, static_cast<int>(r.rows * row_words), MPI_UINT32_T, r.rank,
-              r.row0, comm_->raw(), &req.back());
-  }
-  for (const Impl::Run& r : I.send) {
-    req.emplace_back();
-    MPI_Isend(payload.data() + r.row0 * row_words, static_cast<int>(r.rows * row_words), MPI_UINT32_T, r.rank,
-              r.row0, comm_->raw(), &req.back());
-  }
-  MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+  for (const Impl::Run& r : I.recv)
+    comm_->post_receive(payload.data() + r.row0 * row_words, r.rows * row_words, r.rank, r.row0, I.halo);
+  for (const Impl::Run& r : I.send)
+    comm_->post_send(payload.data() + r.row0 * row_words, r.rows * row_words, r.rank, r.row0, I.halo);
+  comm_->finish(I.halo);
 }
 
 // A fabric reduction of the band's per-PE words: this band's row folds, every band's rows shared (each
@@ -224,9 +217,7 @@ void MeshBackend::fabric_reduce(FastTransport& t, const uint32_t* band_values, u
   const int words = t.spec().words;
   std::vector<uint32_t> rows(static_cast<size_t>(map_.height) * words, 0u);
   t.reduce_rows(band_values, row0_, row1_, rows.data());
-  if (comm_->size() > 1)
-    MPI_Allreduce(MPI_IN_PLACE, rows.data(), static_cast<int>(rows.size()), MPI_UINT32_T, MPI_BOR,
-                  comm_->raw());
+  comm_->bit_or(rows.data(), static_cast<int>(rows.size()));  // the other ranks' rows are zero here
   t.fold_rows(rows.data(), out);
 }
 
@@ -250,10 +241,7 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
   else
     rebuild(s, !same);
   const MeshCounters saved = counters_;
-  if (opt_.fp64)
-    forces<double>(s, eatom);
-  else
-    forces<float>(s, eatom);
+  forces(s, eatom);
   // The saved run counted this force pass at the step it checkpointed: the report continues, not repeats.
   if (restored) counters_ = saved;
 }
@@ -376,10 +364,7 @@ void MeshBackend::compute(State& s, bool eatom, bool tally) {
     rebuild(s, false);
     ++counters_.step_rebuilds;
   }
-  if (opt_.fp64)
-    forces<double>(s, eatom);
-  else
-    forces<float>(s, eatom, tally);
+  forces(s, eatom, tally);
 }
 
 bool MeshBackend::rebuild_due(State& s) {
@@ -503,18 +488,7 @@ void MeshBackend::distribute(State& s, const AllAtoms& g) {
     buf.resize(buf.size() + Atoms::kPackSize);
     a.pack(i, buf.data() + buf.size() - Atoms::kPackSize);
   }
-  std::vector<int> nsend(R), nrecv(R), sdis(R, 0), rdis(R, 0);
-  for (int r = 0; r < R; ++r) nsend[r] = static_cast<int>(out[r].size());
-  MPI_Alltoall(nsend.data(), 1, MPI_INT, nrecv.data(), 1, MPI_INT, comm_->raw());
-  std::vector<double> sbuf, rbuf;
-  for (int r = 0; r < R; ++r) {
-    sdis[r] = static_cast<int>(sbuf.size());
-    sbuf.insert(sbuf.end(), out[r].begin(), out[r].end());
-    rdis[r] = r ? rdis[r - 1] + nrecv[r - 1] : 0;
-  }
-  rbuf.resize(static_cast<size_t>(rdis[R - 1]) + nrecv[R - 1]);
-  MPI_Alltoallv(sbuf.data(), nsend.data(), sdis.data(), MPI_DOUBLE, rbuf.data(), nrecv.data(), rdis.data(),
-                MPI_DOUBLE, comm_->raw());
+  const std::vector<double> rbuf = comm_->all_to_all(out);  // arrivals in rank order
   a.compact(keep);
   for (size_t k = 0; k + Atoms::kPackSize <= rbuf.size(); k += Atoms::kPackSize) a.unpack(rbuf.data() + k);
 }
@@ -749,40 +723,194 @@ void MeshBackend::scan_windows(const Box& box, const AllAtoms& g) {
   I.fp->approve_requests(pe0_, pe1_, nbr_off_.data(), nbr_src_.data());
 }
 
-template <class Real>
+namespace {
+
+using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
+
+// Neighbour slots an fp64 PE kernel holds on its stack.
+constexpr int kHood = 512;
+
+// PE q's slots in a chunk's received position planes (requests from k0, nreq per plane) and, in the force
+// pass, their F' (bfp; null in the density pass).
+PeSlots32 pe_slots32(const int32_t* off, const int8_t* nshift, const int8_t* ntype, int q, int32_t k0,
+                     const float* bx, size_t nreq, const float* bfp) {
+  const size_t r0 = static_cast<size_t>(off[q] - k0);
+  PeSlots32 in;
+  in.n = off[q + 1] - off[q];
+  in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
+  in.shift = nshift + off[q], in.type = ntype + off[q], in.fp = bfp ? bfp + r0 : nullptr;
+  return in;
+}
+
+}  // namespace
+
+// An fp64 PE's neighbourhood: its slots' displacements from positions received at rx (request k at
+// rx[(k − k0)·3]) with each slot's periodic image, and their types. Plain pointers, copied into the kernels.
+struct MeshBackend::Hood64 {
+  const double* own;  // the positions payload: 3 per PE of the grid
+  int p0;             // the band's first PE
+  const int32_t* off;
+  const int8_t* shift;
+  const int8_t* type;
+  double lx, ly, lz;
+  // Fills PE q's (band index) slots into hx, hy, hz, ht and returns their count.
+  int operator()(int q, int32_t k0, const double* rx, double* hx, double* hy, double* hz, int* ht) const {
+    double xi[3];
+    std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
+    const int32_t b = off[q], e = off[q + 1];
+    for (int32_t k = b; k < e; ++k) {
+      const double* xj = rx + 3 * static_cast<size_t>(k - k0);
+      const int code = shift[k];
+      hx[k - b] = pe_delta(xi[0], xj[0], code % 3 - 1, lx);
+      hy[k - b] = pe_delta(xi[1], xj[1], (code / 3) % 3 - 1, ly);
+      hz[k - b] = pe_delta(xi[2], xj[2], code / 9 - 1, lz);
+      ht[k - b] = type[k];
+    }
+    return static_cast<int>(e - b);
+  }
+};
+
 void MeshBackend::forces(State& s, bool eatom, bool tally) {
   const auto t0 = std::chrono::steady_clock::now();
   Impl& I = *impl_;
-  Atoms& a = s.atoms;
-  const int npe = map_.size(), nb = pe1_ - pe0_, p0 = pe0_;
+  // fp64 always tallies: its per-PE virial is part of the kernel, and the host reads the sums out anyway.
+  if (opt_.fp64) tally = true;
+  StepLoad load;
+  if (opt_.fp64)
+    multicast_positions<double>(s.atoms, load);
+  else
+    multicast_positions<float>(s.atoms, load);
+  const int nb = pe1_ - pe0_;
+  rho_.assign(nb, 0.0);
+  fp_.assign(nb, 0.0);
+  I.epe.assign(nb, 0.0);
+  if (tally) I.vpe.assign(6 * static_cast<size_t>(nb), 0.0);
+  for (int q = 0; q < nb; ++q) load.busiest_cand = std::max(load.busiest_cand, nbr_off_[q + 1] - nbr_off_[q]);
+  if (opt_.fp64)
+    pe_passes_fp64(s.box, s.atoms, load);
+  else
+    pe_passes_fp32(s.box, s.atoms, tally, load);
+  I.fp->charge();
+  ++counters_.forces;
+  count_busiest_pe(load);
+  result_ = ForceResult{};
+  result_.tallied = tally;
+  if (opt_.fp64)
+    sum_energy_virial_fp64();
+  else if (tally)  // the wafer, too, sums energy and virial only on the steps that report them
+    sum_energy_virial_fp32();
+  if (eatom) {
+    result_.eatom.assign(s.atoms.size(), 0.0);
+    for (int q = 0; q < nb; ++q)
+      if (local_[q] >= 0) result_.eatom[local_[q]] = I.epe[q];
+  }
+  times_.comm += load.halo_seconds;
+  times_.pair += seconds_since(t0) - load.halo_seconds;
+}
+
+// Each PE loads its own atom's position: the state row of an atom is that PE's memory. The payload spans the
+// whole grid; this rank fills its band and receives the halo rows. Only occupied PEs are ever requested, so
+// stale words elsewhere are never read: no clearing per step (nor of the F' payload, sized here too).
+template <class Real>
+void MeshBackend::multicast_positions(const Atoms& a, StepLoad& load) {
+  Impl& I = *impl_;
   constexpr int pw = 3 * sizeof(Real) / 4, fw = sizeof(Real) / 4;
-  constexpr bool f32 = std::is_same_v<Real, float>;
-  Real L[3];
-  double Ld[3];
-  for (int d = 0; d < 3; ++d) Ld[d] = s.box.prd(d), L[d] = static_cast<Real>(Ld[d]);
-  // Each PE loads its own atom's position: the state row of an atom is that PE's memory. The payload spans
-  // the whole grid; this rank fills its band and receives the halo rows.
-  // Only occupied PEs are ever requested, so stale words elsewhere are never read: no clearing per step.
+  const int npe = map_.size(), nb = pe1_ - pe0_;
   I.pos_payload.resize(static_cast<size_t>(npe) * pw);
   I.fp_payload.resize(static_cast<size_t>(npe) * fw);
   for (int q = 0; q < nb; ++q) {
     const int i = local_[q];
     if (i < 0) continue;
     const Real v[3] = {static_cast<Real>(a.x[i]), static_cast<Real>(a.y[i]), static_cast<Real>(a.z[i])};
-    std::memcpy(&I.pos_payload[static_cast<size_t>(p0 + q) * pw], v, sizeof v);
+    std::memcpy(&I.pos_payload[static_cast<size_t>(pe0_ + q) * pw], v, sizeof v);
   }
   const auto th = std::chrono::steady_clock::now();
   halo_exchange(I.pos_payload, pw);
-  double halo_seconds = seconds_since(th);
-  rho_.assign(nb, 0.0);
-  fp_.assign(nb, 0.0);
-  I.epe.assign(nb, 0.0);
-  if (tally) I.vpe.assign(6 * static_cast<size_t>(nb), 0.0);
-  int busiest_cand = 0, busiest_cut = 0;
-  for (int q = 0; q < nb; ++q) busiest_cand = std::max(busiest_cand, nbr_off_[q + 1] - nbr_off_[q]);
-  const double cutsq = tables_->cutmax * tables_->cutmax;
-  const ShiftOffsets32 shifts = make_shift_offsets32(Ld);
-  // Raw pointers for the kernels over PEs (no container access inside them); band arrays index pe − p0.
+  load.halo_seconds += seconds_since(th);
+}
+
+// The band's destinations in chunks whose requests (pw words each) fit the buffer budget: chunk c is
+// [bounds[c], bounds[c + 1]).
+std::vector<int> MeshBackend::chunk_bounds(int pw) const {
+  const int32_t* off = nbr_off_.data();
+  const int p0 = pe0_;
+  std::vector<int> bounds;
+  for (int d0 = pe0_; d0 < pe1_;) {
+    int d1 = d0 + 1;
+    while (d1 < pe1_ && d1 - d0 < opt_.chunk_pes &&
+           static_cast<size_t>(off[d1 + 1 - p0] - off[d0 - p0]) * pw < word_budget)
+      ++d1;
+    bounds.push_back(d0);
+    d0 = d1;
+  }
+  bounds.push_back(pe1_);
+  return bounds;
+}
+
+// fp32: a wavefront over the band's chunks, as the PEs keep what they received: a chunk's force pass runs
+// from the positions its density pass received, as soon as every PE within b rows has its F' (a ring of
+// received chunks). Chunks whose window reaches past the band (or wraps) wait for the F' halo and receive
+// their positions again.
+void MeshBackend::pe_passes_fp32(const Box& box, Atoms& a, bool tally, StepLoad& load) {
+  Impl& I = *impl_;
+  double L[3];
+  for (int d = 0; d < 3; ++d) L[d] = box.prd(d);
+  const ShiftOffsets32 shifts = make_shift_offsets32(L);
+  const std::vector<int> cb = chunk_bounds(3);
+  const int nc = static_cast<int>(cb.size()) - 1, W = map_.width;
+  auto chunk_of = [&](int pe) {
+    return static_cast<int>(std::upper_bound(cb.begin(), cb.end() - 1, pe) - cb.begin()) - 1;
+  };
+  std::vector<int> need(nc, -1);  // pass 1 of chunks up to need[c] gives chunk c its F'; −1: after the halo
+  int ring = 1;
+  for (int c = 0; c < nc; ++c) {
+    const int lo = cb[c] / W - b_, hi = (cb[c + 1] - 1) / W + b_;
+    if (lo < row0_ || hi >= row1_) continue;
+    need[c] = chunk_of(std::min(pe1_ - 1, (hi + 1) * W - 1));
+    ring = std::max(ring, need[c] - c + 1);
+  }
+  std::vector<std::vector<uint32_t>>& held = I.ring;
+  if (static_cast<int>(held.size()) < ring) held.resize(ring);
+  std::vector<int> later;
+  int next = 0;
+  for (int c = 0; c < nc; ++c) {
+    density_chunk_fp32(cb[c], cb[c + 1], shifts, held[c % ring], load);
+    while (next <= c && (need[next] < 0 || need[next] <= c)) {
+      if (need[next] < 0)
+        later.push_back(next);
+      else
+        force_chunk_fp32(cb[next], cb[next + 1], shifts, held[next % ring], tally, a);
+      ++next;
+    }
+  }
+  for (; next < nc; ++next) later.push_back(next);
+  I.pos->charge();
+  const auto th = std::chrono::steady_clock::now();
+  halo_exchange(I.fp_payload, 1);
+  load.halo_seconds += seconds_since(th);
+  for (int c : later) {
+    receive_positions_fp32(cb[c], cb[c + 1], I.buf);
+    force_chunk_fp32(cb[c], cb[c + 1], shifts, I.buf, tally, a);
+  }
+}
+
+// The positions of destinations [d0, d1)'s requests as x, y, z planes (request k at plane[k − k0]).
+void MeshBackend::receive_positions_fp32(int d0, int d1, std::vector<uint32_t>& planes) {
+  Impl& I = *impl_;
+  const int32_t* off = nbr_off_.data();
+  const size_t nreq = static_cast<size_t>(off[d1 - pe0_] - off[d0 - pe0_]);
+  planes.resize(nreq * 3);
+  I.pos->deliver_approved_range(d0, d1, &off[d0 - pe0_], nbr_src_.data(), I.pos_payload.data(), planes.data(),
+                                nreq);
+}
+
+// Pass 1 of destinations [d0, d1): their positions into `planes`, then each PE's density and embedding; its
+// F' goes into the F' payload at once.
+void MeshBackend::density_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts,
+                                     std::vector<uint32_t>& planes, StepLoad& load) {
+  Impl& I = *impl_;
+  // Raw pointers for the kernel over PEs (no container access inside it); band arrays index pe − p0.
+  const int p0 = pe0_;
   const int* local = local_.data();
   const int* type = type_.data();
   const int32_t* off = nbr_off_.data();
@@ -791,273 +919,225 @@ void MeshBackend::forces(State& s, bool eatom, bool tally) {
   double* rho = rho_.data();
   double* fpv = fp_.data();
   double* epe = I.epe.data();
+  const PeTables32* pt = &I.pt;
+  const ShiftOffsets32* so = &shifts;
+  const int32_t k0 = off[d0 - p0];
+  const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+  receive_positions_fp32(d0, d1, planes);
+  const float* bx = reinterpret_cast<const float*>(planes.data());
+  const uint32_t* own = I.pos_payload.data();
+  uint32_t* fpay = I.fp_payload.data();
+  int cut_max = 0;
+  Kokkos::parallel_reduce(
+      "mesh_pe_density32", Policy(d0 - p0, d1 - p0),
+      [=](const int q, int& busiest) {
+        if (local[q] < 0) return;
+        float xi[3];
+        std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
+        const PeSlots32 in = pe_slots32(off, nshift, ntype, q, k0, bx, nreq, nullptr);
+        int in_cut = 0;
+        const float r = pe_density32(*pt, *so, type[q], xi, in, in_cut);
+        busiest = std::max(busiest, in_cut);
+        float f = 0.0f;
+        epe[q] = f32_embed(pt->scalar, type[q], r, f);
+        rho[q] = r, fpv[q] = f;
+        std::memcpy(fpay + p0 + q, &f, 4);
+      },
+      Kokkos::Max<int>(cut_max));
+  load.busiest_cut = std::max(load.busiest_cut, cut_max);
+}
+
+// Pass 2 of destinations [d0, d1) from the positions pass 1 delivered into `planes`: F' of the slots, then
+// each PE's force over its full neighbourhood (and its virial when tallied).
+void MeshBackend::force_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts,
+                                   const std::vector<uint32_t>& planes, bool tally, Atoms& a) {
+  Impl& I = *impl_;
+  const int p0 = pe0_;
+  const int* local = local_.data();
+  const int* type = type_.data();
+  const int32_t* off = nbr_off_.data();
+  const int8_t* nshift = nbr_shift_.data();
+  const int8_t* ntype = nbr_type_.data();
+  const double* fpv = fp_.data();
+  double* epe = I.epe.data();
   double* vpe = tally ? I.vpe.data() : nullptr;
   const PeTables32* pt = &I.pt;
   const ShiftOffsets32* so = &shifts;
-  using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
-
-  // Streams the band's destinations [d0, d1) whose requests fit the buffer budget.
-  auto chunks = [&](auto&& body) {
-    for (int d0 = pe0_; d0 < pe1_;) {
-      int d1 = d0 + 1;
-      while (d1 < pe1_ && d1 - d0 < opt_.chunk_pes &&
-             static_cast<size_t>(off[d1 + 1 - p0] - off[d0 - p0]) * pw < word_budget)
-        ++d1;
-      body(d0, d1);
-      d0 = d1;
-    }
-  };
   double* fx = a.fx.data();
   double* fy = a.fy.data();
   double* fz = a.fz.data();
-  if constexpr (f32) {
-    // Pass 1 of destinations [d0, d1): positions into `planes` (x, y, z planes, request k at plane[k − k0]),
-    // then each PE's density and embedding; its F' goes into the F' payload at once.
-    // PE q's slots in a chunk's received planes (requests from k0, nreq per plane) and F' (force pass).
-    auto slots = [=](int q, int32_t k0, const float* bx, size_t nreq, const float* bfp) {
-      const size_t r0 = static_cast<size_t>(off[q] - k0);
-      PeSlots32 in;
-      in.n = off[q + 1] - off[q];
-      in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
-      in.shift = nshift + off[q], in.type = ntype + off[q], in.fp = bfp ? bfp + r0 : nullptr;
-      return in;
-    };
-    auto receive = [&](int d0, int d1, std::vector<uint32_t>& planes) {
-      const size_t nreq = static_cast<size_t>(off[d1 - p0] - off[d0 - p0]);
-      planes.resize(nreq * pw);
-      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
-                                    planes.data(), nreq);
-    };
-    auto pass1 = [&](int d0, int d1, std::vector<uint32_t>& planes) {
-      const int32_t k0 = off[d0 - p0];
-      const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
-      receive(d0, d1, planes);
-      const float* bx = reinterpret_cast<const float*>(planes.data());
-      const uint32_t* own = I.pos_payload.data();
-      uint32_t* fpay = I.fp_payload.data();
-      int cut_max = 0;
-      Kokkos::parallel_reduce(
-          "mesh_pe_density32", Policy(d0 - p0, d1 - p0),
-          [=](const int q, int& busiest) {
-            if (local[q] < 0) return;
-            float xi[3];
-            std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
-            const PeSlots32 in = slots(q, k0, bx, nreq, nullptr);
-            int in_cut = 0;
-            const float r = pe_density32(*pt, *so, type[q], xi, in, in_cut);
-            busiest = std::max(busiest, in_cut);
-            float f = 0.0f;
-            epe[q] = f32_embed(pt->scalar, type[q], r, f);
-            rho[q] = r, fpv[q] = f;
-            std::memcpy(fpay + p0 + q, &f, 4);
-          },
-          Kokkos::Max<int>(cut_max));
-      busiest_cut = std::max(busiest_cut, cut_max);
-    };
-    // Pass 2 of [d0, d1) from the positions pass 1 delivered into `planes`: F' of the slots, then each PE's
-    // force over its full neighbourhood.
-    auto pass2 = [&](int d0, int d1, const std::vector<uint32_t>& planes) {
-      const int32_t k0 = off[d0 - p0];
-      const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
-      I.buf2.resize(nreq);
-      I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(),
-                                   I.buf2.data());
-      const float* bx = reinterpret_cast<const float*>(planes.data());
-      const float* bfp = reinterpret_cast<const float*>(I.buf2.data());
-      const uint32_t* own = I.pos_payload.data();
-      Kokkos::parallel_for("mesh_pe_force32", Policy(d0 - p0, d1 - p0), [=](const int q) {
-        const int i = local[q];
-        if (i < 0) return;
-        float xi[3];
-        std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
-        const PeSlots32 in = slots(q, k0, bx, nreq, bfp);
-        float f[3], v[6] = {0, 0, 0, 0, 0, 0};
-        epe[q] += pe_force32(*pt, *so, type[q], static_cast<float>(fpv[q]), xi, in, f, vpe ? v : nullptr);
-        fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
-        if (vpe)
-          for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
-      });
-    };
-    // A wavefront over the band's chunks, as the PEs keep what they received: a chunk's force pass runs from
-    // the positions its density pass received, as soon as every PE within b rows has its F' (a ring of
-    // received chunks). Chunks whose window reaches past the band (or wraps) wait for the F' halo and receive
-    // their positions again.
-    std::vector<int> cb;
-    chunks([&](int d0, int) { cb.push_back(d0); });
-    cb.push_back(pe1_);
-    const int nc = static_cast<int>(cb.size()) - 1, W = map_.width;
-    auto chunk_of = [&](int pe) {
-      return static_cast<int>(std::upper_bound(cb.begin(), cb.end() - 1, pe) - cb.begin()) - 1;
-    };
-    std::vector<int> need(nc, -1);  // pass 1 of chunks up to need[c] gives chunk c its F'; −1: after the halo
-    int ring = 1;
-    for (int c = 0; c < nc; ++c) {
-      const int lo = cb[c] / W - b_, hi = (cb[c + 1] - 1) / W + b_;
-      if (lo < row0_ || hi >= row1_) continue;
-      need[c] = chunk_of(std::min(pe1_ - 1, (hi + 1) * W - 1));
-      ring = std::max(ring, need[c] - c + 1);
-    }
-    std::vector<std::vector<uint32_t>>& held = I.ring;
-    if (static_cast<int>(held.size()) < ring) held.resize(ring);
-    std::vector<int> later;
-    int next = 0;
-    for (int c = 0; c < nc; ++c) {
-      pass1(cb[c], cb[c + 1], held[c % ring]);
-      while (next <= c && (need[next] < 0 || need[next] <= c)) {
-        if (need[next] < 0)
-          later.push_back(next);
-        else
-          pass2(cb[next], cb[next + 1], held[next % ring]);
-        ++next;
-      }
-    }
-    for (; next < nc; ++next) later.push_back(next);
-    I.pos->charge();
-    const auto th2 = std::chrono::steady_clock::now();
-    halo_exchange(I.fp_payload, fw);
-    halo_seconds += seconds_since(th2);
-    for (int c : later) {
-      receive(cb[c], cb[c + 1], I.buf);
-      pass2(cb[c], cb[c + 1], I.buf);
-    }
-  } else {
-    // fp64: pass 1 over the band, the F' halo, then pass 2 (positions received again). Kernels over PEs with
-    // each PE's displacements on its stack (the sums run in slot order, as the cluster's deterministic mode).
-    constexpr int kHood = 512;
-    if (busiest_cand > kHood)
-      throw RunError(
-          fmt::format("mesh fp64: a PE has {} neighbour slots, more than the {} its kernel holds "
-                      "(use fp32, or a smaller skin)",
-                      busiest_cand, kHood));
-    const potentials::EamTables* tab = tables_;
-    const Real Lx = L[0], Ly = L[1], Lz = L[2];
-    // PE q's slot displacements from positions received at `rx` (request k at rx[(k − k0)·3]).
-    const double* own64 = reinterpret_cast<const double*>(I.pos_payload.data());
-    auto hood = [=](int q, int32_t k0, const double* rx, double* hx, double* hy, double* hz, int* ht) {
-      double xi[3];
-      std::memcpy(xi, own64 + 3 * static_cast<size_t>(p0 + q), sizeof xi);
-      const int32_t b = off[q], e = off[q + 1];
-      for (int32_t k = b; k < e; ++k) {
-        const double* xj = rx + 3 * static_cast<size_t>(k - k0);
-        const int code = nshift[k];
-        hx[k - b] = pe_delta(xi[0], xj[0], code % 3 - 1, Lx);
-        hy[k - b] = pe_delta(xi[1], xj[1], (code / 3) % 3 - 1, Ly);
-        hz[k - b] = pe_delta(xi[2], xj[2], code / 9 - 1, Lz);
-        ht[k - b] = ntype[k];
-      }
-      return static_cast<int>(e - b);
-    };
-    uint32_t* fpay = I.fp_payload.data();
-    chunks([&](int d0, int d1) {
-      const int32_t k0 = off[d0 - p0];
-      I.buf.resize(static_cast<size_t>(off[d1 - p0] - k0) * pw);
-      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
-                                    I.buf.data());
-      const double* rx = reinterpret_cast<const double*>(I.buf.data());
-      int cut_max = 0;
-      Kokkos::parallel_reduce(
-          "mesh_pe_density64", Policy(d0 - p0, d1 - p0),
-          [=](const int q, int& busiest) {
-            if (local[q] < 0) return;
-            double hx[kHood], hy[kHood], hz[kHood];
-            int ht[kHood];
-            const int n = hood(q, k0, rx, hx, hy, hz, ht);
-            int in_cut = 0;
-            for (int k = 0; k < n; ++k) in_cut += hx[k] * hx[k] + hy[k] * hy[k] + hz[k] * hz[k] < cutsq;
-            busiest = std::max(busiest, in_cut);
-            double fpi = 0.0;
-            const double r = atom_density(*tab, type[q], n, hx, hy, hz, ht);
-            rho[q] = r;
-            epe[q] = atom_embed(*tab, type[q], r, fpi);
-            fpv[q] = fpi;
-            std::memcpy(fpay + 2 * static_cast<size_t>(p0 + q), &fpi, sizeof fpi);
-          },
-          Kokkos::Max<int>(cut_max));
-      busiest_cut = std::max(busiest_cut, cut_max);
-    });
-    I.pos->charge();
-    const auto th2 = std::chrono::steady_clock::now();
-    halo_exchange(I.fp_payload, fw);
-    halo_seconds += seconds_since(th2);
-    chunks([&](int d0, int d1) {
-      const int32_t k0 = off[d0 - p0];
-      const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
-      I.buf.resize(nreq * pw);
-      I.buf2.resize(nreq * fw);
-      I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(),
-                                    I.buf.data());
-      I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(),
-                                   I.buf2.data());
-      const double* rx = reinterpret_cast<const double*>(I.buf.data());
-      const double* rfp = reinterpret_cast<const double*>(I.buf2.data());
-      Kokkos::parallel_for("mesh_pe_force64", Policy(d0 - p0, d1 - p0), [=](const int q) {
-        const int i = local[q];
-        if (i < 0) return;
+  const int32_t k0 = off[d0 - p0];
+  const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+  I.buf2.resize(nreq);
+  I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(), I.buf2.data());
+  const float* bx = reinterpret_cast<const float*>(planes.data());
+  const float* bfp = reinterpret_cast<const float*>(I.buf2.data());
+  const uint32_t* own = I.pos_payload.data();
+  Kokkos::parallel_for("mesh_pe_force32", Policy(d0 - p0, d1 - p0), [=](const int q) {
+    const int i = local[q];
+    if (i < 0) return;
+    float xi[3];
+    std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
+    const PeSlots32 in = pe_slots32(off, nshift, ntype, q, k0, bx, nreq, bfp);
+    float f[3], v[6] = {0, 0, 0, 0, 0, 0};
+    epe[q] += pe_force32(*pt, *so, type[q], static_cast<float>(fpv[q]), xi, in, f, vpe ? v : nullptr);
+    fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
+    if (vpe)
+      for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
+  });
+}
+
+// fp64: the density pass over the band, the F' halo, then the force pass (positions received again). Kernels
+// over PEs with each PE's displacements on its stack (the sums run in slot order, as the cluster's
+// deterministic mode).
+void MeshBackend::pe_passes_fp64(const Box& box, Atoms& a, StepLoad& load) {
+  Impl& I = *impl_;
+  if (load.busiest_cand > kHood)
+    throw RunError(
+        fmt::format("mesh fp64: a PE has {} neighbour slots, more than the {} its kernel holds "
+                    "(use fp32, or a smaller skin)",
+                    load.busiest_cand, kHood));
+  const Hood64 hood{reinterpret_cast<const double*>(I.pos_payload.data()),
+                    pe0_,
+                    nbr_off_.data(),
+                    nbr_shift_.data(),
+                    nbr_type_.data(),
+                    box.prd(0),
+                    box.prd(1),
+                    box.prd(2)};
+  const std::vector<int> cb = chunk_bounds(6);
+  const int nc = static_cast<int>(cb.size()) - 1;
+  for (int c = 0; c < nc; ++c) density_chunk_fp64(cb[c], cb[c + 1], hood, load);
+  I.pos->charge();
+  const auto th = std::chrono::steady_clock::now();
+  halo_exchange(I.fp_payload, 2);
+  load.halo_seconds += seconds_since(th);
+  for (int c = 0; c < nc; ++c) force_chunk_fp64(cb[c], cb[c + 1], hood, a);
+}
+
+// Density pass of destinations [d0, d1): their positions, then each PE's density and embedding; its F' goes
+// into the F' payload at once.
+void MeshBackend::density_chunk_fp64(int d0, int d1, const Hood64& hood, StepLoad& load) {
+  Impl& I = *impl_;
+  const int p0 = pe0_;
+  const int* local = local_.data();
+  const int* type = type_.data();
+  const int32_t* off = nbr_off_.data();
+  double* rho = rho_.data();
+  double* fpv = fp_.data();
+  double* epe = I.epe.data();
+  const potentials::EamTables* tab = tables_;
+  const double cutsq = tables_->cutmax * tables_->cutmax;
+  uint32_t* fpay = I.fp_payload.data();
+  const int32_t k0 = off[d0 - p0];
+  I.buf.resize(static_cast<size_t>(off[d1 - p0] - k0) * 6);
+  I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(), I.buf.data());
+  const double* rx = reinterpret_cast<const double*>(I.buf.data());
+  int cut_max = 0;
+  Kokkos::parallel_reduce(
+      "mesh_pe_density64", Policy(d0 - p0, d1 - p0),
+      [=](const int q, int& busiest) {
+        if (local[q] < 0) return;
         double hx[kHood], hy[kHood], hz[kHood];
         int ht[kHood];
         const int n = hood(q, k0, rx, hx, hy, hz, ht);
-        double f[3] = {0, 0, 0};
-        epe[q] += atom_force(*tab, type[q], fpv[q], n, hx, hy, hz, ht, rfp + (off[q] - k0), f,
-                             vpe + 6 * static_cast<size_t>(q));
-        fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
-      });
-    });
-  }
-  I.fp->charge();
-  ++counters_.forces;
-  // The busiest PE anywhere prices the step.
-  if (comm_->size() > 1) {
-    int most[2] = {busiest_cand, busiest_cut};
-    MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT, MPI_MAX, comm_->raw());
-    busiest_cand = most[0], busiest_cut = most[1];
-  }
-  counters_.sum_candidates_max += busiest_cand;
-  counters_.sum_in_cut_max += busiest_cut;
+        int in_cut = 0;
+        for (int k = 0; k < n; ++k) in_cut += hx[k] * hx[k] + hy[k] * hy[k] + hz[k] * hz[k] < cutsq;
+        busiest = std::max(busiest, in_cut);
+        double fpi = 0.0;
+        const double r = atom_density(*tab, type[q], n, hx, hy, hz, ht);
+        rho[q] = r;
+        epe[q] = atom_embed(*tab, type[q], r, fpi);
+        fpv[q] = fpi;
+        std::memcpy(fpay + 2 * static_cast<size_t>(p0 + q), &fpi, sizeof fpi);
+      },
+      Kokkos::Max<int>(cut_max));
+  load.busiest_cut = std::max(load.busiest_cut, cut_max);
+}
 
-  // Global energy and virial. fp32: a 7-word fabric sum (as the wafer would). fp64: the fabric's words are
-  // fp32, so the host reads the per-PE values out and sums them row by row in PE order, then the rows in
-  // order (the thermo readout; the same bits for any tiling in bands of rows).
-  result_ = ForceResult{};
-  result_.tallied = tally;
-  if constexpr (!f32) {
-    const int W = map_.width;
-    std::vector<double> rows(7 * static_cast<size_t>(map_.height), 0.0);
-    for (int y = row0_; y < row1_; ++y) {
-      double* r = &rows[7 * static_cast<size_t>(y)];
-      for (int p = y * W; p < (y + 1) * W; ++p) {
-        const int q = p - p0;
-        r[0] += I.epe[q];
-        for (int c = 0; c < 6; ++c) r[1 + c] += I.vpe[6 * static_cast<size_t>(q) + c];
-      }
+// Force pass of destinations [d0, d1): their positions again and their F', then each PE's force and virial
+// over its full neighbourhood.
+void MeshBackend::force_chunk_fp64(int d0, int d1, const Hood64& hood, Atoms& a) {
+  Impl& I = *impl_;
+  const int p0 = pe0_;
+  const int* local = local_.data();
+  const int* type = type_.data();
+  const int32_t* off = nbr_off_.data();
+  const double* fpv = fp_.data();
+  double* epe = I.epe.data();
+  double* vpe = I.vpe.data();
+  const potentials::EamTables* tab = tables_;
+  double* fx = a.fx.data();
+  double* fy = a.fy.data();
+  double* fz = a.fz.data();
+  const int32_t k0 = off[d0 - p0];
+  const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+  I.buf.resize(nreq * 6);
+  I.buf2.resize(nreq * 2);
+  I.pos->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.pos_payload.data(), I.buf.data());
+  I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(), I.buf2.data());
+  const double* rx = reinterpret_cast<const double*>(I.buf.data());
+  const double* rfp = reinterpret_cast<const double*>(I.buf2.data());
+  Kokkos::parallel_for("mesh_pe_force64", Policy(d0 - p0, d1 - p0), [=](const int q) {
+    const int i = local[q];
+    if (i < 0) return;
+    double hx[kHood], hy[kHood], hz[kHood];
+    int ht[kHood];
+    const int n = hood(q, k0, rx, hx, hy, hz, ht);
+    double f[3] = {0, 0, 0};
+    epe[q] += atom_force(*tab, type[q], fpv[q], n, hx, hy, hz, ht, rfp + (off[q] - k0), f,
+                         vpe + 6 * static_cast<size_t>(q));
+    fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
+  });
+}
+
+// The busiest PE anywhere prices the step.
+void MeshBackend::count_busiest_pe(const StepLoad& load) {
+  int most[2] = {load.busiest_cand, load.busiest_cut};
+  comm_->max(most, 2);
+  counters_.sum_candidates_max += most[0];
+  counters_.sum_in_cut_max += most[1];
+}
+
+// fp64: the fabric's words are fp32 and cannot carry an fp64 sum, so the host reads the per-PE energy and
+// virial out and sums them row by row in PE order, then the rows in order (the thermo read-out; the same bits
+// for any tiling in bands of rows).
+void MeshBackend::sum_energy_virial_fp64() {
+  const Impl& I = *impl_;
+  const int W = map_.width;
+  std::vector<double> rows(7 * static_cast<size_t>(map_.height), 0.0);
+  for (int y = row0_; y < row1_; ++y) {
+    double* r = &rows[7 * static_cast<size_t>(y)];
+    for (int p = y * W; p < (y + 1) * W; ++p) {
+      const int q = p - pe0_;
+      r[0] += I.epe[q];
+      for (int c = 0; c < 6; ++c) r[1 + c] += I.vpe[6 * static_cast<size_t>(q) + c];
     }
-    if (comm_->size() > 1)  // each row is summed on exactly one rank, the others hold zero
-      MPI_Allreduce(MPI_IN_PLACE, rows.data(), static_cast<int>(rows.size()), MPI_DOUBLE, MPI_SUM,
-                    comm_->raw());
-    for (int y = 0; y < map_.height; ++y) {
-      result_.energy += rows[7 * static_cast<size_t>(y)];
-      for (int c = 0; c < 6; ++c) result_.virial[c] += rows[7 * static_cast<size_t>(y) + 1 + c];
-    }
-  } else if (tally) {  // the wafer, too, sums energy and virial only on the steps that report them
-    std::vector<uint32_t>& words = I.buf2;
-    words.assign(7 * static_cast<size_t>(nb), 0u);
-    for (int q = 0; q < nb; ++q) {
-      words[7 * static_cast<size_t>(q)] = float_bits(static_cast<float>(I.epe[q]));
-      for (int c = 0; c < 6; ++c)
-        words[7 * static_cast<size_t>(q) + 1 + c] =
-            float_bits(static_cast<float>(I.vpe[6 * static_cast<size_t>(q) + c]));
-    }
-    uint32_t out[7];
-    fabric_reduce(*I.sum, words.data(), out);
-    result_.energy = bits_float(out[0]);
-    for (int c = 0; c < 6; ++c) result_.virial[c] = bits_float(out[1 + c]);
   }
-  if (eatom) {
-    result_.eatom.assign(a.size(), 0.0);
-    for (int q = 0; q < nb; ++q)
-      if (local_[q] >= 0) result_.eatom[local_[q]] = I.epe[q];
+  // Each row is summed on exactly one rank and the others hold +0.0, so the rank-ordered sum is exact.
+  comm_->sum(rows.data(), static_cast<int>(rows.size()));
+  for (int y = 0; y < map_.height; ++y) {
+    result_.energy += rows[7 * static_cast<size_t>(y)];
+    for (int c = 0; c < 6; ++c) result_.virial[c] += rows[7 * static_cast<size_t>(y) + 1 + c];
   }
-  times_.comm += halo_seconds;
-  times_.pair += seconds_since(t0) - halo_seconds;
+}
+
+// fp32: the per-PE energy and virial as fp32 words through the fabric's 7-word sum, as the wafer would.
+void MeshBackend::sum_energy_virial_fp32() {
+  Impl& I = *impl_;
+  const int nb = pe1_ - pe0_;
+  std::vector<uint32_t>& words = I.buf2;
+  words.assign(7 * static_cast<size_t>(nb), 0u);
+  for (int q = 0; q < nb; ++q) {
+    words[7 * static_cast<size_t>(q)] = float_bits(static_cast<float>(I.epe[q]));
+    for (int c = 0; c < 6; ++c)
+      words[7 * static_cast<size_t>(q) + 1 + c] =
+          float_bits(static_cast<float>(I.vpe[6 * static_cast<size_t>(q) + c]));
+  }
+  uint32_t out[7];
+  fabric_reduce(*I.sum, words.data(), out);
+  result_.energy = bits_float(out[0]);
+  for (int c = 0; c < 6; ++c) result_.virial[c] = bits_float(out[1 + c]);
 }
 
 StepCycles MeshBackend::step_cycles() const {

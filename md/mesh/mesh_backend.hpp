@@ -14,12 +14,14 @@
 
 #include "fabric/fast_transport.hpp"
 #include "fabric/hardware.hpp"
-#include "md/force/backend.hpp"
 #include "md/core/comm.hpp"
+#include "md/force/backend.hpp"
 #include "md/mesh/cycle_account.hpp"
 #include "md/mesh/mapping.hpp"
 
 namespace wmd::md::mesh {
+
+struct ShiftOffsets32;
 
 /// Settings of the mesh backend (input keys mesh.*, deterministic).
 struct MeshOptions {
@@ -85,9 +87,32 @@ class MeshBackend : public Backend {
   void index_band(const State& s);
   void halo_exchange(std::vector<uint32_t>& payload, int words) const;
   void fabric_reduce(fabric::FastTransport& t, const uint32_t* band_values, uint32_t* out) const;
-  /// One force step over the band; with tally false (fp32) the virial and the global energy sum are skipped.
-  template <class Real>
+  struct Hood64;  // an fp64 PE's neighbourhood reader (mesh_backend.cpp)
+  /// What a force step learns on the way: the busiest PE's neighbour slots and pairs within the cutoff (they
+  /// price the step) and the seconds its halo exchanges took (comm, not pair time).
+  struct StepLoad {
+    int busiest_cand = 0, busiest_cut = 0;
+    double halo_seconds = 0.0;
+  };
+  /// One force step over the band: positions out, the PE passes of the chosen precision, the energy/virial
+  /// sums. With tally false (fp32) the virial and the global energy sum are skipped; fp64 always tallies.
   void forces(State& s, bool eatom, bool tally = true);
+  /// The band's positions into the multicast payload (Real: the PE precision), and the halo rows.
+  template <class Real>
+  void multicast_positions(const Atoms& a, StepLoad& load);
+  std::vector<int> chunk_bounds(int pw) const;
+  void pe_passes_fp32(const Box& box, Atoms& a, bool tally, StepLoad& load);
+  void receive_positions_fp32(int d0, int d1, std::vector<uint32_t>& planes);
+  void density_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts, std::vector<uint32_t>& planes,
+                          StepLoad& load);
+  void force_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts, const std::vector<uint32_t>& planes,
+                        bool tally, Atoms& a);
+  void pe_passes_fp64(const Box& box, Atoms& a, StepLoad& load);
+  void density_chunk_fp64(int d0, int d1, const Hood64& hood, StepLoad& load);
+  void force_chunk_fp64(int d0, int d1, const Hood64& hood, Atoms& a);
+  void count_busiest_pe(const StepLoad& load);
+  void sum_energy_virial_fp64();
+  void sum_energy_virial_fp32();
 
   MeshOptions opt_;
   const Comm* comm_ = nullptr;

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Multi-rank checks of the cluster backend and of the mesh emulator tiled over ranks, run by ctest under mpirun.
 
-usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
+usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
 CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
-      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank
+      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm
+TEST_PROGRAM: the GoogleTest executable that `comm` runs on several ranks (test_comm_mpi)
 """
 import json
 import os
@@ -13,6 +14,7 @@ import subprocess
 import sys
 
 MPIEXEC, WAFERMD, SOURCE, SCRATCH, CASE = sys.argv[1:6]
+TEST_PROGRAM = sys.argv[6] if len(sys.argv) > 6 else None
 POT = "/usr/share/lammps/potentials/Cu_u3.eam"
 # LAMMPS (Debian lmp 29 Sep 2021) prints this row for inputs/lammps/in.eam at step 100.
 LAMMPS_STEP_100 = "     100      801.832    -109957.3            0   -106640.77    51322.821 "
@@ -23,11 +25,11 @@ def fail(msg):
     sys.exit(1)
 
 
-def run(ranks, args, cwd, timeout=240):
-    """Runs wafermd on `ranks` MPI ranks in cwd; returns (exit status, stdout, stderr). On a timeout the whole
-    process group goes (mpirun and its ranks, so that a hung rank cannot outlive the test), then
-    TimeoutExpired is raised."""
-    cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD] + args
+def run(ranks, args, cwd, timeout=240, program=WAFERMD):
+    """Runs wafermd (or `program`) on `ranks` MPI ranks in cwd; returns (exit status, stdout, stderr). On a
+    timeout the whole process group goes (mpirun and its ranks, so that a hung rank cannot outlive the test),
+    then TimeoutExpired is raised."""
+    cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), program] + args
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
     try:
@@ -516,7 +518,26 @@ def bad_restart():
         print(f"--restart {path} on 2 ranks: exit 2, " + next(ln for ln in err.splitlines() if reason in ln))
 
 
+def comm():
+    # Comm's operations (element-wise maxima and bitwise or, all_to_all, tagged messages, Requests, votes,
+    # waited()) on 2, 3 and 4 ranks: every rank runs test_comm_mpi's cases and must pass them all.
+    if not TEST_PROGRAM:
+        fail("the comm case needs the test program (test_comm_mpi) as its last argument")
+    d = fresh("comm")
+    for n in (2, 3, 4):
+        try:
+            rc, out, err = run(n, ["--gtest_brief=1", "--gtest_color=no"], d, timeout=60, program=TEST_PROGRAM)
+        except subprocess.TimeoutExpired:
+            fail(f"{n} ranks: Comm tests hung")
+        if rc != 0:
+            fail(f"{n} ranks: exit {rc}\n{out}\n{err}")
+        passed = sum(1 for ln in out.splitlines() if ln.startswith("[  PASSED  ]"))
+        if passed != n:
+            fail(f"{n} ranks: {passed} ranks report their tests passed, expected {n}\n{out}")
+        print(f"{n} ranks: Comm's operations pass on every rank")
+
+
 {"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
  "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
- "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank}[CASE]()
+ "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm}[CASE]()
