@@ -137,6 +137,7 @@ const Comm& Comm::local() {
 // sums reproducible regardless of algorithm choice we gather the per-rank partials and add them in rank
 // order.
 double Comm::sum(double v) const {
+  count(1);
   if (size_ == 1) return v;
   std::vector<double> all(size_);
   MPI_Allgather(&v, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, mpi(comm_));
@@ -146,10 +147,12 @@ double Comm::sum(double v) const {
 }
 
 int64_t Comm::sum(int64_t v) const {
+  count(1);
   return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_SUM);
 }
 
 void Comm::sum(double* v, int n) const {
+  count(n);
   if (size_ == 1 || n == 0) return;
   std::vector<double> all(static_cast<size_t>(n) * size_);
   MPI_Allgather(v, n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, mpi(comm_));
@@ -161,27 +164,33 @@ void Comm::sum(double* v, int n) const {
 }
 
 void Comm::sum(int64_t* v, int n) const {
+  count(n);
   if (size_ == 1 || n == 0) return;
   MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_SUM, mpi(comm_));
 }
 
 double Comm::max(double v) const {
+  count(1);
   return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_DOUBLE, MPI_MAX);
 }
 
 double Comm::min(double v) const {
+  count(1);
   return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_DOUBLE, MPI_MIN);
 }
 
 int64_t Comm::max(int64_t v) const {
+  count(1);
   return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_MAX);
 }
 
 int64_t Comm::min(int64_t v) const {
+  count(1);
   return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_MIN);
 }
 
 bool Comm::any(bool v) const {
+  count(1);
   if (size_ == 1) return v;
   int in = v ? 1 : 0, out = 0;
   blocking(waited_, [&] { MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, mpi(comm_)); });
@@ -314,18 +323,22 @@ void Comm::finish(Requests& r) const {
 }
 
 void Comm::max(int* v, int n) const {
+  count(n);
   if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT, MPI_MAX, mpi(comm_));
 }
 
 void Comm::max(int64_t* v, int n) const {
+  count(n);
   if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_INT64_T, MPI_MAX, mpi(comm_));
 }
 
 void Comm::max(double* v, int n) const {
+  count(n);
   if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, mpi(comm_));
 }
 
 void Comm::bit_or(uint32_t* v, int n) const {
+  count(n);
   if (size_ > 1 && n > 0) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_UINT32_T, MPI_BOR, mpi(comm_));
 }
 
@@ -367,6 +380,13 @@ __int128 TermSum::to_fixed(double v) {
 }
 
 std::vector<double> TermSum::total() const {
+  const Comm::Tally before = comm_.tally_;
+  struct OneReduction {  // however many calls the exact path makes, the wafer forms one sum
+    const Comm& c;
+    Comm::Tally t;
+    int n;
+    ~OneReduction() { c.tally_ = t, c.count(n); }
+  } one{comm_, before, static_cast<int>(d_.size())};
   std::vector<double> out = d_;
   if (!exact_) {
     comm_.sum(out.data(), static_cast<int>(out.size()));

@@ -140,6 +140,12 @@ class Comm {
   /// ranks' messages and votes (their lateness, i.e. load imbalance or a slower core, and the transfers).
   /// Collective data operations (sums, extrema, gathers, all_to_all) are not counted.
   double waited() const { return waited_; }
+  /// Global reductions (sums, extrema, votes) this Comm has formed, and the values they combined: on the
+  /// wafer each is a fabric reduction, which the mesh backend charges for the fixes and outputs of a step.
+  struct Tally {
+    int64_t reductions = 0, values = 0;
+  };
+  Tally tally() const { return tally_; }
   /// Sends a vector to `dest` and returns the one `source` sends (counts exchanged first).
   template <class T>
   std::vector<T> sendrecv(const std::vector<T>& out, int dest, int source) const {
@@ -191,6 +197,8 @@ class Comm {
   [[noreturn]] void abort(const std::string& message) const;
 
  private:
+  friend class TermSum;  // one TermSum total is one reduction, however many calls it makes
+  void count(int values) const { ++tally_.reductions, tally_.values += values; }
   /// An MPI handle held as plain bits; only comm.cpp gives it its MPI type back (MPI_Comm is a pointer in
   /// Open MPI, an int in MPICH: both fit).
   struct Handle {
@@ -230,6 +238,7 @@ class Comm {
   mutable bool votes_made_ = false;
   int rank_ = 0, size_ = 1;
   mutable double waited_ = 0.0;
+  mutable Tally tally_;
   bool serial_ = false;  // no MPI calls at all (MPI not initialised, or Comm::local())
   bool deterministic_ = false;
 };

@@ -43,8 +43,8 @@ struct PhaseTimes {
 /// Global work a fix or compute adds on the wafer: its per-atom work runs on each atom's PE, and each global
 /// sum or extremum it forms is one fabric reduction of `words` 32-bit words.
 struct MeshWork {
-  int reductions = 0;  // global reductions per invocation
-  int words = 0;       // words reduced by each (a scalar sum: 1 in fp32, 2 in fp64)
+  int reductions = 0;  // global reductions
+  int words = 0;       // words they combine in all (one per value: the PEs' fp32)
 };
 
 class Backend {

@@ -16,7 +16,8 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
   const ScheduleSpec swap{ScheduleKind::NeighbourSwap, w.grid, 1, w.swap_words, w.wrap};
   c.multicast_positions = static_cast<double>(fabric::model_schedule(pos, hw).cycles);
   c.multicast_fp = static_cast<double>(fabric::model_schedule(fp, hw).cycles);
-  c.reductions = w.checks_per_step * static_cast<double>(fabric::model_schedule(check, hw).cycles);
+  c.reductions = w.checks_per_step * static_cast<double>(fabric::model_schedule(check, hw).cycles) +
+                 w.style_reduction_cycles_per_step;
   const double interval = std::max(1.0, w.rebuild_interval);
   c.swap = static_cast<double>(fabric::model_schedule(swap, hw).cycles) / interval + w.remap_cycles_per_step;
 

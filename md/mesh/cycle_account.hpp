@@ -23,6 +23,7 @@ struct StepWork {
   double rebuild_interval = 1;  // steps between neighbour rebuilds (measured, or estimated by the model)
   double checks_per_step = 1;   // rebuild-trigger reductions per step (LAMMPS `check yes`: one per step)
   double remap_cycles_per_step = 0;
+  double style_reduction_cycles_per_step = 0;  // fixes' and outputs' global sums (Backend::charge)
 };
 
 /// Cycles per step by component, the predicted speed and the energy of one step.

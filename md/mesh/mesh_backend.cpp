@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "base/error.hpp"
+#include "fabric/cost_model.hpp"
 #include "md/force/eam_atom_kernels.hpp"
 #include "md/mesh/pe_kernels.hpp"
 #include "md/mesh/pe_kernels32.hpp"
@@ -259,7 +260,8 @@ NamedArrays MeshBackend::save_state() const {
           {"precision", {d(opt_.fp64 ? 64 : 32)}},
           {"counters",
            {d(c.steps), d(c.forces), d(c.rebuilds), d(c.step_rebuilds), d(c.swaps), d(c.remaps), d(c.checks),
-            c.remap_cycles, c.sum_candidates_max, c.sum_in_cut_max, d(c.max_b)}}};
+            c.remap_cycles, c.sum_candidates_max, c.sum_in_cut_max, d(c.max_b)}},
+          {"style_reductions", {d(c.style_reductions), c.style_reduction_cycles}}};
 }
 
 void MeshBackend::restore_state(const NamedArrays& state) {
@@ -292,6 +294,10 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   counters_.checks = static_cast<int64_t>(c[6]);
   counters_.remap_cycles = c[7], counters_.sum_candidates_max = c[8], counters_.sum_in_cut_max = c[9];
   counters_.max_b = static_cast<int>(c[10]);
+  const auto sr = state.find("style_reductions");
+  if (sr != state.end() && sr->second.size() == 2)
+    counters_.style_reductions = static_cast<int64_t>(sr->second[0]),
+    counters_.style_reduction_cycles = sr->second[1];
   restored_ = true;
 }
 
@@ -1140,6 +1146,21 @@ void MeshBackend::sum_energy_virial_fp32() {
   for (int c = 0; c < 6; ++c) result_.virial[c] = bits_float(out[1 + c]);
 }
 
+void MeshBackend::charge(const MeshWork& work) {
+  if (work.reductions <= 0 || map_.width == 0) return;
+  // Each reduction combines its share of the values, one 32-bit word each (the PEs' fp32).
+  const int words = std::max(1, (work.words + work.reductions - 1) / work.reductions);
+  const fabric::ScheduleSpec spec{fabric::ScheduleKind::Reduction,
+                                  fabric::Grid{map_.width, map_.height},
+                                  1,
+                                  words,
+                                  map_.wrap,
+                                  fabric::ReduceOp::Sum};
+  counters_.style_reductions += work.reductions;
+  counters_.style_reduction_cycles +=
+      work.reductions * static_cast<double>(fabric::model_schedule(spec, hw_).cycles);
+}
+
 StepCycles MeshBackend::step_cycles() const {
   StepWork w;
   w.grid = fabric::Grid{map_.width, map_.height};
@@ -1155,6 +1176,7 @@ StepCycles MeshBackend::step_cycles() const {
   w.rebuild_interval = steps / std::max<double>(1.0, static_cast<double>(counters_.step_rebuilds));
   w.checks_per_step = counters_.steps > 0 ? static_cast<double>(counters_.checks) / steps : 1.0;
   w.remap_cycles_per_step = counters_.remap_cycles / steps;
+  w.style_reduction_cycles_per_step = counters_.style_reduction_cycles / steps;
   return account_step(w, hw_);
 }
 
@@ -1174,6 +1196,7 @@ nlohmann::json MeshBackend::fabric_json() const {
       {"remaps", counters_.remaps},
       {"rebuilds", counters_.rebuilds},
       {"rebuild_checks", counters_.checks},
+      {"style_reductions", counters_.style_reductions},
       {"remap_cycles", counters_.remap_cycles}};
 }
 

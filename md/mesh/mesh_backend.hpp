@@ -35,6 +35,8 @@ struct MeshOptions {
 struct MeshCounters {
   int64_t steps = 0, forces = 0, rebuilds = 0, step_rebuilds = 0, swaps = 0, remaps = 0, checks = 0;
   double remap_cycles = 0;
+  int64_t style_reductions = 0;       // global reductions of fixes and outputs (Backend::charge)
+  double style_reduction_cycles = 0;  // their cost on the wafer
   double sum_candidates_max = 0, sum_in_cut_max = 0;  // per force step, busiest PE
   int max_b = 0;
 };
@@ -70,6 +72,8 @@ class MeshBackend : public Backend {
   /// Lines for the log after setup (grid, b, wafer).
   std::vector<std::string> setup_notes() const override;
   void add_report(nlohmann::json& report) const override { report["fabric"] = fabric_json(); }
+  /// Prices the fixes' and outputs' global reductions of a step as fabric reductions over the grid.
+  void charge(const MeshWork& work) override;
 
   struct Impl;
   struct AllAtoms;

@@ -75,13 +75,23 @@ void Simulation::verlet_step(int64_t end, bool show_progress, double& modify_sec
   state.time += state.dt;
   auto t0 = std::chrono::steady_clock::now();
   FixContext fc = fix_context();
+  const Comm::Tally before_fixes = comm.tally();
   for (auto& f : fixes) f->initial_integrate(fc);
+  const Comm::Tally before_forces = comm.tally();
   modify_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   backend->compute(state, eatom_needed(state.step), tally_needed(state.step, end, show_progress));
   t0 = std::chrono::steady_clock::now();
+  const Comm::Tally after_forces = comm.tally();
   for (auto& f : fixes) f->post_force(fc);
   for (auto& f : fixes) f->final_integrate(fc);
   for (auto& f : fixes) f->end_of_step(fc);
+  // The fixes' global sums and extrema (the backend's own are priced inside it): fabric reductions on the
+  // mesh.
+  const Comm::Tally after_fixes = comm.tally();
+  backend->charge(MeshWork{static_cast<int>(before_forces.reductions - before_fixes.reductions +
+                                            after_fixes.reductions - after_forces.reductions),
+                           static_cast<int>(before_forces.values - before_fixes.values + after_fixes.values -
+                                            after_forces.values)});
   check_finite();
   if (cascade.defects) cascade_end_of_step(false);  // Wigner–Seitz sample when due
   modify_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -96,7 +106,8 @@ void Simulation::run_steps(int64_t nsteps) {
   const int64_t end = state.step + nsteps;
   run_end_step = end;
   const double time_start = state.time;
-  for (auto& cp : computes) cp->invoked_scalar = cp->invoked_vector = cp->invoked_peratom = -1;  // LAMMPS's init
+  for (auto& cp : computes)
+    cp->invoked_scalar = cp->invoked_vector = cp->invoked_peratom = -1;  // LAMMPS's init
   apply_load_balance();
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));
   for (const auto& note : backend->setup_notes()) log.line(note);
@@ -152,7 +163,11 @@ void Simulation::run_steps(int64_t nsteps) {
     const bool last = state.step == end || cascade_over();
     if ((thermo.every > 0 && state.step % thermo.every == 0) || last) {
       progress.clear();
-      thermo_output(false);
+      const Comm::Tally before = comm.tally();
+      thermo_output(false);  // its sums (temperature, pressure, computes) are fabric reductions on the mesh
+      const Comm::Tally after = comm.tally();
+      backend->charge(MeshWork{static_cast<int>(after.reductions - before.reductions),
+                               static_cast<int>(after.values - before.values)});
     }
     write_dumps(false);
     write_trajectories(false);

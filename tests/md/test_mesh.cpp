@@ -310,3 +310,25 @@ TEST(MeshProgram, RunReportsTheFabric) {
 }
 
 }  // namespace
+
+namespace {
+
+// A fix's global sums cross the fabric as reductions: the mesh backend charges them in its cycle account.
+TEST(MeshBackend, FixReductionsAreChargedInTheCycleAccount) {
+  const std::string dir = test::scratch_dir("mesh_style_charge");
+  auto account = [&](const std::string& extra, const std::string& sub) {
+    std::string script = eam4k(20);
+    script.replace(script.find("fix 1 all nve"), 13, "fix 1 all nve\n" + extra);
+    test::ScriptRun run(script, dir + "/" + sub, mesh_settings("fp32"));
+    return dynamic_cast<const md::mesh::MeshBackend&>(*run.sim->backend).fabric_json();
+  };
+  const auto plain = account("", "plain");
+  const auto berendsen = account("fix 2 all temp/berendsen 1600 1600 0.1", "berendsen");
+  // temp/berendsen sums the group's m·v² (and count) once per step; thermo at steps 0 and 20 sums too.
+  EXPECT_GE(berendsen["style_reductions"].get<int64_t>(), plain["style_reductions"].get<int64_t>() + 20);
+  EXPECT_GT(berendsen["cycles_per_step"]["reductions"].get<double>(),
+            plain["cycles_per_step"]["reductions"].get<double>());
+  EXPECT_GT(plain["style_reductions"].get<int64_t>(), 0);  // the thermo line's temperature and pressure sums
+}
+
+}  // namespace
