@@ -471,9 +471,9 @@ double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, doub
           distances<approx>(g.brsq, n, g.br, g.brc);
         };
         // Table stage over cnt pairs of atom i in the given buffers.
-        auto tables = [&](ForceAcc& a, size_t base, V fpi, const int* js, const double* bdx,
-                          const double* bdy, const double* bdz, const double* br, const double* brc,
-                          int cnt) {
+        // The accumulators go in and out by value, so that they stay in registers across the groups.
+        auto tables = [&](ForceAcc a, size_t base, V fpi, const int* js, const double* bdx, const double* bdy,
+                          const double* bdz, const double* br, const double* brc, int cnt) {
           for (int c0 = 0; c0 < cnt; c0 += N) {
             const int nl = std::min(N, cnt - c0);
             const auto tail = hn::FirstN(d, static_cast<size_t>(nl));
@@ -483,6 +483,7 @@ double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, doub
                                 hn::IfThenElseZero(tail, hn::Load(d, bdz + c0)), hn::Load(d, br + c0),
                                 hn::Load(d, brc + c0), js + c0, nl, a);
           }
+          return a;
         };
         prep(i0, st[0]);
         for (int i = i0; i < i1; ++i) {
@@ -493,7 +494,7 @@ double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, doub
           const V fpi = hn::Set(d, fp[i]);
           ForceAcc a{zero, zero, zero, zero};
           if (ncut[i] >= 0) {
-            tables(a, base, fpi, g.bj, g.bdx, g.bdy, g.bdz, g.br, g.brc, g.cnt);
+            a = tables(a, base, fpi, g.bj, g.bdx, g.bdy, g.bdz, g.br, g.brc, g.cnt);
           } else {
             // A list past the masks: distances tested again, in blocks of the stack buffers.
             HWY_ALIGN int bj[kInline + kPad];
@@ -506,7 +507,7 @@ double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, doub
               const int cnt =
                   compact_block<true>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy, bdz);
               distances<approx>(brsq, cnt, br, brc);
-              tables(a, base, fpi, bj, bdx, bdy, bdz, br, brc, cnt);
+              a = tables(a, base, fpi, bj, bdx, bdy, bdz, br, brc, cnt);
             }
           }
           // (Σfx, Σfy, Σfz, Σe) in one tree.
