@@ -76,6 +76,7 @@ void Simulation::verlet_step(int64_t end, bool show_progress, double& modify_sec
   auto t0 = std::chrono::steady_clock::now();
   FixContext fc = fix_context();
   for (auto& f : fixes) f->initial_integrate(fc);
+  for (auto& f : fixes) f->post_integrate(fc);
   modify_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   backend->compute(state, eatom_needed(state.step), tally_needed(state.step, end, show_progress));
   t0 = std::chrono::steady_clock::now();

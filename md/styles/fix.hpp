@@ -57,6 +57,8 @@ class Fix {
   virtual void setup(FixContext&) {}
   /// First half of the step: half kick and drift for integrators.
   virtual void initial_integrate(FixContext&) {}
+  /// After the first half of the step, before the forces (LAMMPS's post_integrate: dynamic groups).
+  virtual void post_integrate(FixContext&) {}
   /// After the forces of the step are computed (Langevin, electronic stopping).
   virtual void post_force(FixContext&) {}
   /// Second half kick.
