@@ -185,10 +185,13 @@ void cmd_change_box(Simulation& sim, const io::Command& c) {
         }
       }
     } else if (o.kind == Op::boundary) {
+      std::vector<int>* img[3] = {&at.ix, &at.iy, &at.iz};
       for (int d = 0; d < 3; ++d) {
         b.face[d][0] = static_cast<Face>(o.faces[d][0]);
         b.face[d][1] = static_cast<Face>(o.faces[d].back());
         set_initial(b, d);
+        // LAMMPS's set_boundary zeroes the image flags of directions that are not periodic.
+        if (!b.periodic(d)) std::fill(img[d]->begin(), img[d]->end(), 0);
       }
     } else if (o.kind == Op::set) {
       save();

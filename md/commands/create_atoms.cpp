@@ -103,8 +103,8 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
       n = 1;
     }
   } else {
-    // LAMMPS's random positions: one Park–Miller stream, x, y, z per try, inside the box (narrowed to the
-    // region's bounding box), until the point is in the region.
+    // LAMMPS's random positions: one Park–Miller stream (after 30 discarded draws), x, y, z per try, inside
+    // the box (narrowed to the region's bounding box), until the point is in the region.
     double lo[3], hi[3];
     for (int d = 0; d < 3; ++d) lo[d] = box.lo[d], hi[d] = box.hi[d];
     double rlo[3], rhi[3];
@@ -122,6 +122,7 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
       for (size_t k = 0; k < all.size(); ++k) grid->add(next_point++, all.x[k], all.y[k], all.z[k]);
     }
     RandomPark rng(seed);
+    for (int k = 0; k < 30; ++k) rng.uniform();  // LAMMPS warms its generator up 30 draws
     int64_t failed = 0;
     for (long long i = 0; i < nrandom; ++i) {
       double x[3];

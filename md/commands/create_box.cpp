@@ -40,6 +40,14 @@ void cmd_create_box(Simulation& sim, const io::Command& c) {
                   sim.state.box.hi[1], sim.state.box.hi[2]);
     sim.log.line(buf);
   }
+  // LAMMPS's set_initial_box: shrink-wrapped ('s') faces start 0.01 % of the box beyond the region, so that
+  // lattice points on them are created.
+  Box& b = sim.state.box;
+  for (int d = 0; d < 3; ++d) {
+    const double small = 1.0e-4 * (b.hi[d] - b.lo[d]);
+    if (b.face[d][0] == Face::shrink) b.lo[d] -= small;
+    if (b.face[d][1] == Face::shrink) b.hi[d] += small;
+  }
   sim.set_decomposition(c);
 }
 

@@ -19,6 +19,10 @@ void Simulation::validate_run() {
   if (run_hook_) run_hook_(state, tables(), neighbor);
 }
 
+void Simulation::sort_atoms_as_lammps() {
+  sort_in_lammps_order(comm, state.box, state.atoms, atom_sort, state.step, tables().cutmax + neighbor.skin);
+}
+
 void Simulation::apply_load_balance() {
   LoadBalance lb;
   for (const auto& f : fixes)
@@ -98,6 +102,7 @@ void Simulation::run_steps(int64_t nsteps) {
   run_end_step = end;
   const double time_start = state.time;
   apply_load_balance();
+  sort_atoms_as_lammps();
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));
   for (const auto& note : backend->setup_notes()) log.line(note);
   forces_current = true;
@@ -145,9 +150,15 @@ void Simulation::run_steps(int64_t nsteps) {
     return cascade.stop_time > 0.0 && state.time >= cascade.stop_time * (1.0 - 1e-12);
   };
   int64_t done = 0;
+  int64_t builds_seen = backend->neighbor_stats().builds;
   while (state.step < end && !cascade_over()) {
     ++done;
     verlet_step(end, show_progress, modify);
+    // LAMMPS sorts its atoms at the first re-neighbouring step past the sort interval.
+    const int64_t builds = backend->neighbor_stats().builds;
+    if (atom_sort.every > 0 && builds != builds_seen && state.step >= atom_sort.next_step)
+      sort_atoms_as_lammps();
+    builds_seen = builds;
     auto t0 = std::chrono::steady_clock::now();
     const bool last = state.step == end || cascade_over();
     if ((thermo.every > 0 && state.step % thermo.every == 0) || last) {
