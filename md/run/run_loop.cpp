@@ -79,6 +79,7 @@ void Simulation::verlet_step(int64_t end, bool show_progress, double& modify_sec
   state.time += state.dt;
   auto t0 = std::chrono::steady_clock::now();
   FixContext fc = fix_context();
+  for (auto& f : fixes) f->prematch_region();  // moving regions: this step's displacement
   for (auto& f : fixes) f->initial_integrate(fc);
   for (auto& f : fixes) f->post_integrate(fc);
   modify_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -108,6 +109,7 @@ void Simulation::run_steps(int64_t nsteps) {
   forces_current = true;
   {
     FixContext fc = fix_context();
+    for (auto& f : fixes) f->prematch_region();
     for (auto& f : fixes) f->setup(fc);
   }
   if (!restart_forces_.empty()) {

@@ -52,6 +52,10 @@ class Fix {
   uint32_t group() const { return group_; }
   /// Restricts the fix to atoms inside a region (tested every step), in addition to the group.
   void set_region(const Region& r) { region_ = r, has_region_ = true; }
+  /// Evaluates a moving or variable region's variables for this step (the run loop calls it once per step).
+  void prematch_region() const {
+    if (has_region_ && region_.dynamic()) region_.prematch();
+  }
 
   /// Start of a run, after the first force computation (LAMMPS Fix::setup).
   virtual void setup(FixContext&) {}

@@ -149,6 +149,57 @@ TEST(LammpsGeometry, RegionSidesMovesAndExtentsFollowLammps) {
   EXPECT_EQ(hi[0], 6.0);
 }
 
+TEST(LammpsGeometry, CreateAtomsRandomOverlapKeepsItsDistance) {
+  // Debian's lmp lacks `overlap` (newer LAMMPS has it): checked independently. Every new atom keeps at least
+  // D from every other atom, periodic images included; atoms that find no place in maxtry tries are skipped.
+  wmd::test::ScriptRun run(
+      "units metal\nboundary p p f\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\ncreate_box 2 box\n"
+      "create_atoms 1 box\ncreate_atoms 2 random 40 4242 NULL overlap 1.2 maxtry 50\n",
+      wmd::test::scratch_dir("geometry_overlap"));
+  const auto& s = run.state();
+  const auto& a = s.atoms;
+  int added = 0;
+  double closest = 1e30;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a.type[i] != 2) continue;
+    ++added;
+    for (size_t j = 0; j < a.size(); ++j) {
+      if (j == i) continue;
+      double r2 = 0.0;
+      const double d[3] = {a.x[i] - a.x[j], a.y[i] - a.y[j], a.z[i] - a.z[j]};
+      for (int k = 0; k < 3; ++k) {
+        double dk = d[k];
+        if (s.box.periodic(k)) dk -= s.box.prd(k) * std::round(dk / s.box.prd(k));
+        r2 += dk * dk;
+      }
+      closest = std::min(closest, std::sqrt(r2));
+    }
+  }
+  EXPECT_GT(added, 0);
+  EXPECT_LE(added, 40);
+  EXPECT_GE(closest, 1.2);
+  // Ids continue after the lattice's, in creation order.
+  EXPECT_EQ(a.max_id(), 108 + added);
+}
+
+TEST(LammpsGeometry, ShearExamplesGetPastTheirGeometryLines) {
+  // examples/shear/in.shear and in.shear.void, unchanged: their lattice, regions, groups, set and (void)
+  // delete_atoms lines run; the first line wafermd may stop at is the compute of line 38 (computes issue).
+  const std::string ex = "/usr/share/lammps/examples/shear/";
+  if (!fs::exists(ex + "in.shear")) GTEST_SKIP() << "lammps-examples is not installed";
+  for (const std::string name : {"in.shear", "in.shear.void"}) {
+    const std::string dir = wmd::test::scratch_dir("geometry_" + name);
+    fs::copy_file(ex + name, dir + "/" + name);
+    fs::copy_file(ex + "Ni_u3.eam", dir + "/Ni_u3.eam");
+    const auto r = run_wafermd_in(dir, "run " + name + " --output out");
+    if (r.status == 0) continue;
+    ASSERT_EQ(r.status, 2) << r.err;
+    const size_t colon = r.err.find(':', r.err.find(name));
+    const int line = std::stoi(r.err.substr(colon + 1));
+    EXPECT_GE(line, 38) << r.err;
+  }
+}
+
 TEST(MeshGeometry, AtomsEditedBetweenRunsAreRemappedAndCharged) {
   // delete_atoms, create_atoms and replicate between runs on the mesh: the PEs are re-mapped (report.json
   // fabric.remaps) and the run goes on with the edited atoms, as the cluster backend does.
