@@ -76,7 +76,7 @@ void cmd_group(Simulation& sim, const io::Command& c) {
     if (id == "all") a.fail("cannot " + style + " group all");
     if (style == "delete") {
       for (const auto& f : sim.fixes)
-        if ((f->group() & bit) && f->style() != "GROUP")
+        if ((f->group() & bit) && f->id() != dynamic_fix_id(id))
           a.fail("cannot delete group " + id + ": fix " + f->id() + " uses it");
       for (const auto& cp : sim.computes)
         if (cp->group() & bit) a.fail("cannot delete group " + id + ": compute " + cp->id() + " uses it");
@@ -90,7 +90,7 @@ void cmd_group(Simulation& sim, const io::Command& c) {
     a.fail("group " + style + " needs molecules; wafermd's atom_style is atomic");
   if (style == "variable")
     a.fail("group variable needs an atom-style variable; wafermd's variables are index, string and equal");
-  if (id == "all" && style != "empty") a.fail("cannot change group all");
+  if (id == "all" && (style == "dynamic" || style == "static")) a.fail("group all cannot be made " + style);
   if (style == "static") {
     a.finish();
     sim.group_of(a, id);
