@@ -16,11 +16,19 @@ void cmd_create_box(Simulation& sim, const io::Command& c) {
   a.finish();
   auto it = sim.regions.find(rid);
   if (it == sim.regions.end()) a.fail("unknown region '" + rid + "'");
+  // LAMMPS takes the region's bounding box (any style that has one, side in).
   const Region& r = it->second;
+  if (!r.interior()) a.fail("create_box needs a region with side in");
+  double lo[3], hi[3];
+  if (!r.extent(lo, hi))
+    a.fail("create_box needs a region with a bounding box (region " + rid + " is a " + r.style +
+           " without one)");
   for (int d = 0; d < 3; ++d) {
-    if (std::fabs(r.lo[d]) > 1e200 || std::fabs(r.hi[d]) > 1e200) a.fail("create_box needs a finite region");
-    sim.state.box.lo[d] = sim.state.box.min_lo[d] = r.lo[d];
-    sim.state.box.hi[d] = sim.state.box.min_hi[d] = r.hi[d];
+    if (std::fabs(lo[d]) >= 1e20 || std::fabs(hi[d]) >= 1e20) a.fail("create_box needs a finite region");
+    if (!(hi[d] > lo[d]))
+      a.fail(std::string("create_box needs a region with ") + "xyz"[d] + "hi > " + "xyz"[d] + "lo");
+    sim.state.box.lo[d] = sim.state.box.min_lo[d] = lo[d];
+    sim.state.box.hi[d] = sim.state.box.min_hi[d] = hi[d];
   }
   sim.state.box.defined = true;
   sim.state.ntypes = ntypes;
@@ -31,6 +39,14 @@ void cmd_create_box(Simulation& sim, const io::Command& c) {
                   sim.state.box.lo[0], sim.state.box.lo[1], sim.state.box.lo[2], sim.state.box.hi[0],
                   sim.state.box.hi[1], sim.state.box.hi[2]);
     sim.log.line(buf);
+  }
+  // LAMMPS's set_initial_box: shrink-wrapped ('s') faces start 0.01 % of the box beyond the region, so that
+  // lattice points on them are created.
+  Box& b = sim.state.box;
+  for (int d = 0; d < 3; ++d) {
+    const double small = 1.0e-4 * (b.hi[d] - b.lo[d]);
+    if (b.face[d][0] == Face::shrink) b.lo[d] -= small;
+    if (b.face[d][1] == Face::shrink) b.hi[d] += small;
   }
   sim.set_decomposition(c);
 }

@@ -26,6 +26,15 @@ void cmd_defects(Simulation& sim, const io::Command& c) {
   }
   if (!sim.lattice.defined())
     a.fail("defects needs the perfect lattice: define it with 'lattice' (or system.lattice) before");
+  // The reference sites are cubic cells of the basis along x, y, z (md/cascade/wigner_seitz.cpp).
+  const Lattice& l = sim.lattice;
+  bool cubic = l.style == "sc" || l.style == "bcc" || l.style == "fcc";
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      cubic = cubic && l.orient[r][c] == (r == c ? 1 : 0) && l.a[r][c] == (r == c ? 1.0 : 0.0);
+  if (!cubic)
+    a.fail("defects needs an sc, bcc or fcc lattice in the default orientation (lattice " + l.style +
+           " with orient, a1-a3 or another style is not supported by the Wigner-Seitz analysis)");
   if (cutoff < 0) cutoff = ws_cluster_cutoff(sim.lattice.style, sim.lattice.scale);
   sim.cascade.defects = std::make_unique<DefectTracker>(sim.state, sim.lattice.style, sim.lattice.spacing,
                                                         sim.lattice.basis, cutoff, every);

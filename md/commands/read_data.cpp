@@ -24,7 +24,8 @@ void cmd_read_data(Simulation& sim, const io::Command& c) {
   for (size_t i = 0; i < (sim.restart_pending() ? 0 : d.id.size());
        ++i) {  // restart: atoms from the checkpoint
     if (!sim.decomp.owns(sim.state.box, d.x[i], d.y[i], d.z[i])) continue;
-    sim.state.atoms.add(d.id[i], d.type[i], d.x[i], d.y[i], d.z[i]);
+    // LAMMPS keeps the file's order on one rank.
+    sim.state.atoms.add(d.id[i], d.type[i], d.x[i], d.y[i], d.z[i], static_cast<int64_t>(i));
     sim.state.atoms.ix.back() = d.ix[i], sim.state.atoms.iy.back() = d.iy[i],
     sim.state.atoms.iz.back() = d.iz[i];
     if (d.has_velocities)

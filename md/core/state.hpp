@@ -19,6 +19,9 @@ struct State {
   int64_t step = 0;
   double time = 0.0;              // accumulated simulated time, ps
   double dt = units::default_dt;  // ps
+  // Bumped by the commands that edit atoms or the box between runs (create_atoms, delete_atoms, replicate,
+  // change_box, set x|y|z): a backend that keeps atoms in place between runs (the mesh's PEs) re-maps them.
+  int64_t edits = 0;
 
   /// Bit mask of a group, or 0 if no such group.
   uint32_t group_bit(const std::string& name) const {

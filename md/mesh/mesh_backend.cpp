@@ -237,10 +237,19 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
   for (int d = 0; d < 3 && same; ++d) same = box_lo_[d] == s.box.lo[d] && box_hi_[d] == s.box.hi[d];
   for (int d = 0; d < 3; ++d) box_lo_[d] = s.box.lo[d], box_hi_[d] = s.box.hi[d];
   const bool restored = restored_;
+  // Atoms created, deleted or moved by commands since the last mapping (State::edits) are mapped afresh; the
+  // atoms already on the wafer travel to their new PEs through the fabric, which the cycle account charges
+  // as a remap.
+  const bool edited = !pe_id_.empty() && s.edits != mapped_edits_;
+  std::vector<int64_t> old_pe_id;
+  const int old_width = map_.width, old_height = map_.height;
+  if (edited) old_pe_id = pe_id_;
   if (restored)
     rebuild_restored(s);
   else
-    rebuild(s, !same);
+    rebuild(s, !same || edited);
+  if (edited && !restored) charge_edit_remap(old_pe_id, old_width, old_height);
+  mapped_edits_ = s.edits;
   const MeshCounters saved = counters_;
   forces(s, eatom);
   // The saved run counted this force pass at the step it checkpointed: the report continues, not repeats.
@@ -590,6 +599,30 @@ void MeshBackend::swap_round(const Box& box, const AllAtoms& g) {
   I.swap->charge();  // the schedule's four phases are the four rounds above
   for (int p = 0; p < npe; ++p)
     if (map_.atom_of[p] >= 0) map_.pe_of[map_.atom_of[p]] = p;
+}
+
+// After commands edited the atoms between runs: the atoms that were on the wafer move from their old PEs to
+// the new mapping's, priced as the swap rounds that carry the farthest one (atoms new to the system come from
+// the host, as at the first load, and are not charged).
+void MeshBackend::charge_edit_remap(const std::vector<int64_t>& old_pe_id, int old_width, int old_height) {
+  std::vector<std::pair<int64_t, int>> old_at;  // (id, old PE), sorted by id
+  for (size_t p = 0; p < old_pe_id.size(); ++p)
+    if (old_pe_id[p]) old_at.push_back({old_pe_id[p], static_cast<int>(p)});
+  std::sort(old_at.begin(), old_at.end());
+  int rounds = 0;
+  for (size_t q = 0; q < pe_id_.size(); ++q) {
+    if (!pe_id_[q]) continue;
+    const auto it = std::lower_bound(old_at.begin(), old_at.end(), std::pair<int64_t, int>{pe_id_[q], -1});
+    if (it == old_at.end() || it->first != pe_id_[q]) continue;
+    const int p = it->second;
+    int dx = std::abs(p % old_width - static_cast<int>(q) % map_.width);
+    int dy = std::abs(p / old_width - static_cast<int>(q) / map_.width);
+    if (map_.wrap && old_width == map_.width && old_height == map_.height)
+      dx = std::min(dx, map_.width - dx), dy = std::min(dy, map_.height - dy);
+    rounds = std::max(rounds, dx + dy);
+  }
+  counters_.remap_cycles += static_cast<double>(rounds) * static_cast<double>(impl_->swap->schedule_cycles());
+  ++counters_.remaps;
 }
 
 // The emulator's guard that no interaction is ever lost: every pair within cutoff + skin must lie inside the

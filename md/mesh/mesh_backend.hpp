@@ -88,6 +88,7 @@ class MeshBackend : public Backend {
   void scan_windows(const Box& box, const AllAtoms& g);
   void swap_round(const Box& box, const AllAtoms& g);
   void remap_if_needed(const Box& box, const AllAtoms& g);
+  void charge_edit_remap(const std::vector<int64_t>& old_pe_id, int old_width, int old_height);
   void distribute(State& s, const AllAtoms& g);
   void index_band(const State& s);
   void halo_exchange(std::vector<uint32_t>& payload, int words) const;
@@ -133,6 +134,7 @@ class MeshBackend : public Backend {
   double cutneigh_ = 0;
   double box_lo_[3] = {0, 0, 0}, box_hi_[3] = {0, 0, 0};  // box of the current mapping
   int64_t mapped_atoms_ = 0;                              // atoms in the current mapping (all ranks)
+  int64_t mapped_edits_ = 0;                              // State::edits when the atoms were last mapped
   std::vector<int64_t> pe_id_;  // [pe] global id of the PE's atom, 0 for an empty PE (every rank, every PE)
   // This rank's band of logical PE rows [row0_, row1_), PEs [pe0_, pe1_); rank_of_row_ for every row.
   int row0_ = 0, row1_ = 0, pe0_ = 0, pe1_ = 0;

@@ -116,6 +116,7 @@ void Simulation::write_checkpoint() {
   d.ints["atoms/iy"] = convert<int64_t>(gather_all(c, a.iy));
   d.ints["atoms/iz"] = convert<int64_t>(gather_all(c, a.iz));
   d.ints["atoms/mask"] = convert<int64_t>(gather_all(c, a.mask));
+  d.ints["atoms/order"] = gather_all(c, a.order);
   put_ranked(d, c, "backend", backend->save_state());
   std::string fix_ids;
   for (const auto& fp : fixes) {
@@ -310,8 +311,12 @@ void Simulation::keep_my_restored_atoms(const io::CheckpointData& d, int rank) {
   const auto x = r("x"), y = r("y"), z = r("z"), vx = r("vx"), vy = r("vy"), vz = r("vz"), fx = r("fx"),
              fy = r("fy"), fz = r("fz");
   const auto id = i("id"), type = i("type"), ix = i("ix"), iy = i("iy"), iz = i("iz"), mask = i("mask");
+  // Checkpoints written before the LAMMPS order was kept restore it from the ids.
+  const auto order_it = d.ints.find("atoms/order");
+  const std::vector<int64_t> none;
+  const std::vector<int64_t>& order = order_it == d.ints.end() ? none : order_it->second;
   for (int64_t k = off; k < off + n; ++k) {
-    a.add(id[k], static_cast<int>(type[k]), x[k], y[k], z[k]);
+    a.add(id[k], static_cast<int>(type[k]), x[k], y[k], z[k], order.empty() ? -1 : order[k]);
     a.vx.back() = vx[k], a.vy.back() = vy[k], a.vz.back() = vz[k];
     a.fx.back() = fx[k], a.fy.back() = fy[k], a.fz.back() = fz[k];
     a.ix.back() = static_cast<int>(ix[k]), a.iy.back() = static_cast<int>(iy[k]),

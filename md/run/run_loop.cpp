@@ -19,6 +19,10 @@ void Simulation::validate_run() {
   if (run_hook_) run_hook_(state, tables(), neighbor);
 }
 
+void Simulation::sort_atoms_as_lammps() {
+  sort_in_lammps_order(comm, state.box, state.atoms, atom_sort, state.step, tables().cutmax + neighbor.skin);
+}
+
 void Simulation::apply_load_balance() {
   LoadBalance lb;
   for (const auto& f : fixes)
@@ -75,8 +79,10 @@ void Simulation::verlet_step(int64_t end, bool show_progress, double& modify_sec
   state.time += state.dt;
   auto t0 = std::chrono::steady_clock::now();
   FixContext fc = fix_context();
+  for (auto& f : fixes) f->prematch_region();  // moving regions: this step's displacement
   const Comm::Tally before_fixes = comm.tally();
   for (auto& f : fixes) f->initial_integrate(fc);
+  for (auto& f : fixes) f->post_integrate(fc);
   const Comm::Tally before_forces = comm.tally();
   modify_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   backend->compute(state, eatom_needed(state.step), tally_needed(state.step, end, show_progress));
@@ -109,11 +115,13 @@ void Simulation::run_steps(int64_t nsteps) {
   for (auto& cp : computes)
     cp->invoked_scalar = cp->invoked_vector = cp->invoked_peratom = -1;  // LAMMPS's init
   apply_load_balance();
+  sort_atoms_as_lammps();
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));
   for (const auto& note : backend->setup_notes()) log.line(note);
   forces_current = true;
   {
     FixContext fc = fix_context();
+    for (auto& f : fixes) f->prematch_region();
     for (auto& f : fixes) f->setup(fc);
   }
   if (!restart_forces_.empty()) {
@@ -156,9 +164,15 @@ void Simulation::run_steps(int64_t nsteps) {
     return cascade.stop_time > 0.0 && state.time >= cascade.stop_time * (1.0 - 1e-12);
   };
   int64_t done = 0;
+  int64_t builds_seen = backend->neighbor_stats().builds;
   while (state.step < end && !cascade_over()) {
     ++done;
     verlet_step(end, show_progress, modify);
+    // LAMMPS sorts its atoms at the first re-neighbouring step past the sort interval.
+    const int64_t builds = backend->neighbor_stats().builds;
+    if (atom_sort.every > 0 && builds != builds_seen && state.step >= atom_sort.next_step)
+      sort_atoms_as_lammps();
+    builds_seen = builds;
     auto t0 = std::chrono::steady_clock::now();
     const bool last = state.step == end || cascade_over();
     if ((thermo.every > 0 && state.step % thermo.every == 0) || last) {

@@ -25,6 +25,7 @@
 #include "md/cascade/cascade.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/decomposition.hpp"
+#include "md/core/lammps_order.hpp"
 #include "md/core/lattice.hpp"
 #include "md/core/neighbor_settings.hpp"
 #include "md/core/region.hpp"
@@ -152,6 +153,8 @@ class Simulation {
   bool potential_complete() const { return eam && eam->complete(); }
   /// `run N` after its checks: N velocity-Verlet steps with thermo, outputs and LAMMPS's summary.
   void run_steps(int64_t nsteps);
+  /// LAMMPS's atom sort at a run or minimize set-up (and at re-neighbouring steps past atom_sort.next_step).
+  void sort_atoms_as_lammps();
   /// Runs the dry-run checks of a run (backend limits, `wafermd model`'s hook).
   void validate_run();
   /// Whether this `run` comes before the one a restart checkpoint was written in (and is skipped); loads the
@@ -192,7 +195,9 @@ class Simulation {
   ThermoSettings thermo;
   std::vector<Dump> dumps;
   std::vector<H5mdDump> h5md;
-  MinSettings min_settings;  // min_style / min_modify
+  MinSettings min_settings;    // min_style / min_modify
+  AtomSortSettings atom_sort;  // LAMMPS's spatial sort of its atom arrays (atom_modify sort), emulated in
+                               // Atoms::order at run and minimize set-ups (md/core/lammps_order.hpp)
   CascadeState cascade;
   std::unique_ptr<Backend> backend;
 

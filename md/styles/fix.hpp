@@ -52,11 +52,17 @@ class Fix {
   uint32_t group() const { return group_; }
   /// Restricts the fix to atoms inside a region (tested every step), in addition to the group.
   void set_region(const Region& r) { region_ = r, has_region_ = true; }
+  /// Evaluates a moving or variable region's variables for this step (the run loop calls it once per step).
+  void prematch_region() const {
+    if (has_region_ && region_.dynamic()) region_.prematch();
+  }
 
   /// Start of a run, after the first force computation (LAMMPS Fix::setup).
   virtual void setup(FixContext&) {}
   /// First half of the step: half kick and drift for integrators.
   virtual void initial_integrate(FixContext&) {}
+  /// After the first half of the step, before the forces (LAMMPS's post_integrate: dynamic groups).
+  virtual void post_integrate(FixContext&) {}
   /// After the forces of the step are computed (Langevin, electronic stopping).
   virtual void post_force(FixContext&) {}
   /// Second half kick.

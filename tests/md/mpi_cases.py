@@ -3,7 +3,7 @@
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
 CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
-      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm
+      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm | geometry
 TEST_PROGRAM: the GoogleTest executable that `comm` runs on several ranks (test_comm_mpi)
 """
 import json
@@ -537,7 +537,77 @@ def comm():
         print(f"{n} ranks: Comm's operations pass on every rank")
 
 
+GEOMETRY = os.path.join(SOURCE, "tests", "data", "geometry")
+# Every dump case of tests/data/geometry (validation/geometry/regenerate.sh); after 1100 steps of dynamics,
+# positions agree to round-off only.
+GEOMETRY_CASES = ["lattice_fcc_orient", "lattice_fcc_111", "lattice_fcc_spacing", "lattice_bcc", "lattice_diamond",
+                  "lattice_hcp", "lattice_hcp_orient", "lattice_custom", "regions", "groups", "create_single_random",
+                  "replicate", "random_choices", "overlap", "change_box", "sorted_compress", "examples_shear",
+                  "examples_shear_void"]
+
+
+def dump_frames(path):
+    """A LAMMPS text dump as [(step, {id: [other columns as text]})]."""
+    lines = open(path).read().splitlines()
+    frames, i = [], 0
+    while i < len(lines):
+        if lines[i].startswith("ITEM: TIMESTEP"):
+            step, n = int(lines[i + 1]), int(lines[i + 3])
+            rows = {}
+            for ln in lines[i + 9:i + 9 + n]:
+                w = ln.split()
+                rows[int(w[0])] = w[1:]
+            frames.append((step, rows))
+            i += 9 + n
+        else:
+            i += 1
+    return frames
+
+
+def same_atoms(ref, got, tol):
+    """None when the frames hold the same ids with the same values (numbers within tol), else what differs."""
+    if len(ref) != len(got):
+        return f"{len(got)} frames, LAMMPS wrote {len(ref)}"
+    for (s1, a), (s2, b) in zip(ref, got):
+        if s1 != s2 or sorted(a) != sorted(b):
+            return f"step {s2}: ids differ from LAMMPS's step {s1} ({len(b)} atoms, LAMMPS {len(a)})"
+        for i in a:
+            if any(abs(float(x) - float(y)) > tol for x, y in zip(a[i], b[i])) or len(a[i]) != len(b[i]):
+                return f"step {s2}: atom {i} is {b[i]}, LAMMPS {a[i]}"
+    return None
+
+
+def geometry():
+    # Lattices (orient, spacing, origin, basis), regions, groups, set, create_atoms, delete_atoms, replicate,
+    # change_box and a dynamic group give LAMMPS's atoms, ids and types on 3 ranks (each rank keeps its own
+    # atoms; ids follow one-rank LAMMPS), and the vacancy and interstitial energies agree within 1e-8 eV.
+    d = fresh("geometry")
+    for name in GEOMETRY_CASES + ["dynamic_group"]:
+        shutil.copy(os.path.join(GEOMETRY, "in." + name), d)
+        rc, out, err = run(3, ["run", "in." + name, "--output", "out_" + name], d)
+        if rc != 0:
+            fail(f"{name} on 3 ranks: exit {rc}\n{err}")
+        tol = 1e-8 if name == "sorted_compress" else 0.0
+        why = same_atoms(dump_frames(os.path.join(GEOMETRY, name + ".dump")), dump_frames(os.path.join(d, name + ".dump")),
+                         tol)
+        if why:
+            fail(f"{name} on 3 ranks: {why}")
+        print(f"{name}: LAMMPS's atoms on 3 ranks")
+    energies = dict(ln.split() for ln in open(os.path.join(GEOMETRY, "energies.txt")))
+    for name, ref in energies.items():
+        shutil.copy(os.path.join(GEOMETRY, "in." + name), d)
+        rc, out, err = run(3, ["run", "in." + name, "--output", "out_" + name], d)
+        if rc != 0:
+            fail(f"{name} on 3 ranks: exit {rc}\n{err}")
+        lines = out.splitlines()
+        last = [lines[k - 1] for k, ln in enumerate(lines) if ln.startswith("Loop time")][-1]
+        e = float(last.split()[1])
+        if abs(e - float(ref)) > 1e-8:
+            fail(f"{name} on 3 ranks: energy {e!r}, LAMMPS {ref}")
+        print(f"{name}: {e!r} eV on 3 ranks, LAMMPS {ref} (difference {e - float(ref):.2e})")
+
+
 {"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
  "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
- "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm}[CASE]()
+ "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "geometry": geometry}[CASE]()

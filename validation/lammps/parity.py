@@ -25,6 +25,16 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def shown_path(path):
+    """A path as reports print it: relative to the repository root, or only its name outside the repository, so
+    that a committed report carries no folder of the machine that wrote it."""
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(REPO))
+    except ValueError:
+        return p.name
 POTENTIALS = Path("/usr/share/lammps/potentials")
 TABLE_PATH = REPO / "validation" / "lammps" / "parity_table.md"
 LAMMPS_VERSION = "29 Sep 2021 - Update 2 (Debian 20220106)"
@@ -361,7 +371,7 @@ def write_markdown(cases, command, exe):
                             capture_output=True, text=True).stdout.strip()
     lines = ["# wafermd vs LAMMPS EAM parity", "",
              f"Reproduce with (from the repository root): `{command}`", "",
-             f"LAMMPS {LAMMPS_VERSION}; wafermd binary `{exe}` (tree at commit {commit}). "
+             f"LAMMPS {LAMMPS_VERSION}; wafermd binary `{shown_path(exe)}` (tree at commit {commit}). "
              f"`run 0` on randomly displaced crystals (±{DISPLACEMENT} Å uniform, seed {SEED}); "
              f"errors are |E−E_L|/|E_L|, max|f−f_L|/max|f_L| and max_c |W_c−W_L,c|/max_c |W_L,c| "
              f"with W = P·V/nktv2p. PASS means all three ≤ {TOLERANCE:g}.", "",
@@ -427,9 +437,9 @@ def main():
     print_table(cases)
     command = "/usr/bin/python3 validation/lammps/parity.py " + ("--all" if args.all else "--quick")
     if args.write_references:
-        command += f" --write-references {args.write_references}"
+        command += f" --write-references {shown_path(args.write_references)}"
     write_markdown(cases, command, exe)
-    print(f"\nwrote {TABLE_PATH}; scratch in {work}")
+    print(f"\nwrote {shown_path(TABLE_PATH)}; scratch in {work}")
     if args.write_references:
         destination = Path(args.write_references)
         write_references(cases, destination if destination.is_absolute() else REPO / destination)

@@ -1,26 +1,26 @@
 #!/usr/bin/python3
-"""Mesh backend vs LAMMPS, side by side: the same fcc Cu slab (Cu_u3.eam, 300 K, skin 1.0, check every step,
-dt 1 fs) run by Debian's `lmp` and by `wafermd run --backend mesh`, in interleaved rounds on the same machine.
-Throughput is atom-steps per second of the step loop only (LAMMPS: its "Loop time"; wafermd: report.json's
-wall_seconds). The figure is the median over rounds of the per-round ratio mesh/LAMMPS.
+"""The mesh backend against LAMMPS (Debian's `lmp`): the same fcc Cu slab (Cu_u3.eam, 300 K, skin 1.0, check every
+step, dt 1 fs), written once as a LAMMPS script and run by `lmp` and by `wafermd run --backend mesh`, in
+interleaved rounds on the same machine (each round runs both, alternating which goes first, so that a drift in
+the machine's speed hits both alike). Throughput is atom-steps/s of the step loop only (LAMMPS: its "Loop time";
+wafermd: report.json); the figure is the median over the rounds of the per-round ratio mesh / LAMMPS. Writes one
+current table, validation/perf/mesh_perf.md (replaced on every run), naming the CPU and wafermd's SIMD target.
 
-    /usr/bin/python3 validation/perf/mesh_vs_lammps.py [--cells 232 216 4] [--steps 10] [--rounds 3]
-        [--lammps-ranks 2] [--mesh-ranks 1] [--wafermd build/wafermd]
+    /usr/bin/python3 validation/perf/mesh_vs_lammps.py [--cells 232 216 4] [--steps 20] [--rounds 3]
+        [--lammps-ranks 2] [--mesh-ranks 1] [--wafermd build/wafermd] [--out FILE.md]
 
-The default cells are inputs/wafer_cu_801792.yaml's (801,792 atoms). wafermd runs on one rank until the
-multi-rank mesh lands (the ranks of each side are printed with the result). Writes out/perf_mesh_vs_lammps/ and
-prints a Markdown table row for validation/perf/mesh_perf.md."""
+The default cells are inputs/wafer_cu_801792.yaml's (801,792 atoms, b = 10). Scratch files go to
+out/perf_mesh_vs_lammps/."""
 import argparse
-import json
 import os
-import re
 import statistics
 import subprocess
 import sys
-import time
+from pathlib import Path
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_common import (HERE, ROOT, cpu_model, git_commit, lammps_loop, lammps_version, mpirun,  # noqa: E402
+                          read_report, repo_relative, simd_target, wafermd_exe)
 
 LAMMPS = """units metal
 atom_style atomic
@@ -41,62 +41,83 @@ run {steps}
 """
 
 
-def run_lammps(work, ranks, natoms):
-    cmd = ["lmp", "-in", "in.slab", "-log", "log.lammps"]
-    if ranks > 1:
-        cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks)] + cmd
-    subprocess.run(cmd, cwd=work, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    text = open(os.path.join(work, "log.lammps")).read()
-    m = re.search(r"Loop time of ([0-9.eE+-]+) on (\d+) procs for (\d+) steps with (\d+) atoms", text)
-    loop, steps = float(m.group(1)), int(m.group(3))
-    return natoms * steps / loop
+def launcher(ranks):
+    # One rank runs without mpirun, as a user would start it.
+    return mpirun(ranks) if ranks > 1 else []
+
+
+def run_lammps(work, ranks):
+    p = subprocess.run(launcher(ranks) + ["lmp", "-in", "in.slab", "-log", "none"], cwd=work, check=True,
+                       capture_output=True, text=True)
+    secs, steps, atoms = lammps_loop(p.stdout)
+    return atoms * steps / secs
 
 
 def run_mesh(work, exe, ranks):
-    cmd = [exe, "run", "in.slab", "--backend", "mesh", "--output", "mesh_out"]
-    if ranks > 1:
-        cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks)] + cmd
-    subprocess.run(cmd, cwd=work, check=True, stdout=subprocess.DEVNULL)
-    rep = json.load(open(os.path.join(work, "mesh_out", "report.json")))
-    return rep["atom_steps_per_second"], rep.get("peak_rss_mb", 0.0), rep["fabric"]
+    subprocess.run(launcher(ranks) + [exe, "run", "in.slab", "--backend", "mesh", "--output", "mesh_out"],
+                   cwd=work, check=True, stdout=subprocess.DEVNULL)
+    return read_report(os.path.join(work, "mesh_out"))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cells", type=int, nargs=3, default=[232, 216, 4])
-    ap.add_argument("--steps", type=int, default=10)
+    # 20 steps, as inputs/wafer_cu_801792.yaml runs them; fewer make a round too short to time against noise.
+    ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--lammps-ranks", type=int, default=2)
     ap.add_argument("--mesh-ranks", type=int, default=1)
-    ap.add_argument("--wafermd", default=os.path.join(ROOT, "build", "wafermd"))
+    ap.add_argument("--wafermd", default=str(ROOT / "build" / "wafermd"))
+    ap.add_argument("--out", default=str(HERE / "mesh_perf.md"))
     args = ap.parse_args()
+    exe = wafermd_exe(args.wafermd)
     nx, ny, nz = args.cells
     natoms = 4 * nx * ny * nz
-    work = os.path.join(ROOT, "out", "perf_mesh_vs_lammps")
-    os.makedirs(work, exist_ok=True)
-    with open(os.path.join(work, "in.slab"), "w") as f:
-        f.write(LAMMPS.format(nx=nx, ny=ny, nz=nz, steps=args.steps))
+    cpu = cpu_model()
+    print(f"CPU: {cpu}; {os.cpu_count()} cores; wafermd {repo_relative(exe)}", flush=True)
+    work = ROOT / "out" / "perf_mesh_vs_lammps"
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "in.slab").write_text(LAMMPS.format(nx=nx, ny=ny, nz=nz, steps=args.steps))
     ratios, lam, mesh = [], [], []
-    rss = 0.0
-    fabric = {}
+    report = {}
     for r in range(args.rounds):
-        # Interleaved: each round runs both, alternating which goes first, so load drifts hit both alike.
         order = ["lammps", "mesh"] if r % 2 == 0 else ["mesh", "lammps"]
         got = {}
         for which in order:
             if which == "lammps":
-                got["lammps"] = run_lammps(work, args.lammps_ranks, natoms)
+                got["lammps"] = run_lammps(work, args.lammps_ranks)
             else:
-                got["mesh"], rss, fabric = run_mesh(work, args.wafermd, args.mesh_ranks)
+                report = run_mesh(work, exe, args.mesh_ranks)
+                got["mesh"] = report["atom_steps_per_second"]
         lam.append(got["lammps"])
         mesh.append(got["mesh"])
         ratios.append(got["mesh"] / got["lammps"])
-        print(f"round {r + 1}: LAMMPS {got['lammps']:.4g} atom-steps/s, mesh {got['mesh']:.4g}, "
-              f"ratio {ratios[-1]:.3f}", flush=True)
+        print(f"round {r + 1}: LAMMPS {got['lammps'] / 1e6:.3f} M atom-steps/s, mesh {got['mesh'] / 1e6:.3f} M, "
+              f"ratio {ratios[-1]:.3f}  [{cpu}, {simd_target(report)}]", flush=True)
     med = statistics.median(ratios)
-    print(f"| {time.strftime('%Y-%m-%d')} | {natoms:,} | {args.steps} | {args.rounds} | {args.lammps_ranks} | "
-          f"{args.mesh_ranks} | {statistics.median(lam):.4g} | {statistics.median(mesh):.4g} | {med:.3f} | "
-          f"{rss:.0f} MB ({rss * 1048576 / natoms:.0f} B/atom) | b = {fabric.get('window_b')} |")
+    rss = report.get("peak_rss_mb", float("nan"))
+    simd = simd_target(report)
+    defaults = args.cells == [232, 216, 4] and args.steps == 20 and args.lammps_ranks == 2
+    command = ("/usr/bin/python3 validation/perf/mesh_vs_lammps.py"
+               + ("" if defaults else f" --cells {nx} {ny} {nz} --steps {args.steps} --lammps-ranks {args.lammps_ranks}")
+               + f" --rounds {args.rounds} --mesh-ranks {args.mesh_ranks}")
+    lines = ["# Mesh backend vs LAMMPS", "",
+             f"`{command}`: {args.rounds} interleaved round{'s' if args.rounds > 1 else ''} on {cpu}, {os.cpu_count()} cores; wafermd "
+             f"`{repo_relative(exe)}` at commit {git_commit()} (`--backend mesh`, fp32 PE kernels), LAMMPS "
+             f"{lammps_version()} (Debian `lmp`). fcc Cu slab of {nx}×{ny}×{nz} cells, Cu_u3.eam, 300 K, skin 1 Å, "
+             f"`check yes` every step, dt 1 fs, {args.steps} steps. Atom-steps/s of the step loop (LAMMPS: `Loop "
+             "time`; wafermd: report.json), medians of the rounds; the ratio is the median of the per-round ratios "
+             "(the rounds in brackets). Peak memory: report.json's `peak_rss_mb`, summed over the mesh ranks.", "",
+             "| atoms | LAMMPS ranks | mesh ranks | LAMMPS M atom-steps/s | mesh M atom-steps/s | mesh / LAMMPS "
+             "| mesh peak memory | b | CPU | SIMD target |",
+             "|---|---|---|---|---|---|---|---|---|---|",
+             f"| {natoms:,} | {args.lammps_ranks} | {args.mesh_ranks} | {statistics.median(lam) / 1e6:.3f} "
+             f"| {statistics.median(mesh) / 1e6:.3f} | **{med:.2f}×** ({', '.join(f'{x:.2f}' for x in ratios)}) "
+             f"| {rss:.0f} MB ({rss * 1048576 / natoms:.0f} B/atom) | {report.get('fabric', {}).get('window_b', '?')} "
+             f"| {cpu} | {simd} |"]
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"median ratio {med:.3f} [{cpu}, {simd}]; wrote {repo_relative(args.out)}")
     return 0
 
 

@@ -1,0 +1,93 @@
+// A cell list over the box for commands that look for atoms near a point (create_atoms … overlap,
+// delete_atoms overlap): every periodic image within the cutoff is visited, with its integer shift.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "md/core/box.hpp"
+
+namespace wmd::md {
+
+class PointGrid {
+ public:
+  PointGrid(const Box& box, double cut) : box_(box), cut_(cut) {
+    for (int d = 0; d < 3; ++d) n_[d] = std::max(1, std::min(256, static_cast<int>(box.prd(d) / cut)));
+    head_.assign(static_cast<size_t>(n_[0]) * n_[1] * n_[2], -1);
+  }
+  /// Adds point k (indices must be added in increasing order, from 0).
+  void add(int k, double x, double y, double z) {
+    const int c = cell_of(x, y, z);
+    next_.resize(std::max<size_t>(next_.size(), static_cast<size_t>(k) + 1), -1);
+    xs_.resize(next_.size() * 3);
+    xs_[3 * k] = x, xs_[3 * k + 1] = y, xs_[3 * k + 2] = z;
+    next_[k] = head_[c];
+    head_[c] = k;
+  }
+  /// Calls fn(k, rsq, shifted) for every stored point k with an image closer than the cutoff to (x, y, z);
+  /// `shifted` is true for an image across a periodic face (LAMMPS's ghost atoms).
+  template <class Fn>
+  void visit(double x, double y, double z, Fn fn) const {
+    const double p[3] = {x, y, z};
+    int lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) {
+      const double f = (p[d] - box_.lo[d]) / box_.prd(d) * n_[d];
+      lo[d] = static_cast<int>(std::floor(f - cut_ / box_.prd(d) * n_[d])) - 1;
+      hi[d] = static_cast<int>(std::floor(f + cut_ / box_.prd(d) * n_[d])) + 1;
+      if (!box_.periodic(d)) lo[d] = std::max(lo[d], 0), hi[d] = std::min(hi[d], n_[d] - 1);
+      // Each cell at most once (a span as wide as the grid is the grid): images come from the shifts below.
+      if (hi[d] - lo[d] + 1 >= n_[d]) lo[d] = 0, hi[d] = n_[d] - 1;
+    }
+    const double cutsq = cut_ * cut_;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+      for (int cy = lo[1]; cy <= hi[1]; ++cy)
+        for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+          const int c[3] = {cx, cy, cz};
+          int w[3];
+          for (int d = 0; d < 3; ++d) w[d] = ((c[d] % n_[d]) + n_[d]) % n_[d];
+          for (int k = head_[(static_cast<size_t>(w[2]) * n_[1] + w[1]) * n_[0] + w[0]]; k >= 0;
+               k = next_[k]) {
+            // The images of k along each periodic direction that come within the cutoff.
+            int s0[3], s1[3];
+            for (int d = 0; d < 3; ++d) {
+              s0[d] = s1[d] = 0;
+              if (!box_.periodic(d)) continue;
+              const double L = box_.prd(d), q = xs_[3 * k + d];
+              s0[d] = static_cast<int>(std::ceil((p[d] - cut_ - q) / L));
+              s1[d] = static_cast<int>(std::floor((p[d] + cut_ - q) / L));
+            }
+            for (int sz = s0[2]; sz <= s1[2]; ++sz)
+              for (int sy = s0[1]; sy <= s1[1]; ++sy)
+                for (int sx = s0[0]; sx <= s1[0]; ++sx) {
+                  const double dx = p[0] - (xs_[3 * k] + sx * box_.prd(0));
+                  const double dy = p[1] - (xs_[3 * k + 1] + sy * box_.prd(1));
+                  const double dz = p[2] - (xs_[3 * k + 2] + sz * box_.prd(2));
+                  const double rsq = dx * dx + dy * dy + dz * dz;
+                  if (rsq < cutsq) fn(k, rsq, sx != 0 || sy != 0 || sz != 0);
+                }
+          }
+        }
+  }
+
+ private:
+  int cell_of(double x, double y, double z) const {
+    const double p[3] = {x, y, z};
+    int c[3];
+    for (int d = 0; d < 3; ++d) {
+      c[d] = static_cast<int>(std::floor((p[d] - box_.lo[d]) / box_.prd(d) * n_[d]));
+      if (box_.periodic(d))
+        c[d] = ((c[d] % n_[d]) + n_[d]) % n_[d];
+      else
+        c[d] = std::min(std::max(c[d], 0), n_[d] - 1);
+    }
+    return (c[2] * n_[1] + c[1]) * n_[0] + c[0];
+  }
+
+  Box box_;
+  double cut_;
+  int n_[3];
+  std::vector<int> head_, next_;
+  std::vector<double> xs_;
+};
+
+}  // namespace wmd::md

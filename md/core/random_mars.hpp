@@ -1,0 +1,94 @@
+// LAMMPS's Marsaglia generator (RanMars, after F. James, Comp. Phys. Comm. 60, 329 (1990)), reproduced so
+// that `delete_atoms porosity` and `set type/ratio|type/subset` pick the atoms one-rank LAMMPS picks.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace wmd::md {
+
+class RandomMars {
+ public:
+  /// Seeds as LAMMPS does (seed in 1..900000000), discarding the first deviate as LAMMPS 2021 does.
+  explicit RandomMars(int seed) {
+    int ij = (seed - 1) / 30082;
+    int kl = (seed - 1) - 30082 * ij;
+    int i = (ij / 177) % 177 + 2, j = ij % 177 + 2, k = (kl / 169) % 178 + 1, l = kl % 169;
+    for (int ii = 1; ii <= 97; ++ii) {
+      double s = 0.0, t = 0.5;
+      for (int jj = 1; jj <= 24; ++jj) {
+        const int m = ((i * j) % 179) * k % 179;
+        i = j, j = k, k = m;
+        l = (53 * l + 1) % 169;
+        if ((l * m) % 64 >= 32) s = s + t;
+        t = 0.5 * t;
+      }
+      u_[ii] = s;
+    }
+    c_ = 362436.0 / 16777216.0;
+    cd_ = 7654321.0 / 16777216.0;
+    cm_ = 16777213.0 / 16777216.0;
+    uniform();
+  }
+
+  /// Uniform deviate in [0, 1).
+  double uniform() {
+    double uni = u_[i97_] - u_[j97_];
+    if (uni < 0.0) uni += 1.0;
+    u_[i97_] = uni;
+    if (--i97_ == 0) i97_ = 97;
+    if (--j97_ == 0) j97_ = 97;
+    c_ -= cd_;
+    if (c_ < 0.0) c_ += cm_;
+    uni -= c_;
+    if (uni < 0.0) uni += 1.0;
+    return uni;
+  }
+
+  /// LAMMPS's select_subset on one rank: marks exactly `target` of the n items, in rounds that flip each
+  /// active item with probability (still to flip)/(active), clamped to [0.01, 0.99].
+  std::vector<char> select_subset(int64_t target, int64_t n) {
+    std::vector<char> mark(n, 0);
+    std::vector<int64_t> next(n);
+    for (int64_t i = 0; i < n; ++i) next[i] = i + 1;
+    if (n > 0) next[n - 1] = -1;
+    int64_t first[2] = {0, -1}, active_all[2] = {n, 0};
+    int64_t nmark = 0;
+    while (nmark != target) {
+      const int mode = target - nmark > 0 ? 0 : 1;  // 0: add (flip 0 → 1), 1: subtract
+      double thresh =
+          mode == 0 ? 1.0 * (target - nmark) / active_all[0] : 1.0 * (nmark - target) / active_all[1];
+      thresh = std::min(std::max(thresh, 0.01), 0.99);
+      int64_t new_active[2] = {0, 0}, new_first[2] = {-1, -1}, new_last[2] = {-1, -1};
+      const char value = mode == 0 ? 1 : 0;
+      int64_t index = first[mode], nflip = 0;
+      int64_t active[2] = {active_all[0], active_all[1]};
+      while (n > 0 && index >= 0) {
+        if (uniform() < thresh) {
+          mark[index] = value;
+          ++nflip;
+        }
+        const int64_t old = index;
+        index = next[index];
+        const int which = mark[old];
+        ++new_active[which];
+        if (new_first[which] < 0) new_first[which] = old;
+        if (new_last[which] >= 0) next[new_last[which]] = old;
+        new_last[which] = old;
+        next[old] = -1;
+        active[0] = new_active[0], active[1] = new_active[1];
+        first[0] = new_first[0], first[1] = new_first[1];
+      }
+      active_all[0] = active[0], active_all[1] = active[1];
+      nmark += mode == 0 ? nflip : -nflip;
+    }
+    return mark;
+  }
+
+ private:
+  double u_[98] = {};
+  int i97_ = 97, j97_ = 33;
+  double c_ = 0.0, cd_ = 0.0, cm_ = 0.0;
+};
+
+}  // namespace wmd::md
