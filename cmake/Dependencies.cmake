@@ -5,6 +5,7 @@ find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
+find_package(hwy REQUIRED)  # Google Highway (libhwy-dev): the SIMD kernels
 
 # Kokkos: Debian's Trilinos build (Serial backend) or any Kokkos found through Kokkos_ROOT.
 find_package(Kokkos REQUIRED)

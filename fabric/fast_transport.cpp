@@ -1,19 +1,85 @@
-// Fast transport: the schedule's delivery as plain array arithmetic over logical coordinates.
+// Fast transport: the schedule's delivery as plain array arithmetic over logical coordinates. The per-step
+// copies of approved requests run over the vector width (Google Highway, one dispatch per call).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "fabric/fast_transport.cpp"
+// Highway's per-target inclusion: foreach_target.h first, then highway.h.
+// clang-format off
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+// clang-format on
 #include "fabric/fast_transport.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
-
 #include "base/error.hpp"
+#include "base/simd_ops-inl.h"
 #include "fabric/schedules/schedules.hpp"
 
+HWY_BEFORE_NAMESPACE();
+namespace wmd::fabric::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace ws = wmd::simd::HWY_NAMESPACE;
+
+// Requests [k0, k1) of 3-word payloads into planes ox, oy, oz (request k at index k − k0). Lanes requests at
+// a time: each source's words loaded as one 16-byte row (its three words and the next PE's first) and the
+// rows transposed in registers, which is cheaper than three hardware gathers. The last PE's row would run
+// past the payload: its words come from a padded copy.
+void GatherPlanes3(const std::int32_t* sources, std::int32_t k0, std::int32_t k1,
+                   const std::uint32_t* payload, int npe, std::uint32_t* ox, std::uint32_t* oy,
+                   std::uint32_t* oz) {
+  const hn::ScalableTag<float> d;
+  constexpr int N = static_cast<int>(ws::kLanes<float>);
+  const float* words = reinterpret_cast<const float*>(payload);
+  float last[4] = {0, 0, 0, 0};
+  if (npe > 0) std::memcpy(last, words + 3 * static_cast<std::size_t>(npe - 1), 3 * sizeof(float));
+  std::int32_t k = k0;
+  if constexpr (N >= 4) {
+    float* out[3] = {reinterpret_cast<float*>(ox), reinterpret_cast<float*>(oy),
+                     reinterpret_cast<float*>(oz)};
+    for (; k + N <= k1; k += N) {
+      const float* row[N];
+      for (int l = 0; l < N; ++l) {
+        const int s = sources[k + l];
+        row[l] = s == npe - 1 ? last : words + 3 * static_cast<std::size_t>(s);
+      }
+      hn::Vec<decltype(d)> c[4];
+      ws::Transpose4(d, row, c);
+      for (int a = 0; a < 3; ++a) hn::StoreU(c[a], d, out[a] + (k - k0));
+    }
+  }
+  for (; k < k1; ++k) {
+    const std::uint32_t* src = payload + static_cast<std::size_t>(sources[k]) * 3;
+    ox[k - k0] = src[0], oy[k - k0] = src[1], oz[k - k0] = src[2];
+  }
+}
+
+// Requests [k0, k1) of 1-word payloads (F'): one hardware gather per Lanes requests where the target has
+// them, word by word otherwise.
+void Gather1(const std::int32_t* sources, std::int32_t k0, std::int32_t k1, const std::uint32_t* payload,
+             std::uint32_t* out) {
+  const hn::ScalableTag<std::int32_t> d;
+  constexpr int N = static_cast<int>(ws::kLanes<std::int32_t>);
+  const std::int32_t* base = reinterpret_cast<const std::int32_t*>(payload);
+  std::int32_t k = k0;
+  for (; k + N <= k1; k += N)
+    hn::StoreU(hn::GatherIndex(d, base, hn::LoadU(d, sources + k)), d,
+               reinterpret_cast<std::int32_t*>(out) + (k - k0));
+  for (; k < k1; ++k) out[k - k0] = payload[sources[k]];
+}
+
+}  // namespace wmd::fabric::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
 namespace wmd::fabric {
+
+HWY_EXPORT(GatherPlanes3);
+HWY_EXPORT(Gather1);
+
 namespace {
 
 // Signed offset from a to b along ring r: wrapped to the nearest image when periodic.
@@ -198,37 +264,16 @@ void FastTransport::deliver_approved_range(int d_begin, int d_end, const std::in
   const int P = spec_.words;
   const std::int32_t k0 = offsets[0], k1 = offsets[d_end - d_begin];
   if (plane_stride > 0 && P == 3) {
-    // The fp32 position payload (x, y, z): the common case, unrolled.
-    std::uint32_t *ox = out, *oy = out + plane_stride, *oz = out + 2 * plane_stride;
-    std::int32_t k = k0;
-#if defined(__AVX512F__)
-    // Sixteen requests per hardware gather: about a third less time than word-by-word copies here.
-    const int* base = reinterpret_cast<const int*>(payload);
-    for (; k + 16 <= k1; k += 16) {
-      const __m512i src = _mm512_loadu_si512(sources + k);
-      const __m512i w0 = _mm512_add_epi32(_mm512_add_epi32(src, src), src);
-      _mm512_storeu_si512(ox + (k - k0), _mm512_i32gather_epi32(w0, base, 4));
-      _mm512_storeu_si512(oy + (k - k0), _mm512_i32gather_epi32(w0, base + 1, 4));
-      _mm512_storeu_si512(oz + (k - k0), _mm512_i32gather_epi32(w0, base + 2, 4));
-    }
-#endif
-    for (; k < k1; ++k) {
-      const std::uint32_t* src = payload + static_cast<std::size_t>(sources[k]) * 3;
-      ox[k - k0] = src[0], oy[k - k0] = src[1], oz[k - k0] = src[2];
-    }
+    // The fp32 position payload (x, y, z): the common case.
+    HWY_DYNAMIC_DISPATCH(GatherPlanes3)
+    (sources, k0, k1, payload, spec_.grid.size(), out, out + plane_stride, out + 2 * plane_stride);
   } else if (plane_stride > 0) {
     for (std::int32_t k = k0; k < k1; ++k) {
       const std::uint32_t* src = payload + static_cast<std::size_t>(sources[k]) * P;
       for (int w = 0; w < P; ++w) out[w * plane_stride + static_cast<std::size_t>(k - k0)] = src[w];
     }
   } else if (P == 1) {
-    std::int32_t k = k0;
-#if defined(__AVX512F__)
-    const int* base = reinterpret_cast<const int*>(payload);
-    for (; k + 16 <= k1; k += 16)
-      _mm512_storeu_si512(out + (k - k0), _mm512_i32gather_epi32(_mm512_loadu_si512(sources + k), base, 4));
-#endif
-    for (; k < k1; ++k) out[k - k0] = payload[sources[k]];
+    HWY_DYNAMIC_DISPATCH(Gather1)(sources, k0, k1, payload, out);
   } else {
     for (std::int32_t k = k0; k < k1; ++k) {
       const std::uint32_t* src = payload + static_cast<std::size_t>(sources[k]) * P;
@@ -303,3 +348,4 @@ void FastTransport::fold_rows(const std::uint32_t* rows, std::uint32_t* result) 
 }
 
 }  // namespace wmd::fabric
+#endif

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "base/simd.hpp"
 #include "io/command.hpp"
 
 namespace wmd::io {
@@ -12,6 +13,7 @@ const std::vector<std::string>& setting_keys() {
                                                 "mesh.precision",
                                                 "cluster.precision",
                                                 "cluster.grid",
+                                                "simd",
                                                 "mesh.wafer",
                                                 "neighbor.skin",
                                                 "output.thermo_every",
@@ -67,6 +69,11 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
     if (!ok || k != 3)
       fail_input(pos, "cluster.grid must be AxBxC (sub-domains along x, y, z), got '" + value + "'");
     s.cluster_grid = value;
+  } else if (key == "simd") {
+    // A target of this build or auto; whether this CPU runs it is checked when the program starts.
+    std::vector<std::string> names = {"auto"};
+    for (const std::string& t : simd::compiled_targets()) names.push_back(t);
+    s.simd = pick(key, value, names, pos);
   } else if (key == "mesh.wafer") {
     if (value.empty()) fail_input(pos, "mesh.wafer must be wse2, wse3 or a YAML file");
     s.mesh_wafer = value;

@@ -15,6 +15,7 @@ struct RunSettings {
   std::string mesh_precision = "fp32";     // fp32 | fp64
   std::string cluster_precision = "fp64";  // fp64 | fp32 | mixed
   std::string cluster_grid;                // "AxBxC" MPI sub-domain grid; empty: chosen from the box shape
+  std::string simd;                        // SIMD target of the kernels; empty: WAFERMD_SIMD, else auto
   std::string mesh_wafer = "wse2";         // wse2 | wse3 | FILE.yaml
   std::optional<double> neighbor_skin;     // overrides the input's neighbor skin
   std::optional<int> thermo_every;         // overrides the input's thermo interval

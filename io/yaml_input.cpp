@@ -83,9 +83,10 @@ class Translator {
 
   void translate(const YAML::Node& root) {
     if (!root.IsMap()) fail_input(SourcePos{path_, 1}, "the input must be a YAML mapping of keys");
-    only_keys(root, "",
-              {"backend", "deterministic", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
-               "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate", "cascade"});
+    only_keys(
+        root, "",
+        {"backend", "deterministic", "simd", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
+         "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate", "cascade"});
     settings(root);
     emit(root, "units", {"metal"});
     emit(root, "atom_style", {"atomic"});
@@ -131,6 +132,7 @@ class Translator {
     };
     if (root["backend"]) set(root["backend"], "backend");
     if (root["deterministic"]) set(root["deterministic"], "deterministic");
+    if (root["simd"]) set(root["simd"], "simd");
     if (const auto m = root["mesh"]) {
       only_keys(m, "mesh", {"precision", "wafer"});
       if (m["precision"]) set(m["precision"], "mesh.precision");

@@ -7,6 +7,7 @@ packages=(
   libhdf5-dev
   libtrilinos-kokkos-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+  libhwy-dev
   lammps lammps-data
   python3-numpy python3-matplotlib python3-h5py python3-mdanalysis python3-ase
 )

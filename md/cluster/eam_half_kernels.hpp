@@ -1,7 +1,8 @@
 // EAM on a half neighbour list with Newton's third law, in LAMMPS's arithmetic order per pair:
 // density pass → embedding pass → (F' to images) → force pass. Each pass is a Kokkos kernel over owned atoms
-// reading "nlocal owned records followed by ghost images"; with AVX-512 the pair loops run eight pairs per
-// instruction (see docs/performance.md), otherwise a portable scalar loop does the same arithmetic.
+// reading "nlocal owned records followed by ghost images"; the pair loops run a vector of pairs per
+// instruction on the SIMD target chosen at start (md/cluster/eam_half_simd.*, base/simd.hpp,
+// docs/performance.md).
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -24,7 +25,7 @@ void ensure_kokkos();
 ///   dens [pair][knot][8]  = value coefficients c3..c6 of ρ_{j→i}, then of ρ_{i→j}
 ///   force[pair][knot][16] = r·φ c0..c6, ρ_{i→j} c0..c2, ρ_{j→i} c0..c2, 3 zeros
 ///   force1[knot][8]       = r·φ c3..c6, ρ' c0..c2, 1 zero (one type only: one cache line per knot; the
-///                           AVX-512 force pass takes (r·φ)' from the value coefficients)
+///                           vector force pass takes (r·φ)' from the value coefficients)
 /// pair = (type_i − 1)·ntypes + (type_j − 1). fp32 copies serve cluster.precision fp32/mixed.
 struct EamPairTables {
   int ntypes = 0, nr = 0;
@@ -37,7 +38,8 @@ struct EamPairTables {
 EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single);
 
 /// Arithmetic of the pair kernels. fp64: exact (LAMMPS's digits). mixed and fp32 (one mode today): r and 1/r
-/// to fp32 accuracy (AVX-512: 14-bit rsqrt + one Newton step; portable: fp32 pair math), sums in fp64.
+/// to fp32 accuracy (an approximate 1/√r² refined by Newton steps; per-atom energies: fp32 pair math), sums
+/// in fp64.
 /// Embedding, exchanges and integration stay fp64 in every mode.
 enum class PairPrecision { fp64, mixed, fp32 };
 

@@ -1,3 +1,13 @@
+// The binned half-list build. The candidate scan runs over the vector width (Google Highway, one dispatch per
+// build): a stencil row of bins is one contiguous run of sorted SoA records, tested Lanes at a time (distance
+// and the pair rule) and compacted into the list.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "md/cluster/half_neighbor_list.cpp"
+// Highway's per-target inclusion: foreach_target.h first, then highway.h.
+// clang-format off
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+// clang-format on
 #include "md/cluster/half_neighbor_list.hpp"
 
 #include <algorithm>
@@ -6,12 +16,101 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "base/simd_ops-inl.h"
 
-#if defined(__AVX512F__) && defined(__AVX512VL__)
-#define WMD_AVX512 1
-#include <immintrin.h>
+#ifndef WMD_MD_CLUSTER_HALF_LIST_SCAN_
+#define WMD_MD_CLUSTER_HALF_LIST_SCAN_
+namespace wmd::md {
+namespace {
+
+// A stencil row of bins: offsets dy, dz and the reach in x.
+struct HalfListRow {
+  int dy, dz, dxmax;
+};
+
+// What the candidate scan reads: the owned records, the bins (records sorted by bin as SoA, padded by a
+// vector's length) and the stencil rows.
+struct HalfListScan {
+  const PosRec* rec;
+  int nlocal;
+  int nb[3];
+  double lo[3], inv[3], cutsq;
+  const int* start;  // bin b's records: [start[b], start[b + 1])
+  const double *sx, *sy, *sz;
+  const int *skey, *sidx;
+  const HalfListRow* rows;
+  int nrows;
+  int bin_coord(double p, int d) const {
+    return std::min(nb[d] - 1, std::max(0, static_cast<int>((p - lo[d]) * inv[d])));
+  }
+};
+
+}  // namespace
+}  // namespace wmd::md
 #endif
 
+HWY_BEFORE_NAMESPACE();
+namespace wmd::md::HWY_NAMESPACE {
+namespace {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace ws = wmd::simd::HWY_NAMESPACE;
+}  // namespace
+
+// Every owned atom's candidates, Lanes at a time: kept when closer than the cut-off and when the pair rule
+// (pair_key, below) gives the pair to this atom; in candidate order, on every target.
+void ScanHalfList(const HalfListScan& s, std::vector<int>& nbr, int64_t* offset) {
+  using D = hn::ScalableTag<double>;
+  const D d;
+  const hn::Rebind<int32_t, D> di;
+  constexpr int N = static_cast<int>(ws::kLanes<double>);
+  size_t cap = std::max<size_t>(nbr.capacity(), static_cast<size_t>(s.nlocal) * 40 + 1024);
+  nbr.resize(cap);
+  size_t n = 0;
+  const auto vcut = hn::Set(d, s.cutsq);
+  const auto one = hn::Set(di, 1);
+  for (int i = 0; i < s.nlocal; ++i) {
+    const PosRec& ri = s.rec[i];
+    const int cx = s.bin_coord(ri.x, 0), cy = s.bin_coord(ri.y, 1), cz = s.bin_coord(ri.z, 2);
+    const auto xi = hn::Set(d, ri.x), yi = hn::Set(d, ri.y), zi = hn::Set(d, ri.z);
+    const auto key = hn::Set(di, 2 * ri.owner), owner = hn::Set(di, ri.owner);
+    for (int r = 0; r < s.nrows; ++r) {
+      const HalfListRow& row = s.rows[r];
+      const int by = cy + row.dy, bz = cz + row.dz;
+      if (by < 0 || by >= s.nb[1] || bz < 0 || bz >= s.nb[2]) continue;
+      const int bx0 = std::max(0, cx - row.dxmax), bx1 = std::min(s.nb[0] - 1, cx + row.dxmax);
+      const int64_t rowbase = (static_cast<int64_t>(bz) * s.nb[1] + by) * s.nb[0];
+      const int k0 = s.start[rowbase + bx0], k1 = s.start[rowbase + bx1 + 1];
+      if (n + (k1 - k0) + 16 > cap) {
+        cap = 2 * cap + (k1 - k0);
+        nbr.resize(cap);
+      }
+      int* dst = nbr.data();
+      for (int k = k0; k < k1; k += N) {
+        const auto dx = hn::Sub(xi, hn::LoadU(d, s.sx + k));
+        const auto dy = hn::Sub(yi, hn::LoadU(d, s.sy + k));
+        const auto dz = hn::Sub(zi, hn::LoadU(d, s.sz + k));
+        const auto rsq = hn::Add(hn::Add(hn::Mul(dx, dx), hn::Mul(dy, dy)), hn::Mul(dz, dz));
+        const uint64_t near = ws::MaskBits(
+            d, hn::And(hn::Lt(rsq, vcut), hn::FirstN(d, static_cast<size_t>(std::min(N, k1 - k)))));
+        // The pair rule: above = key_j > 2·owner_i, flipped when the owners differ and their sum is odd.
+        const auto kj = hn::LoadU(di, s.skey + k);
+        const auto oj = hn::ShiftRight<1>(kj);
+        const uint64_t above = ws::MaskBits(di, hn::Gt(kj, key));
+        const uint64_t flip =
+            ws::MaskBits(di, hn::AndNot(hn::Eq(oj, owner), hn::TestBit(hn::Add(oj, owner), one)));
+        const uint64_t keep = near & (above ^ flip);
+        n += ws::CompressBitsTo(di, hn::LoadU(di, s.sidx + k), keep, dst + n);
+      }
+    }
+    offset[i + 1] = static_cast<int64_t>(n);
+  }
+  nbr.resize(n);
+}
+
+}  // namespace wmd::md::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
 namespace wmd::md {
 namespace {
 
@@ -22,7 +121,9 @@ namespace {
 // The atom meeting its own image: the pair is kept when s is lexicographically positive. Keys are the
 // records' `owner`: the owned index for build_ghost_images, the global id in the MPI cluster decomposition,
 // so the rule is the same on every rank. Encoded as one integer per record, key = 2·owner + (1 if a positive
-// self-image shift); see keeps_pair.
+// self-image shift); owned i (key 2·owner_i) keeps the pair with record key k_j when k_j > 2·owner_i
+// (distinct owners: owner_j > owner_i; the same owner: a positive shift), the other way round when the owners
+// differ and their sum is odd (ScanHalfList).
 inline int pair_key(const GhostImages& g, int j) {
   if (j < g.nlocal) return 2 * g.rec[j].owner;
   const int* s = g.shift_of(j);
@@ -30,14 +131,9 @@ inline int pair_key(const GhostImages& g, int j) {
   return 2 * g.rec[j].owner + (positive ? 1 : 0);
 }
 
-// Whether owned i (key 2·owner_i) keeps the pair with record key kj.
-inline bool keeps_pair(int owner_i, int kj) {
-  const int oj = kj >> 1;
-  const bool above = kj > 2 * owner_i;  // distinct owners: owner_j > owner_i; same owner: a positive shift
-  return oj != owner_i && ((oj + owner_i) & 1) ? !above : above;
-}
-
 }  // namespace
+
+HWY_EXPORT(ScanHalfList);
 
 void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
   const int nall = g.nall();
@@ -93,10 +189,7 @@ void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
   const double cutsq = cut * cut;
   int reach[3];
   for (int d = 0; d < 3; ++d) reach[d] = static_cast<int>(std::ceil(cut / width[d]));
-  struct Row {
-    int dy, dz, dxmax;
-  };
-  std::vector<Row> rows;
+  std::vector<HalfListRow> rows;
   for (int dz = -reach[2]; dz <= reach[2]; ++dz) {
     for (int dy = -reach[1]; dy <= reach[1]; ++dy) {
       const double gy = std::max(0, std::abs(dy) - 1) * width[1],
@@ -108,59 +201,22 @@ void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
       rows.push_back({dy, dz, dxmax});
     }
   }
-  std::vector<int>& nbr = out.nbr;
-  size_t cap = std::max<size_t>(nbr.capacity(), static_cast<size_t>(nlocal) * 40 + 1024);
-  nbr.resize(cap);
-  size_t n = 0;
-  for (int i = 0; i < nlocal; ++i) {
-    const PosRec& ri = g.rec[i];
-    const int cx = bin_coord(ri.x, 0), cy = bin_coord(ri.y, 1), cz = bin_coord(ri.z, 2);
-    for (const Row& row : rows) {
-      const int by = cy + row.dy, bz = cz + row.dz;
-      if (by < 0 || by >= nb[1] || bz < 0 || bz >= nb[2]) continue;
-      const int bx0 = std::max(0, cx - row.dxmax), bx1 = std::min(nb[0] - 1, cx + row.dxmax);
-      const int64_t rowbase = (static_cast<int64_t>(bz) * nb[1] + by) * nb[0];
-      const int k0 = start[rowbase + bx0], k1 = start[rowbase + bx1 + 1];
-      if (n + (k1 - k0) + 16 > cap) {
-        cap = 2 * cap + (k1 - k0);
-        nbr.resize(cap);
-      }
-      int* dst = nbr.data();
-#ifdef WMD_AVX512
-      const __m512d xi = _mm512_set1_pd(ri.x), yi = _mm512_set1_pd(ri.y), zi = _mm512_set1_pd(ri.z);
-      const __m512d vcut = _mm512_set1_pd(cutsq);
-      const __m256i key = _mm256_set1_epi32(2 * ri.owner), owner = _mm256_set1_epi32(ri.owner);
-      const __m256i one = _mm256_set1_epi32(1);
-      for (int k = k0; k < k1; k += 8) {
-        const __mmask8 tail = static_cast<__mmask8>(k1 - k >= 8 ? 0xFF : (1u << (k1 - k)) - 1u);
-        const __m512d dx = _mm512_sub_pd(xi, _mm512_loadu_pd(&sx[k]));
-        const __m512d dy = _mm512_sub_pd(yi, _mm512_loadu_pd(&sy[k]));
-        const __m512d dz = _mm512_sub_pd(zi, _mm512_loadu_pd(&sz[k]));
-        const __m512d rsq =
-            _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)), _mm512_mul_pd(dz, dz));
-        const __mmask8 near = _mm512_mask_cmp_pd_mask(tail, rsq, vcut, _CMP_LT_OQ);
-        const __m256i kj = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&skey[k]));
-        const __m256i oj = _mm256_srai_epi32(kj, 1);
-        const __mmask8 above = _mm256_cmpgt_epi32_mask(kj, key);
-        const __mmask8 flip = static_cast<__mmask8>(_mm256_test_epi32_mask(_mm256_add_epi32(oj, owner), one) &
-                                                    ~_mm256_cmpeq_epi32_mask(oj, owner));
-        const __mmask8 keep = static_cast<__mmask8>(near & (above ^ flip));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + n),
-                            _mm256_maskz_compress_epi32(
-                                keep, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&sidx[k]))));
-        n += _mm_popcnt_u32(keep);
-      }
-#else
-      for (int k = k0; k < k1; ++k) {
-        if (!keeps_pair(ri.owner, skey[k])) continue;
-        const double dx = ri.x - sx[k], dy = ri.y - sy[k], dz = ri.z - sz[k];
-        if (dx * dx + dy * dy + dz * dz < cutsq) dst[n++] = sidx[k];
-      }
-#endif
-    }
-    out.offset[i + 1] = static_cast<int64_t>(n);
-  }
-  nbr.resize(n);
+  const HalfListScan scan{g.rec.data(),
+                          nlocal,
+                          {nb[0], nb[1], nb[2]},
+                          {lo[0], lo[1], lo[2]},
+                          {inv[0], inv[1], inv[2]},
+                          cutsq,
+                          start.data(),
+                          sx.data(),
+                          sy.data(),
+                          sz.data(),
+                          skey.data(),
+                          sidx.data(),
+                          rows.data(),
+                          static_cast<int>(rows.size())};
+  HWY_DYNAMIC_DISPATCH(ScanHalfList)(scan, out.nbr, out.offset.data());
 }
 
 }  // namespace wmd::md
+#endif

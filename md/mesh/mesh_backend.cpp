@@ -769,18 +769,6 @@ using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
 // Neighbour slots an fp64 PE kernel holds on its stack.
 constexpr int kHood = 512;
 
-// PE q's slots in a chunk's received position planes (requests from k0, nreq per plane) and, in the force
-// pass, their F' (bfp; null in the density pass).
-PeSlots32 pe_slots32(const int32_t* off, const int8_t* nshift, const int8_t* ntype, int q, int32_t k0,
-                     const float* bx, size_t nreq, const float* bfp) {
-  const size_t r0 = static_cast<size_t>(off[q] - k0);
-  PeSlots32 in;
-  in.n = off[q + 1] - off[q];
-  in.x = bx + r0, in.y = bx + nreq + r0, in.z = bx + 2 * nreq + r0;
-  in.shift = nshift + off[q], in.type = ntype + off[q], in.fp = bfp ? bfp + r0 : nullptr;
-  return in;
-}
-
 }  // namespace
 
 // An fp64 PE's neighbourhood: its slots' displacements from positions received at rx (request k at
@@ -948,41 +936,10 @@ void MeshBackend::receive_positions_fp32(int d0, int d1, std::vector<uint32_t>& 
 void MeshBackend::density_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts,
                                      std::vector<uint32_t>& planes, StepLoad& load) {
   Impl& I = *impl_;
-  // Raw pointers for the kernel over PEs (no container access inside it); band arrays index pe − p0.
   const int p0 = pe0_;
-  const int* local = local_.data();
-  const int* type = type_.data();
-  const int32_t* off = nbr_off_.data();
-  const int8_t* nshift = nbr_shift_.data();
-  const int8_t* ntype = nbr_type_.data();
-  double* rho = rho_.data();
-  double* fpv = fp_.data();
-  double* epe = I.epe.data();
-  const PeTables32* pt = &I.pt;
-  const ShiftOffsets32* so = &shifts;
-  const int32_t k0 = off[d0 - p0];
-  const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
   receive_positions_fp32(d0, d1, planes);
-  const float* bx = reinterpret_cast<const float*>(planes.data());
-  const uint32_t* own = I.pos_payload.data();
-  uint32_t* fpay = I.fp_payload.data();
-  int cut_max = 0;
-  Kokkos::parallel_reduce(
-      "mesh_pe_density32", Policy(d0 - p0, d1 - p0),
-      [=](const int q, int& busiest) {
-        if (local[q] < 0) return;
-        float xi[3];
-        std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
-        const PeSlots32 in = pe_slots32(off, nshift, ntype, q, k0, bx, nreq, nullptr);
-        int in_cut = 0;
-        const float r = pe_density32(*pt, *so, type[q], xi, in, in_cut);
-        busiest = std::max(busiest, in_cut);
-        float f = 0.0f;
-        epe[q] = f32_embed(pt->scalar, type[q], r, f);
-        rho[q] = r, fpv[q] = f;
-        std::memcpy(fpay + p0 + q, &f, 4);
-      },
-      Kokkos::Max<int>(cut_max));
+  const int cut_max = pe_density_pass32(I.pt, shifts, band32(d0, planes, nullptr), d0 - p0, d1 - p0,
+                                        rho_.data(), fp_.data(), I.epe.data(), I.fp_payload.data());
   load.busiest_cut = std::max(load.busiest_cut, cut_max);
 }
 
@@ -992,38 +949,26 @@ void MeshBackend::force_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts,
                                    const std::vector<uint32_t>& planes, bool tally, Atoms& a) {
   Impl& I = *impl_;
   const int p0 = pe0_;
-  const int* local = local_.data();
-  const int* type = type_.data();
   const int32_t* off = nbr_off_.data();
-  const int8_t* nshift = nbr_shift_.data();
-  const int8_t* ntype = nbr_type_.data();
-  const double* fpv = fp_.data();
-  double* epe = I.epe.data();
-  double* vpe = tally ? I.vpe.data() : nullptr;
-  const PeTables32* pt = &I.pt;
-  const ShiftOffsets32* so = &shifts;
-  double* fx = a.fx.data();
-  double* fy = a.fy.data();
-  double* fz = a.fz.data();
-  const int32_t k0 = off[d0 - p0];
-  const size_t nreq = static_cast<size_t>(off[d1 - p0] - k0);
+  const size_t nreq = static_cast<size_t>(off[d1 - p0] - off[d0 - p0]);
   I.buf2.resize(nreq);
   I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(), I.buf2.data());
+  pe_force_pass32(I.pt, shifts, band32(d0, planes, reinterpret_cast<const float*>(I.buf2.data())), d0 - p0,
+                  d1 - p0, fp_.data(), I.epe.data(), tally ? I.vpe.data() : nullptr, a.fx.data(), a.fy.data(),
+                  a.fz.data());
+}
+
+// The slots of the chunk from destination d0 for the fp32 PE kernels: the position planes (one third of
+// `planes` each) and, in the force pass, F'.
+PeBand32 MeshBackend::band32(int d0, const std::vector<uint32_t>& planes, const float* fp) const {
+  PeBand32 b;
+  b.k0 = nbr_off_[d0 - pe0_];
+  const size_t nreq = planes.size() / 3;
   const float* bx = reinterpret_cast<const float*>(planes.data());
-  const float* bfp = reinterpret_cast<const float*>(I.buf2.data());
-  const uint32_t* own = I.pos_payload.data();
-  Kokkos::parallel_for("mesh_pe_force32", Policy(d0 - p0, d1 - p0), [=](const int q) {
-    const int i = local[q];
-    if (i < 0) return;
-    float xi[3];
-    std::memcpy(xi, own + 3 * static_cast<size_t>(p0 + q), sizeof xi);
-    const PeSlots32 in = pe_slots32(off, nshift, ntype, q, k0, bx, nreq, bfp);
-    float f[3], v[6] = {0, 0, 0, 0, 0, 0};
-    epe[q] += pe_force32(*pt, *so, type[q], static_cast<float>(fpv[q]), xi, in, f, vpe ? v : nullptr);
-    fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
-    if (vpe)
-      for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
-  });
+  b.off = nbr_off_.data(), b.shift = nbr_shift_.data(), b.type = nbr_type_.data();
+  b.px = bx, b.py = bx + nreq, b.pz = bx + 2 * nreq, b.fp = fp;
+  b.own = impl_->pos_payload.data(), b.p0 = pe0_, b.local = local_.data(), b.atype = type_.data();
+  return b;
 }
 
 // fp64: the density pass over the band, the F' halo, then the force pass (positions received again). Kernels

@@ -22,6 +22,7 @@
 namespace wmd::md::mesh {
 
 struct ShiftOffsets32;
+struct PeBand32;
 
 /// Settings of the mesh backend (input keys mesh.*, deterministic).
 struct MeshOptions {
@@ -108,6 +109,7 @@ class MeshBackend : public Backend {
   std::vector<int> chunk_bounds(int pw) const;
   void pe_passes_fp32(const Box& box, Atoms& a, bool tally, StepLoad& load);
   void receive_positions_fp32(int d0, int d1, std::vector<uint32_t>& planes);
+  PeBand32 band32(int d0, const std::vector<uint32_t>& planes, const float* fp) const;
   void density_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts, std::vector<uint32_t>& planes,
                           StepLoad& load);
   void force_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts, const std::vector<uint32_t>& planes,

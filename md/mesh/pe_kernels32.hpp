@@ -1,9 +1,9 @@
 // The fp32 PE kernels the emulator runs for every PE: one atom's density and force over the neighbour slots
 // the fabric delivered (positions in planes, one per coordinate), with each slot's periodic image, the
-// in-cut-off compaction and per-knot spline records. AVX-512 over 16 slots at a time where the build targets
-// it (records loaded whole and transposed in registers: no hardware gathers), scalar (md/mesh/pe_kernels.hpp)
-// otherwise. Either way a PE's sums run in a fixed order given its slots, so runs and restarts repeat to the
-// bit.
+// in-cut-off compaction and per-knot spline records. Written once over the vector width with Google Highway
+// (16 slots at a time with AVX-512, 8 with AVX2; records loaded whole and transposed in registers, no
+// hardware gathers) and run on the SIMD target chosen at start (base/simd.hpp). On a given target a PE's sums
+// run in a fixed order given its slots, so runs and restarts repeat to the bit.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -55,7 +55,31 @@ float pe_density32(const PeTables32& t, const ShiftOffsets32& s, int ti, const f
 float pe_force32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, const float xi[3],
                  const PeSlots32& in, float f[3], float vir[6]);
 
-/// True when the build runs the AVX-512 kernels.
-bool pe_kernels32_simd();
+/// A band of PEs' received slots as the mesh backend holds them: PE q's slots are off[q] .. off[q + 1] (their
+/// shift codes and types at those indices), their positions at px/py/pz[k − k0] and, in the force pass, their
+/// F' at fp[k − k0]. The PEs' own positions are own[3·(p0 + q) ..] (the position payload's fp32 bits).
+struct PeBand32 {
+  const std::int32_t* off = nullptr;
+  const std::int8_t* shift = nullptr;
+  const std::int8_t* type = nullptr;
+  std::int32_t k0 = 0;
+  const float *px = nullptr, *py = nullptr, *pz = nullptr, *fp = nullptr;
+  const std::uint32_t* own = nullptr;
+  int p0 = 0;
+  const int* local = nullptr;  // the PE's atom (index into the run loop's atoms), or −1 for an empty PE
+  const int* atype = nullptr;  // the PE's atom type
+};
+
+/// Pass 1 over the band's PEs [q0, q1) holding an atom: ρ̄, then F and F' (fp32 embedding) into rho[q], fp[q]
+/// and epe[q], and F''s bits into fpay[p0 + q] (the F' payload). Returns the most in-cut-off slots of a PE.
+/// One dispatch per call (a chunk of PEs), not per PE.
+int pe_density_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
+                      double* rho, double* fp, double* epe, std::uint32_t* fpay);
+
+/// Pass 2 over PEs [q0, q1) holding an atom: the force on PE q's atom into fx, fy, fz[local[q]], half its
+/// pair energy added to epe[q], and half its pairs' virial into vpe[6q ..] when vpe is not null. fpv[q]: F'
+/// of PE q.
+void pe_force_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
+                     const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz);
 
 }  // namespace wmd::md::mesh

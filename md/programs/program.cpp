@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "base/error.hpp"
+#include "base/simd.hpp"
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
 #include "io/yaml_input.hpp"
@@ -130,6 +132,10 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   j["atom_steps_per_second"] = t.loop_seconds > 0 ? natoms * t.steps / t.loop_seconds : 0.0;
   j["peak_rss_mb"] = rss;
   j["precision"] = settings.backend == "mesh" ? settings.mesh_precision : settings.cluster_precision;
+  // The CPU and the SIMD target the kernels ran (figures compare only on the same CPU and target).
+  j["cpu"] = simd::cpu_model();
+  j["simd_target"] = simd::active_target();
+  j["simd_available"] = simd::available_targets();
   j["energy"] = {{"initial_ev", t.initial_energy},
                  {"final_ev", t.final_energy},
                  {"drift_ev_per_atom_per_ps", drift_per_atom_per_ps(t, natoms)}};
@@ -165,6 +171,14 @@ int run_program(const RunOptions& opt) {
   if (!world.root()) log.mute();
   try {
     const LoadedInput in = load(opt);
+    // The kernels' SIMD target, before anything runs: `--set simd=` (or the input's simd key), else the
+    // environment's WAFERMD_SIMD, else the best this CPU has. One it cannot run is an input error (exit 2).
+    if (!in.settings.simd.empty())
+      simd::use(in.settings.simd, SourcePos{"--set", 0});
+    else if (const char* env = std::getenv(simd::kEnvironment))
+      simd::use(env, SourcePos{simd::kEnvironment, 0});
+    else
+      simd::use("auto", SourcePos{});
     {
       // Dry run: every command is checked (files read, types and ranges validated) before anything is
       // written.
@@ -189,6 +203,12 @@ int run_program(const RunOptions& opt) {
     if (!problem.empty()) fail_input(SourcePos{dir, 0}, problem);
     log.line(fmt::format("wafermd {} (LAMMPS-compatible EAM)", WAFERMD_VERSION));
     log.line("Input: " + opt.input + "   backend: " + in.settings.backend + "   output: " + dir + "/");
+    {
+      std::string built;
+      for (const std::string& t : simd::compiled_targets()) built += (built.empty() ? "" : " ") + t;
+      log.line("SIMD: " + simd::active_target() + " on " + simd::cpu_model() + " (this build: " + built +
+               ")");
+    }
     Simulation sim(log, in.settings, false, world.root() ? &csv : nullptr);
     signals::install();  // from here on SIGINT/SIGTERM end the run after a step, with a checkpoint
     try {

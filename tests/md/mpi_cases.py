@@ -2,7 +2,7 @@
 """Multi-rank checks of the cluster backend and of the mesh emulator tiled over ranks, run by ctest under mpirun.
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
-CASE: lammps_digits | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
+CASE: lammps_digits | lammps_digits_targets | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
       mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm | geometry
 TEST_PROGRAM: the GoogleTest executable that `comm` runs on several ranks (test_comm_mpi)
 """
@@ -150,6 +150,28 @@ def lammps_digits():
     print(f"largest position difference 1 vs 4 ranks: {worst:.3e} Å")
     if worst > 1e-9:
         fail("positions differ by more than 1e-9 Å")
+
+
+def lammps_digits_targets():
+    # in.eam at 2 and 4 ranks on every SIMD target this CPU runs besides its best (which lammps_digits runs):
+    # LAMMPS's step-100 row each time, so the target decides speed only.
+    d = fresh("digits_targets_probe")
+    rc, out, err = run(1, ["run", f"{SOURCE}/inputs/lammps/in.eam", "--output", "out"], d)
+    if rc != 0:
+        fail(f"1 rank: exit {rc}\n{err}")
+    avail = json.load(open(os.path.join(d, "out", "report.json")))["simd_available"]
+    if not avail or LAMMPS_STEP_100 not in out.splitlines():
+        fail(f"report.json names no SIMD targets ({avail}) or the row is missing")
+    for target in avail[1:]:
+        for n in (2, 4):
+            d = fresh(f"digits_{target}_{n}")
+            rc, out, err = run(n, ["run", f"{SOURCE}/inputs/lammps/in.eam", "--set", f"simd={target}",
+                                   "--output", "out"], d)
+            if rc != 0:
+                fail(f"{target}, {n} ranks: exit {rc}\n{err}")
+            if LAMMPS_STEP_100 not in out.splitlines() or f"SIMD: {target} on " not in out:
+                fail(f"{target}, {n} ranks: no LAMMPS step-100 row or SIMD line in\n{out}")
+            print(f"{target}, {n} ranks: LAMMPS step-100 digits reproduced")
 
 
 def deterministic():
@@ -607,7 +629,7 @@ def geometry():
         print(f"{name}: {e!r} eV on 3 ranks, LAMMPS {ref} (difference {e - float(ref):.2e})")
 
 
-{"lammps_digits": lammps_digits, "mesh_bits": mesh_bits, "deterministic": deterministic, "too_thin": too_thin,
- "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
+{"lammps_digits": lammps_digits, "lammps_digits_targets": lammps_digits_targets, "mesh_bits": mesh_bits,
+ "deterministic": deterministic, "too_thin": too_thin, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
  "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "geometry": geometry}[CASE]()

@@ -7,7 +7,7 @@ wafermd: report.json); the figure is the median over the rounds of the per-round
 current table, validation/perf/mesh_perf.md (replaced on every run), naming the CPU and wafermd's SIMD target.
 
     /usr/bin/python3 validation/perf/mesh_vs_lammps.py [--cells 232 216 4] [--steps 20] [--rounds 3]
-        [--lammps-ranks 2] [--mesh-ranks 1] [--wafermd build/wafermd] [--out FILE.md]
+        [--lammps-ranks 2] [--mesh-ranks 1] [--wafermd build/wafermd] [--set KEY=VALUE ...] [--out FILE.md]
 
 The default cells are inputs/wafer_cu_801792.yaml's (801,792 atoms, b = 10). Scratch files go to
 out/perf_mesh_vs_lammps/."""
@@ -53,9 +53,11 @@ def run_lammps(work, ranks):
     return atoms * steps / secs
 
 
-def run_mesh(work, exe, ranks):
-    subprocess.run(launcher(ranks) + [exe, "run", "in.slab", "--backend", "mesh", "--output", "mesh_out"],
-                   cwd=work, check=True, stdout=subprocess.DEVNULL)
+def run_mesh(work, exe, ranks, sets):
+    cmd = launcher(ranks) + [exe, "run", "in.slab", "--backend", "mesh", "--output", "mesh_out"]
+    for s in sets:
+        cmd += ["--set", s]
+    subprocess.run(cmd, cwd=work, check=True, stdout=subprocess.DEVNULL)
     return read_report(os.path.join(work, "mesh_out"))
 
 
@@ -69,6 +71,7 @@ def main():
     ap.add_argument("--mesh-ranks", type=int, default=1)
     ap.add_argument("--wafermd", default=str(ROOT / "build" / "wafermd"))
     ap.add_argument("--out", default=str(HERE / "mesh_perf.md"))
+    ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to wafermd run (e.g. simd=avx2)")
     args = ap.parse_args()
     exe = wafermd_exe(args.wafermd)
     nx, ny, nz = args.cells
@@ -87,7 +90,7 @@ def main():
             if which == "lammps":
                 got["lammps"] = run_lammps(work, args.lammps_ranks)
             else:
-                report = run_mesh(work, exe, args.mesh_ranks)
+                report = run_mesh(work, exe, args.mesh_ranks, args.set)
                 got["mesh"] = report["atom_steps_per_second"]
         lam.append(got["lammps"])
         mesh.append(got["mesh"])
@@ -100,7 +103,8 @@ def main():
     defaults = args.cells == [232, 216, 4] and args.steps == 20 and args.lammps_ranks == 2
     command = ("/usr/bin/python3 validation/perf/mesh_vs_lammps.py"
                + ("" if defaults else f" --cells {nx} {ny} {nz} --steps {args.steps} --lammps-ranks {args.lammps_ranks}")
-               + f" --rounds {args.rounds} --mesh-ranks {args.mesh_ranks}")
+               + f" --rounds {args.rounds} --mesh-ranks {args.mesh_ranks}"
+               + "".join(f" --set {s}" for s in args.set))
     lines = ["# Mesh backend vs LAMMPS", "",
              f"`{command}`: {args.rounds} interleaved round{'s' if args.rounds > 1 else ''} on {cpu}, {os.cpu_count()} cores; wafermd "
              f"`{repo_relative(exe)}` at commit {git_commit()} (`--backend mesh`, fp32 PE kernels), LAMMPS "

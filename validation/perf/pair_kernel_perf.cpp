@@ -1,7 +1,8 @@
 // Times one rank's EAM force step (density, embedding, force passes and the image exchanges) on an fcc Cu
 // crystal with thermal-size displacements, many times: the shortest step is the figure (this host's noise
 // only ever slows a step down), so two builds compare by running this alternately. Usage:
-// pair_kernel_perf [NX NY NZ [STEPS]], defaults 48 58 72 (the 801,792-atom in.cu801792) 40.
+// pair_kernel_perf [NX NY NZ [STEPS]], defaults 48 58 72 (the 801,792-atom in.cu801792) 40. WAFERMD_SIMD=NAME
+// forces a SIMD target (base/simd.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "base/simd.hpp"
 #include "md/cluster/cluster_backend.hpp"
 #include "md/core/lattice.hpp"
 
@@ -44,6 +46,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: pair_kernel_perf [NX NY NZ [STEPS]] (cells >= 3)\n");
     return 2;
   }
+  try {
+    wmd::simd::use_environment();
+  } catch (const wmd::InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
   pot::EamBuilder b(pot::EamStyle::funcfl, 1);
   b.add_funcfl(1, 1, 1, 1, "/usr/share/lammps/potentials/Cu_u3.eam", {});
   const pot::EamTables tables = b.build();
@@ -60,7 +68,7 @@ int main(int argc, char** argv) {
   }
   std::sort(t.begin(), t.end());
   const double natoms = static_cast<double>(state.atoms.size());
-  std::printf("%.0f atoms, %d steps: shortest %.5f s (%.3f M atom-steps/s), median %.5f s\n", natoms, steps,
-              t[0], natoms / t[0] / 1e6, t[t.size() / 2]);
+  std::printf("%.0f atoms, %d steps, SIMD %s: shortest %.5f s (%.3f M atom-steps/s), median %.5f s\n", natoms,
+              steps, wmd::simd::active_target().c_str(), t[0], natoms / t[0] / 1e6, t[t.size() / 2]);
   return 0;
 }
