@@ -25,6 +25,8 @@ class Variables {
   double value(const std::string& name, const SourcePos& pos) const;
   /// Evaluates an expression with v_NAME references and the thermo keyword resolver.
   double evaluate(const std::string& expr, const SourcePos& pos) const;
+  /// True when a variable of that name exists.
+  bool defined(const std::string& name) const { return vars_.count(name) != 0; }
   /// Sets the resolver for thermo keywords (temp, pe, step, ...) used inside expressions.
   void set_thermo_resolver(NameResolver resolver) { thermo_ = std::move(resolver); }
 
@@ -63,6 +65,9 @@ class LammpsScript {
   std::string text_;
 };
 
+/// `line` with $x, ${name} and $(expression) substituted, as LAMMPS's input substitutes a line (also what
+/// fix print does with its text at each output step).
+std::string substitute_variables(const std::string& line, const Variables& vars, const SourcePos& pos);
 /// Splits a line into words, honouring single and double quotes (which are removed).
 std::vector<std::string> split_words(const std::string& line, const SourcePos& pos);
 /// Removes a '#' comment that is not inside quotes.

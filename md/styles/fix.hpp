@@ -14,7 +14,9 @@
 #include "md/core/region.hpp"
 #include "md/core/state.hpp"
 #include "md/force/backend.hpp"
+#include "md/styles/compute.hpp"
 #include "md/styles/registry.hpp"
+#include "md/styles/style_lookup.hpp"
 #include "md/styles/style_traits.hpp"
 
 namespace wmd::md {
@@ -25,6 +27,10 @@ struct FixContext {
   const Comm& comm;
   const ForceResult* force = nullptr;  // result of the last force computation (energies, virial)
   int64_t run_begin = 0, run_end = 0;  // steps of the current `run` (LAMMPS's beginstep/endstep, for ramps)
+  StyleLookup* styles = nullptr;       // the computes, fixes and variables a fix may reference (null in tests)
+  const potentials::EamTables* tables = nullptr;  // the pair potential
+  double cutneigh = 0.0;                          // pair cutoff + skin
+  bool minimizing = false;                        // inside `minimize` (LAMMPS's min_post_force hooks)
   // A fix may rescale the box between force computations (npt, press/berendsen): the backend's ghost images
   // follow the current box lengths and its displacement check re-neighbours, as in LAMMPS.
 
@@ -32,6 +38,15 @@ struct FixContext {
   double run_fraction() const {
     return run_end > run_begin ? static_cast<double>(s.step - run_begin) / (run_end - run_begin) : 0.0;
   }
+  /// What a compute this fix invokes sees.
+  ComputeContext compute_context() const { return ComputeContext{s, comm, force, styles, tables, cutneigh}; }
+};
+
+/// A compute a fix creates with itself, as LAMMPS's fix nvt creates `ID_temp` (the fix command creates it,
+/// unfix deletes it).
+struct OwnCompute {
+  std::string id, group, style;
+  std::vector<std::string> args;
 };
 
 /// Named arrays a fix's internal state is saved as in a checkpoint.
@@ -75,7 +90,42 @@ class Fix {
   /// use forces and velocities say false, so steps without output can skip those sums.
   virtual bool reads_energy() const { return true; }
   /// A scalar output (f_ID in thermo): thermostat energy, energy removed by stopping, ...; false if none.
+  /// Collective for fixes that sum over ranks when first asked after a step (LAMMPS's force_flag).
   virtual bool scalar(double&) const { return false; }
+  /// Element i (0-based) of the global vector (f_ID[i+1]); shape().vector gives the length. Collective as
+  /// scalar().
+  virtual double vector_value(int i) const {
+    (void)i;
+    return 0.0;
+  }
+  /// Element (i, j) (0-based) of the global array (f_ID[i+1][j+1]).
+  virtual double array_value(int i, int j) const {
+    (void)i, (void)j;
+    return 0.0;
+  }
+  /// This rank's per-atom output (state order, shape().peratom_cols values per atom when an array); null if
+  /// none.
+  virtual const std::vector<double>* peratom_values() const { return nullptr; }
+  /// LAMMPS's global_freq: the steps at which the global outputs are valid (thermo must print at multiples).
+  virtual int global_freq() const { return 1; }
+  /// LAMMPS's energy_global_flag: the scalar is a potential energy that `fix_modify energy yes` adds to the
+  /// pe compute (and to the energy `minimize` lowers).
+  virtual bool energy_global() const { return false; }
+  /// `fix_modify energy yes|no` (LAMMPS's thermo_energy).
+  bool thermo_energy() const { return thermo_energy_; }
+  void set_thermo_energy(bool on) { thermo_energy_ = on; }
+  /// A `fix_modify` keyword of this style (temp, press, …) with its arguments; false when the style has no
+  /// such keyword. Bad values fail at the cursor.
+  virtual bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) {
+    (void)key, (void)a, (void)styles;
+    return false;
+  }
+  /// Computes created with the fix (LAMMPS's fix nvt `ID_temp`, fix npt `ID_temp` and `ID_press`).
+  virtual std::vector<OwnCompute> own_computes() const { return {}; }
+  /// Computes, fixes and variables this fix references (checked to exist when a run starts).
+  virtual void check_references(const StyleLookup& styles) const { (void)styles; }
+  /// During `minimize` (LAMMPS's min_setup / min_post_force): forces the fix changes while minimising.
+  virtual void min_post_force(FixContext&) {}
   /// The dynamic load balancing this fix asks of the backend (fix balance); null for every other fix.
   virtual const LoadBalance* load_balance() const { return nullptr; }
   /// The box relaxation this fix asks of `minimize` (fix box/relax); null for every other fix.
@@ -101,6 +151,7 @@ class Fix {
   uint32_t group_;
   Region region_;
   bool has_region_ = false;
+  bool thermo_energy_ = false;
 };
 
 class Decomposition;
@@ -112,6 +163,8 @@ struct FixBuildContext {
   double xlattice = 0.0;  // lattice spacing in x (Å) for `units lattice` distances; 0 without a lattice
   const Decomposition* decomposition = nullptr;  // the cluster backend's grid (fix balance); null otherwise
   std::string backend = "cluster";               // the backend that will run the fix
+  const StyleLookup* styles = nullptr;           // computes, fixes and variables defined so far
+  double lattice[3] = {0.0, 0.0, 0.0};           // lattice spacings x, y, z (0: no lattice)
 };
 
 /// `fix ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.
