@@ -139,10 +139,6 @@ void LammpsScript::open(const std::string& path, const SourcePos& from) {
 }
 
 std::string LammpsScript::substitute(const std::string& line, const SourcePos& pos) const {
-  return substitute_variables(line, vars_, pos);
-}
-
-std::string substitute_variables(const std::string& line, const Variables& vars_, const SourcePos& pos) {
   std::string out;
   char quote = 0;
   for (size_t i = 0; i < line.size(); ++i) {

@@ -65,9 +65,6 @@ class LammpsScript {
   std::string text_;
 };
 
-/// `line` with $x, ${name} and $(expression) substituted, as LAMMPS's input substitutes a line (also what
-/// fix print does with its text at each output step).
-std::string substitute_variables(const std::string& line, const Variables& vars, const SourcePos& pos);
 /// Splits a line into words, honouring single and double quotes (which are removed).
 std::vector<std::string> split_words(const std::string& line, const SourcePos& pos);
 /// Removes a '#' comment that is not inside quotes.

@@ -1,6 +1,6 @@
-// The Compute family: LAMMPS computes, which derive global scalars, vectors or arrays, per-atom values or local
-// (per-pair) values from the state on demand. Each style is one class in md/styles/computes/, registered by
-// its LAMMPS name with WMD_COMPUTE_STYLE next to its code.
+// The Compute family: LAMMPS computes, which derive global scalars, vectors or arrays, per-atom values or
+// local (per-pair) values from the state on demand. Each style is one class in md/styles/computes/,
+// registered by its LAMMPS name with WMD_COMPUTE_STYLE next to its code.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -25,11 +25,11 @@ namespace wmd::md {
 struct ComputeContext {
   const State& s;
   const Comm& comm;
-  const ForceResult* force = nullptr;  // energies, virial and (when asked) per-atom energies; null before a run
-  StyleLookup* styles = nullptr;       // other computes, fixes and the variables (null in unit tests)
+  const ForceResult* force =
+      nullptr;                    // energies, virial and (when asked) per-atom energies; null before a run
+  StyleLookup* styles = nullptr;  // other computes, fixes and the variables (null in unit tests)
   const potentials::EamTables* tables = nullptr;  // the pair potential (null before pair_coeff)
-  double cutneigh = 0.0;  // pair cutoff + skin: the reach of the ghost atoms (LAMMPS's communication cutoff)
-  bool dry_run = false;   // the dry run: no forces exist, values only need to be well-formed
+  bool dry_run = false;  // the dry run: no forces exist, values only need to be well-formed
 };
 
 class Compute {
@@ -48,28 +48,29 @@ class Compute {
   virtual unsigned backends() const { return kOnAnyBackend; }
   /// True when its per-atom values need the backend's per-atom energies at that step (pe/atom).
   virtual bool needs_eatom() const { return false; }
-  /// True when its global values need the step's energy and virial summed (pe, pressure).
-  virtual bool needs_energy() const { return false; }
 
-  /// LAMMPS's tempflag, pressflag, peflag: what `thermo_modify temp`, `fix_modify temp|press` and
+  /// LAMMPS's tempflag and pressflag: what `thermo_modify temp`, `fix_modify temp` and
   /// `velocity … temp` accept.
   virtual bool is_temperature() const { return false; }
   virtual bool is_pressure() const { return false; }
-  virtual bool is_pe() const { return false; }
   /// Degrees of freedom of a temperature compute (LAMMPS's dof), as of its last init or compute_scalar.
   double dof() const { return dof_; }
   /// LAMMPS's tempbias: the temperature is that of velocities with a bias removed (temp/partial, temp/com,
   /// temp/region), which thermostats remove before scaling and restore after.
   virtual bool has_bias() const { return false; }
-  /// Removes the bias from every atom of the group (kept until restore_bias_all) / adds it back. Call
-  /// compute_scalar first (the bias of temp/com and temp/region is found there).
-  virtual void remove_bias_all(State& s) { (void)s; }
-  virtual void restore_bias_all(State& s) { (void)s; }
-  /// The temperature compute a pressure compute uses (thermo_modify temp resets thermo_press's).
-  virtual void reset_temperature(const std::string& id) { (void)id; }
+  /// Removes atom i's bias (any atom, in the group or not, as LAMMPS's remove_bias(i, v); kept until
+  /// restore_bias) / adds it back: fix temp/rescale scales the thermal velocities of its own group. Call
+  /// compute_scalar first (the bias of temp/com is found there).
+  virtual void remove_bias(State& s, size_t i) { (void)s, (void)i; }
+  virtual void restore_bias(State& s, size_t i) { (void)s, (void)i; }
+  /// `compute_modify extra/dof N` (LAMMPS's extra_dof, default 3: the centre of mass).
+  void set_extra_dof(double n) { extra_dof_ = n; }
+  /// `compute_modify dynamic/dof yes`: the group's atom count is taken afresh at every evaluation.
+  void set_dynamic_dof(bool on) { dynamic_dof_ = on; }
 
   /// LAMMPS's init and setup, at the set-up of every run and minimisation and before a command uses the
-  /// compute: degrees of freedom from the group's count, referenced computes and fixes looked up (collective).
+  /// compute: degrees of freedom from the group's count, referenced computes and fixes looked up
+  /// (collective).
   virtual void init(const ComputeContext& c) { (void)c; }
   /// Global scalar (collective); sets invoked_scalar.
   virtual double compute_scalar(const ComputeContext&) { return 0.0; }
@@ -119,7 +120,8 @@ class Compute {
 
   std::string id_, style_;
   uint32_t group_;
-  double scalar_ = 0.0, dof_ = 0.0;
+  double scalar_ = 0.0, dof_ = 0.0, extra_dof_ = 3.0;
+  bool dynamic_dof_ = false;
   std::vector<double> vector_, array_, peratom_, local_;
 };
 
@@ -135,9 +137,10 @@ const std::vector<double>& invoke_local(Compute& c, const ComputeContext& ctx);
 struct ComputeBuildContext {
   const State& s;
   const std::map<std::string, Region>& regions;
-  std::string backend = "cluster";  // the backend that will run it
-  const StyleLookup* styles = nullptr;  // the computes and fixes defined so far (null in unit tests)
+  std::string backend = "cluster";       // the backend that will run it
+  const StyleLookup* styles = nullptr;   // the computes and fixes defined so far (null in unit tests)
   double xlattice[3] = {0.0, 0.0, 0.0};  // lattice spacings for `units lattice` (0: no lattice)
+  const Comm* comm = nullptr;            // the ranks (computes that keep reference positions gather them)
 };
 
 /// `compute ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.

@@ -27,10 +27,8 @@ struct FixContext {
   const Comm& comm;
   const ForceResult* force = nullptr;  // result of the last force computation (energies, virial)
   int64_t run_begin = 0, run_end = 0;  // steps of the current `run` (LAMMPS's beginstep/endstep, for ramps)
-  StyleLookup* styles = nullptr;       // the computes, fixes and variables a fix may reference (null in tests)
-  const potentials::EamTables* tables = nullptr;  // the pair potential
-  double cutneigh = 0.0;                          // pair cutoff + skin
-  bool minimizing = false;                        // inside `minimize` (LAMMPS's min_post_force hooks)
+  StyleLookup* styles = nullptr;  // the computes, fixes and variables a fix may reference (null in tests)
+  const potentials::EamTables* tables = nullptr;  // the pair potential (computes a fix invokes may need it)
   // A fix may rescale the box between force computations (npt, press/berendsen): the backend's ghost images
   // follow the current box lengths and its displacement check re-neighbours, as in LAMMPS.
 
@@ -39,14 +37,7 @@ struct FixContext {
     return run_end > run_begin ? static_cast<double>(s.step - run_begin) / (run_end - run_begin) : 0.0;
   }
   /// What a compute this fix invokes sees.
-  ComputeContext compute_context() const { return ComputeContext{s, comm, force, styles, tables, cutneigh}; }
-};
-
-/// A compute a fix creates with itself, as LAMMPS's fix nvt creates `ID_temp` (the fix command creates it,
-/// unfix deletes it).
-struct OwnCompute {
-  std::string id, group, style;
-  std::vector<std::string> args;
+  ComputeContext compute_context() const { return ComputeContext{s, comm, force, styles, tables}; }
 };
 
 /// Named arrays a fix's internal state is saved as in a checkpoint.
@@ -84,6 +75,9 @@ class Fix {
   virtual void final_integrate(FixContext&) {}
   /// After the step is complete (Berendsen, dt/reset).
   virtual void end_of_step(FixContext&) {}
+  /// True if the fix changes the box (npt, press/berendsen, box/relax, deform): LAMMPS's box_change, which
+  /// adds the volume to thermo_style one.
+  virtual bool changes_box() const { return false; }
   /// True if the fix integrates positions (nve, nvt, npt): it may not share atoms with another integrator.
   virtual bool integrates() const { return false; }
   /// True if the fix may read the global energy or virial (FixContext::force) at any step; fixes that only
@@ -106,26 +100,15 @@ class Fix {
   /// This rank's per-atom output (state order, shape().peratom_cols values per atom when an array); null if
   /// none.
   virtual const std::vector<double>* peratom_values() const { return nullptr; }
-  /// LAMMPS's global_freq: the steps at which the global outputs are valid (thermo must print at multiples).
-  virtual int global_freq() const { return 1; }
-  /// LAMMPS's energy_global_flag: the scalar is a potential energy that `fix_modify energy yes` adds to the
-  /// pe compute (and to the energy `minimize` lowers).
-  virtual bool energy_global() const { return false; }
-  /// `fix_modify energy yes|no` (LAMMPS's thermo_energy).
-  bool thermo_energy() const { return thermo_energy_; }
-  void set_thermo_energy(bool on) { thermo_energy_ = on; }
   /// A `fix_modify` keyword of this style (temp, press, …) with its arguments; false when the style has no
   /// such keyword. Bad values fail at the cursor.
   virtual bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) {
     (void)key, (void)a, (void)styles;
     return false;
   }
-  /// Computes created with the fix (LAMMPS's fix nvt `ID_temp`, fix npt `ID_temp` and `ID_press`).
-  virtual std::vector<OwnCompute> own_computes() const { return {}; }
-  /// Computes, fixes and variables this fix references (checked to exist when a run starts).
-  virtual void check_references(const StyleLookup& styles) const { (void)styles; }
-  /// During `minimize` (LAMMPS's min_setup / min_post_force): forces the fix changes while minimising.
-  virtual void min_post_force(FixContext&) {}
+  /// True if the fix changes forces during `minimize` too (LAMMPS's min_setup and min_post_force: setforce,
+  /// addforce, aveforce, viscous): minimize calls its post_force after every force computation.
+  virtual bool changes_forces_when_minimizing() const { return false; }
   /// The dynamic load balancing this fix asks of the backend (fix balance); null for every other fix.
   virtual const LoadBalance* load_balance() const { return nullptr; }
   /// The box relaxation this fix asks of `minimize` (fix box/relax); null for every other fix.
@@ -151,7 +134,6 @@ class Fix {
   uint32_t group_;
   Region region_;
   bool has_region_ = false;
-  bool thermo_energy_ = false;
 };
 
 class Decomposition;
@@ -185,6 +167,10 @@ using FixRegistry = Registry<FixStyle>;
 /// Builds a fix from its registered style; an unknown style, or one the backend cannot run, fails with the
 /// command's line.
 std::unique_ptr<Fix> make_fix(const FixArgs& args);
+
+/// The temperature compute a thermostat creates with itself, as LAMMPS's `ID_temp` (compute temp on the fix's
+/// group); `fix_modify ID temp cID` replaces it by the script's compute.
+std::unique_ptr<Compute> make_own_temperature(const FixArgs& f);
 
 // Global helpers shared by the fixes (sums through the Comm).
 

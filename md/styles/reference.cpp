@@ -13,7 +13,8 @@ std::string not_current(const Reference& r, int64_t last, int64_t step) {
   return "compute " + r.id + " (" + r.text + ") is used between runs but is not current: it was " +
          (last < 0 ? std::string("never computed") : "last computed at step " + std::to_string(last)) +
          ", the step is " + std::to_string(step) +
-         " (LAMMPS: \"Compute used in variable between runs is not current\"; print it in thermo output on the "
+         " (LAMMPS: \"Compute used in variable between runs is not current\"; print it in thermo output on "
+         "the "
          "run's last step, or use it inside the run)";
 }
 
@@ -39,7 +40,9 @@ bool parse_reference(const std::string& w, Reference& r, const io::ArgCursor& at
   if (w.size() < 3 || w[1] != '_' || (w[0] != 'c' && w[0] != 'f' && w[0] != 'v')) return false;
   r = Reference{};
   r.text = w;
-  r.kind = w[0] == 'c' ? Reference::Kind::compute : w[0] == 'f' ? Reference::Kind::fix : Reference::Kind::variable;
+  r.kind = w[0] == 'c'   ? Reference::Kind::compute
+           : w[0] == 'f' ? Reference::Kind::fix
+                         : Reference::Kind::variable;
   const size_t open = w.find('[');
   r.id = w.substr(2, open == std::string::npos ? std::string::npos : open - 2);
   if (r.id.empty()) at.fail("'" + w + "' names no ID");
@@ -145,7 +148,8 @@ double reference_value(const Reference& r, const ComputeContext& ctx, const Sour
     return invoke_scalar(c, ctx);
   }
   if (r.j == 0) {
-    if (between && c.invoked_vector != ctx.s.step) fail_input(at, not_current(r, c.invoked_vector, ctx.s.step));
+    if (between && c.invoked_vector != ctx.s.step)
+      fail_input(at, not_current(r, c.invoked_vector, ctx.s.step));
     const std::vector<double>& v = between ? c.vector() : invoke_vector(c, ctx);
     return static_cast<size_t>(r.i - 1) < v.size() ? v[r.i - 1] : 0.0;
   }
@@ -181,25 +185,6 @@ void reference_peratom(const Reference& r, const ComputeContext& ctx, const Sour
   const size_t stride = cols > 0 ? static_cast<size_t>(cols) : 1;
   const size_t col = r.i > 0 ? static_cast<size_t>(r.i - 1) : 0;
   for (size_t k = 0; k < n && k * stride + col < src->size(); ++k) out[k] = (*src)[k * stride + col];
-}
-
-void reference_local(const Reference& r, const ComputeContext& ctx, const SourcePos& at,
-                     std::vector<double>& out) {
-  if (r.kind != Reference::Kind::compute) fail_input(at, r.text + ": only computes give local values");
-  Compute& c = find_compute(r, ctx, at);
-  const std::vector<double>* src;
-  if (between_runs(ctx)) {
-    if (c.invoked_local != ctx.s.step) fail_input(at, not_current(r, c.invoked_local, ctx.s.step));
-    src = &c.local();
-  } else {
-    src = &invoke_local(c, ctx);
-  }
-  const int cols = c.shape().local_cols;
-  const size_t stride = cols > 0 ? static_cast<size_t>(cols) : 1;
-  const size_t col = r.i > 0 ? static_cast<size_t>(r.i - 1) : 0;
-  const size_t rows = src->size() / stride;
-  out.resize(rows);
-  for (size_t k = 0; k < rows; ++k) out[k] = (*src)[k * stride + col];
 }
 
 }  // namespace wmd::md

@@ -17,9 +17,9 @@ namespace wmd::md {
 struct Reference {
   enum class Kind { compute, fix, variable };
   Kind kind = Kind::compute;
-  std::string id;       // compute or fix ID, variable name
-  int i = 0, j = 0;     // 1-based indices; 0: none
-  std::string text;     // as written
+  std::string id;    // compute or fix ID, variable name
+  int i = 0, j = 0;  // 1-based indices; 0: none
+  std::string text;  // as written
 
   /// The kind of value the reference names.
   enum class Shape { global, peratom, local };
@@ -48,9 +48,5 @@ double reference_value(const Reference& r, const ComputeContext& ctx, const Sour
 /// This rank's per-atom values (state order, one per atom; 0 outside the referenced style's group).
 void reference_peratom(const Reference& r, const ComputeContext& ctx, const SourcePos& at,
                        std::vector<double>& out);
-
-/// This rank's local values (one per local row of the referenced compute).
-void reference_local(const Reference& r, const ComputeContext& ctx, const SourcePos& at,
-                     std::vector<double>& out);
 
 }  // namespace wmd::md

@@ -21,8 +21,6 @@ class StyleLookup {
   /// The numeric value of variable `name` (equal-style formulas are evaluated, invoking computes as LAMMPS's
   /// variables do); a bad formula throws.
   virtual double variable(const std::string& name) = 0;
-  /// `text` with $x, ${name} and $(expression) substituted, as LAMMPS's input substitutes a line (fix print).
-  virtual std::string substitute(const std::string& text) = 0;
   /// LAMMPS's modify->clearstep_compute(): the next reference to a compute in this output event computes it
   /// afresh (fix ave/time and fix print start their sampling with it, as thermo and dumps do).
   virtual void clearstep_computes() = 0;

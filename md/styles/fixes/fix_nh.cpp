@@ -27,6 +27,7 @@ class FixNH : public Fix {
     for (int k = 0; k <= kMaxChain; ++k) etap_[k] = etap_dot_[k] = etap_dotdot_[k] = etap_mass_[k] = 0.0;
   }
   bool integrates() const override { return true; }
+  bool changes_box() const override { return p_.pstat; }
 
   void setup(FixContext& c) override {
     if (p_.pstat && !fixed_point_set_) {
