@@ -6,6 +6,7 @@
 
 #include <array>
 #include <map>
+#include <string>
 
 #include "base/error.hpp"
 #include "md/mesh/mesh_backend.hpp"
@@ -76,13 +77,19 @@ TEST(ComputeReferences, MeshChargesAComputesReductionsInTheCycleAccount) {
             plain["cycles_per_step"]["reductions"].get<double>());
 }
 
-class StylesBadInput : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+class StylesBadInput : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+// Each case's own scratch directory: ctest runs the cases in parallel.
+int bad_case_index() {
+  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  return std::stoi(name.substr(name.rfind('/') + 1));
+}
 
 TEST_P(StylesBadInput, IsRefusedNamingIt) {
   const auto [line, words] = GetParam();
   try {
     test::ScriptRun r(kCu + "compute t all temp\nfix 1 all nve\n" + line + "\n",
-                      test::scratch_dir("styles_bad"), true);
+                      test::scratch_dir("styles_bad_" + std::to_string(bad_case_index())), true);
     FAIL() << line << " was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
@@ -102,6 +109,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fix 2 all temp/rescale 1 300 300 1 0.5\nfix_modify 2 energy yes", "energy"),
         std::make_pair("fix 2 all temp/rescale 1 300 300 1 0.5\nfix_modify 2 temp nope", "nope"),
         std::make_pair("velocity all scale 300 temp t bias yes", "bias"),
-        std::make_pair("thermo_modify temp nope", "nope")));
+        std::make_pair("thermo_modify temp nope", "nope")),
+    [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
+      return std::to_string(info.index);  // ctest names without the pointers gtest would print
+    });
 
 }  // namespace
