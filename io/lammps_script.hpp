@@ -25,6 +25,8 @@ class Variables {
   double value(const std::string& name, const SourcePos& pos) const;
   /// Evaluates an expression with v_NAME references and the thermo keyword resolver.
   double evaluate(const std::string& expr, const SourcePos& pos) const;
+  /// True when a variable of that name exists.
+  bool defined(const std::string& name) const { return vars_.count(name) != 0; }
   /// Sets the resolver for thermo keywords (temp, pe, step, ...) used inside expressions.
   void set_thermo_resolver(NameResolver resolver) { thermo_ = std::move(resolver); }
 

@@ -68,7 +68,9 @@ void enforce_boundaries(State& s, const Comm& comm) {
       }
       mn = comm.min(mn), mx = comm.max(mx);
       if (mn <= mx) {
-        const double small = 1.0e-4 * std::max(b.prd(d), 1.0e-10);
+        // LAMMPS's small: 1e-4 of the box length set by set_initial_box (create_box, read_data, replicate,
+        // change_box: min_lo..min_hi), not of the current, already shrink-wrapped length.
+        const double small = 1.0e-4 * std::max(b.min_hi[d] - b.min_lo[d], 1.0e-10);
         if (b.face[d][0] == Face::shrink) lo = mn - small;
         if (b.face[d][0] == Face::shrink_min) lo = std::min(mn - small, b.min_lo[d]);
         if (b.face[d][1] == Face::shrink) hi = mx + small;

@@ -29,8 +29,26 @@ void cmd_uncompute(Simulation& sim, const io::Command& c) {
   sim.computes.erase(it);
 }
 
+// compute_modify ID extra/dof N | dynamic/dof yes|no (and LAMMPS's older spellings extra, dynamic).
+void cmd_compute_modify(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string id = a.word("a compute ID");
+  Compute* cp = sim.find_compute(id);
+  if (!cp) a.fail("compute_modify: compute " + id + " does not exist");
+  if (a.done()) a.fail("compute_modify needs a keyword (extra/dof, dynamic/dof)");
+  while (!a.done()) {
+    const std::string k =
+        a.choice("a compute_modify keyword", {"extra/dof", "extra", "dynamic/dof", "dynamic"});
+    if (k == "extra/dof" || k == "extra")
+      cp->set_extra_dof(a.real("the extra degrees of freedom"));
+    else
+      cp->set_dynamic_dof(a.yes_no(k));
+  }
+}
+
 }  // namespace
 
+WMD_COMMAND("compute_modify", cmd_compute_modify, kNoPhysics)
 WMD_COMMAND("compute", cmd_compute, kNoPhysics)
 WMD_COMMAND("uncompute", cmd_uncompute, kNoPhysics)
 

@@ -6,6 +6,7 @@
 
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
+#include "md/styles/reference.hpp"
 
 namespace wmd::md {
 namespace {
@@ -73,12 +74,9 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
   d.file = a.word("a file name");
   while (!a.done()) {
     const std::string col = a.word("columns");
-    if (col.rfind("c_", 0) == 0) {
-      const std::string id = col.substr(2);
-      const Compute* cp = sim.find_compute(id);
-      if (!cp) a.fail("dump column '" + col + "' names an unknown compute");
-      if (cp->shape().peratom_cols != 0)
-        a.fail("dump column '" + col + "' needs a compute with per-atom values");
+    Reference r;
+    if (parse_reference(col, r, a)) {  // c_ID, c_ID[i], f_ID, f_ID[i]: per-atom values
+      check_reference(r, Reference::Shape::peratom, sim, a, "dump custom");
     } else if (std::find(dump_columns().begin(), dump_columns().end(), col) == dump_columns().end()) {
       a.fail("unknown dump custom column '" + col + "'");
     }

@@ -39,8 +39,29 @@ void cmd_unfix(Simulation& sim, const io::Command& c) {
   sim.fixes.erase(it);
 }
 
+// fix_modify ID temp cID | energy no | … : the keywords a style accepts (Fix::modify_param); LAMMPS's
+// energy yes is refused (no fix here adds energy to the potential energy).
+void cmd_fix_modify(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string id = a.word("a fix ID");
+  Fix* f = sim.find_fix(id);
+  if (!f) a.fail("fix_modify: fix " + id + " does not exist");
+  if (a.done()) a.fail("fix_modify needs a keyword");
+  while (!a.done()) {
+    const std::string k = a.word("a fix_modify keyword");
+    if (f->modify_param(k, a, sim)) continue;
+    if (k == "energy") {  // no fix here adds energy to the potential energy: only `no` (the default) means it
+      if (a.yes_no("energy"))
+        a.fail("fix_modify energy yes: fix " + f->style() + " adds no energy here (not supported)");
+      continue;
+    }
+    a.fail("fix_modify: fix " + f->style() + " has no keyword '" + k + "' here");
+  }
+}
+
 }  // namespace
 
+WMD_COMMAND("fix_modify", cmd_fix_modify, kNoFlags)
 WMD_COMMAND("fix", cmd_fix, kNoFlags)
 WMD_COMMAND("unfix", cmd_unfix, kNoFlags)
 

@@ -13,6 +13,38 @@
 namespace wmd::md {
 namespace {
 
+// The backend as the minimiser sees it: after every force computation the fixes that act while minimising
+// (setforce, addforce, aveforce, viscous: LAMMPS's min_setup and min_post_force) change the forces.
+class MinimizeForces : public Backend {
+ public:
+  explicit MinimizeForces(Simulation& sim) : sim_(sim), b_(*sim.backend) {}
+  std::string name() const override { return b_.name(); }
+  void setup(State& s, const potentials::EamTables& t, const NeighborSettings& nb, bool eatom) override {
+    b_.setup(s, t, nb, eatom);
+    apply();
+  }
+  void compute(State& s, bool eatom, bool tally) override {
+    b_.compute(s, eatom, tally);
+    apply();
+  }
+  const ForceResult& result() const override { return b_.result(); }
+  NeighborStats neighbor_stats() const override { return b_.neighbor_stats(); }
+  PhaseTimes phase_times() const override { return b_.phase_times(); }
+  void charge(const MeshWork& w) override { b_.charge(w); }
+
+ private:
+  void apply() {
+    FixContext fc{sim_.state, sim_.comm};
+    fc.force = &b_.result();
+    fc.styles = &sim_;
+    fc.tables = &sim_.tables();
+    for (auto& f : sim_.fixes)
+      if (f->changes_forces_when_minimizing()) f->post_force(fc);
+  }
+  Simulation& sim_;
+  Backend& b_;
+};
+
 void cmd_min_style(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
   sim.min_settings.style = a.choice("a min style (cg or fire)", {"cg", "fire"});
@@ -91,6 +123,11 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
     a.fail("minimize needs atoms (create_atoms or read_data)");  // all ranks: one may hold none
   if (sim.dry_run) return;
 
+  struct Running {  // references invoke computes while minimising (LAMMPS's in-run rule)
+    bool& flag;
+    ~Running() { flag = false; }
+  } running_guard{sim.running};
+  sim.running = true;
   sim.log.line(fmt::format("Setting up {} style minimization ...", ms.style));
   sim.log.line("  Unit style    : metal");
   sim.log.line("  Current step  : " + std::to_string(sim.state.step));
@@ -118,10 +155,11 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
     sim.write_dumps(false);
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
+  MinimizeForces forces(sim);
   sim.backend->set_load_balance(LoadBalance{});  // as in LAMMPS, fix balance does not act during minimisation
   sim.sort_atoms_as_lammps();                    // LAMMPS's Min::setup sorts its atoms
   const MinStats st =
-      minimize(sim.state, *sim.backend, sim.tables(), sim.neighbor, ms, box_relax, world, each);
+      minimize(sim.state, forces, sim.tables(), sim.neighbor, ms, box_relax, world, each);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
   sim.totals.sample_time.resize(nsamples);
   sim.totals.sample_etotal.resize(nsamples);

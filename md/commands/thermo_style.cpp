@@ -3,6 +3,7 @@
 
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
+#include "md/styles/reference.hpp"
 
 namespace wmd::md {
 namespace {
@@ -23,13 +24,12 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
     std::vector<std::string> keys;
     while (!a.done()) {
       const std::string k = a.word("thermo keywords");
-      if (k.rfind("v_", 0) == 0) {
-        keys.push_back(k);
-        continue;
-      }
-      if (k.rfind("f_", 0) == 0) {
-        const std::string fid = k.substr(2);
-        if (!sim.find_fix(fid)) a.fail("thermo keyword '" + k + "' names an unknown fix");
+      Reference r;
+      if (parse_reference(k, r, a)) {
+        // Variables are looked up when the line is printed (they may be defined later, as in LAMMPS);
+        // computes and fixes must exist, with the output the reference names.
+        if (r.kind != Reference::Kind::variable)
+          check_reference(r, Reference::Shape::global, sim, a, "thermo_style custom");
         keys.push_back(k);
         continue;
       }
@@ -43,14 +43,23 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
     sim.thermo.keys = keys;
   }
   sim.thermo.format.reset_user_formats();
+  sim.thermo.temp_id.clear();  // as LAMMPS's new Thermo: thermo_modify temp is undone
 }
 
 void cmd_thermo_modify(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
-  if (a.done()) a.fail("thermo_modify needs keywords (format, norm, flush, lost)");
+  if (a.done()) a.fail("thermo_modify needs keywords (format, norm, flush, lost, temp)");
   while (!a.done()) {
-    const std::string key = a.choice("a thermo_modify keyword", {"format", "norm", "flush", "lost"});
-    if (key == "norm") {
+    const std::string key = a.choice("a thermo_modify keyword", {"format", "norm", "flush", "lost", "temp"});
+    if (key == "temp") {
+      // LAMMPS: thermo's temperature (temp, ke, etotal, press and its dof) becomes this compute's.
+      const std::string id = a.word("a temperature compute ID");
+      const Compute* t = sim.find_compute(id);
+      if (!t) a.fail("thermo_modify temp: compute " + id + " does not exist");
+      if (!t->is_temperature())
+        a.fail("thermo_modify temp: compute " + id + " does not compute a temperature");
+      sim.thermo.temp_id = id;
+    } else if (key == "norm") {
       sim.thermo.norm = a.yes_no("norm");
     } else if (key == "flush") {
       a.yes_no("flush");

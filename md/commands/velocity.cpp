@@ -2,6 +2,8 @@
 #include "md/core/velocity.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "md/run/command_registry.hpp"
@@ -14,12 +16,15 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
   const uint32_t group = sim.group_of(a, a.word("a group ID"));
-  const std::string style = a.choice("a velocity style", {"create", "set", "scale", "zero"});
+  const std::string style = a.choice("a velocity style", {"create", "set", "scale", "ramp", "zero"});
   VelocityCreate opt;
   opt.group = group;
   double setv[3] = {0, 0, 0};
   bool setflag[3] = {false, false, false};
   std::string zero_what;
+  int ramp_v = 0, ramp_dim = 0;
+  double ramp_vlo = 0, ramp_vhi = 0, ramp_clo = 0, ramp_chi = 0;
+  Compute* temp = nullptr;  // `temp ID`
   if (style == "create") {
     opt.temperature = a.non_negative("the temperature (K)");
     opt.seed = static_cast<int>(a.integer("the random seed", 1, 2147483646));
@@ -32,13 +37,29 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
     }
   } else if (style == "scale") {
     opt.temperature = a.non_negative("the temperature (K)");
+  } else if (style == "ramp") {
+    // velocity ramp vdim vlo vhi dim clo chi: v_vdim = vlo + f·(vhi − vlo), f = (x_dim − clo)/(chi − clo)
+    // clamped to [0, 1] (LAMMPS Velocity::ramp).
+    ramp_v = a.choice("vx, vy or vz", {"vx", "vy", "vz"})[1] - 'x';
+    ramp_vlo = a.real("vlo"), ramp_vhi = a.real("vhi");
+    ramp_dim = a.choice("x, y or z", {"x", "y", "z"})[0] - 'x';
+    ramp_clo = a.real("clo"), ramp_chi = a.real("chi");
   } else {
     zero_what = a.choice("linear or angular", {"linear", "angular"});
   }
   bool lattice_units = true;
   while (!a.done()) {
-    const std::string key = a.choice("a velocity keyword", {"dist", "sum", "mom", "rot", "loop", "units"});
-    if (key == "dist")
+    const std::string key =
+        a.choice("a velocity keyword", {"dist", "sum", "mom", "rot", "loop", "units", "temp", "bias"});
+    if (key == "temp") {
+      const std::string id = a.word("a temperature compute ID");
+      temp = sim.find_compute(id);
+      if (!temp) a.fail("velocity: compute " + id + " does not exist");
+      if (!temp->is_temperature()) a.fail("velocity: compute " + id + " does not compute a temperature");
+    } else if (key == "bias") {
+      if (a.yes_no("bias"))
+        a.fail("velocity … bias yes is not supported (velocities are scaled with their bias)");
+    } else if (key == "dist")
       opt.gaussian = a.choice("dist", {"uniform", "gaussian"}) == "gaussian";
     else if (key == "sum")
       opt.sum = a.yes_no("sum");
@@ -53,7 +74,19 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
       opt.loop = l == "all" ? VelocityLoop::all : l == "local" ? VelocityLoop::local : VelocityLoop::geom;
     }
   }
-  if (style != "zero" && style != "set") {
+  if (temp && style != "create" && style != "scale")
+    a.fail("velocity " + style + " takes no temperature compute (temp is for create and scale)");
+  // The temperature compute's value, computed afresh as LAMMPS's velocity does (init, then compute_scalar).
+  std::function<double()> temperature_of;
+  if (temp) {
+    temperature_of = [&sim, temp] {
+      const ComputeContext cc = sim.compute_context();
+      temp->init(cc);
+      return temp->compute_scalar(cc);
+    };
+  }
+  opt.temperature_of = temperature_of;
+  if (style != "zero" && style != "set" && style != "ramp") {
     // The same verdict on every rank: the smallest massless type held by any rank.
     int64_t massless = sim.state.ntypes + 1;
     for (size_t i = 0; i < sim.state.atoms.size(); ++i) {
@@ -74,7 +107,31 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
       a.fail(e.what());
     }
   } else if (style == "scale") {
-    scale_group_temperature(sim.state, sim.comm, group, opt.temperature);
+    if (temperature_of) {
+      const double t_old = temperature_of();
+      const double factor = t_old > 0.0 ? std::sqrt(opt.temperature / t_old) : 1.0;
+      Atoms& at = sim.state.atoms;
+      for (size_t i = 0; i < at.size(); ++i)
+        if (at.mask[i] & group) at.vx[i] *= factor, at.vy[i] *= factor, at.vz[i] *= factor;
+    } else {
+      scale_group_temperature(sim.state, sim.comm, group, opt.temperature);
+    }
+  } else if (style == "ramp") {
+    if (lattice_units && !sim.lattice.defined())
+      a.fail("velocity ramp with units lattice needs a lattice (or units box)");
+    const double vscale = lattice_units ? sim.lattice.spacing[ramp_v] : 1.0;
+    const double cscale = lattice_units ? sim.lattice.spacing[ramp_dim] : 1.0;
+    const double vlo = vscale * ramp_vlo, vhi = vscale * ramp_vhi;
+    const double clo = cscale * ramp_clo, chi = cscale * ramp_chi;
+    Atoms& at = sim.state.atoms;
+    std::vector<double>* v = ramp_v == 0 ? &at.vx : ramp_v == 1 ? &at.vy : &at.vz;
+    const std::vector<double>* x = ramp_dim == 0 ? &at.x : ramp_dim == 1 ? &at.y : &at.z;
+    for (size_t i = 0; i < at.size(); ++i) {
+      if (!(at.mask[i] & group)) continue;
+      const double fraction = std::min(1.0, std::max(0.0, ((*x)[i] - clo) / (chi - clo)));
+      const double vramp = vlo + fraction * (vhi - vlo);
+      (*v)[i] = opt.sum ? (*v)[i] + vramp : vramp;
+    }
   } else if (style == "zero") {
     if (zero_what == "linear")
       zero_group_momentum(sim.state, sim.comm, group);

@@ -198,7 +198,16 @@ void velocity_create(State& s, const Comm& comm, const VelocityCreate& opt) {
   }
   if (opt.zero_momentum) zero_group_momentum(s, comm, opt.group);
   if (opt.zero_rotation) zero_group_rotation(s, comm, opt.group);
-  scale_group_temperature(s, comm, opt.group, opt.temperature);
+  if (opt.temperature_of) {
+    const double t_old = opt.temperature_of();
+    if (t_old > 0.0) {
+      const double factor = std::sqrt(opt.temperature / t_old);
+      for (size_t i = 0; i < n; ++i)
+        if (a.mask[i] & opt.group) a.vx[i] *= factor, a.vy[i] *= factor, a.vz[i] *= factor;
+    }
+  } else {
+    scale_group_temperature(s, comm, opt.group, opt.temperature);
+  }
   if (opt.sum) {
     for (size_t i = 0; i < n; ++i) {
       a.vx[i] += hold[3 * i], a.vy[i] += hold[3 * i + 1], a.vz[i] += hold[3 * i + 2];

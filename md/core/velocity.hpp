@@ -1,6 +1,7 @@
 // The `velocity` command and the group temperature, reproducing LAMMPS's arithmetic and random streams.
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
@@ -18,6 +19,9 @@ struct VelocityCreate {
   bool zero_rotation = false;
   bool sum = false;
   VelocityLoop loop = VelocityLoop::all;
+  // `velocity … temp ID`: the temperature the scaling divides by (collective); empty: the group's own
+  // (dof 3N − 3), as LAMMPS's default compute.
+  std::function<double()> temperature_of;
 };
 
 // Every function here is collective over `comm` (s.atoms holds this rank's atoms); sums are TermSums, so a

@@ -64,6 +64,7 @@ class Minimizer {
   }
   void gather_forces(std::vector<double>& f) const;
   const char* line_search(double& alpha_out);
+  const char* line_search_lammps(bool quadratic, double& alpha_out);
   const char* iterate_cg(const MinCallback& cb);
   const char* iterate_fire(const MinCallback& cb);
   bool budget_done(const char*& why) const;
@@ -353,6 +354,59 @@ const char* Minimizer::line_search(double& alpha_out) {
   return "linesearch alpha is zero";
 }
 
+// LAMMPS's linemin_backtrack and linemin_quadratic (min_modify line backtrack|quadratic, the default) for
+// atom coordinates: from α = min(1, dmax/max|h|), halve α until the energy drops by 0.4·α·F·h; quadratic
+// first tries the secant root of F·h between the last two trials when the energy change agrees with the
+// trapezoid of the slopes to 10%. Their stopping texts are LAMMPS's, so a script takes lmp's iterations.
+const char* Minimizer::line_search_lammps(bool quadratic, double& alpha_out) {
+  constexpr double kBacktrackSlope = 0.4, kAlphaReduce = 0.5, kQuadraticTol = 0.1, kEmach = 1.0e-8,
+                   kEpsQuad = 1.0e-28;
+  const double fdothall = -slope(0.0);
+  if (fdothall <= 0.0) return "search direction is not downhill";
+  double hmax = 0.0;
+  for (double v : h_) hmax = std::max(hmax, std::fabs(v));
+  hmax = comm_.max(hmax);
+  if (hmax == 0.0) return "forces are zero";
+  double alpha = std::min(kAlphaMax, ms_.dmax / hmax);
+  const double eoriginal = ecurrent_;
+  double alphaprev = 0.0, fhprev = fdothall, engprev = eoriginal;
+  auto reset = [&](const char* why) {
+    trial(0.0);
+    ecurrent_ = evaluate();
+    alpha_out = alpha;
+    return why;
+  };
+  while (true) {
+    trial(alpha);
+    ecurrent_ = evaluate();
+    double fh = 0.0;
+    if (quadratic) {
+      fh = -slope(alpha);
+      const double delfh = fh - fhprev;
+      if (std::fabs(fh) < kEpsQuad || std::fabs(delfh) < kEpsQuad) return reset("quadratic factors are zero");
+      const double relerr =
+          std::fabs(1.0 - (0.5 * (alpha - alphaprev) * (fh + fhprev) + ecurrent_) / engprev);
+      const double alpha0 = alpha - (alpha - alphaprev) * fh / delfh;
+      if (relerr <= kQuadraticTol && alpha0 > 0.0 && alpha0 < kAlphaMax) {
+        trial(alpha0);
+        ecurrent_ = evaluate();
+        if (ecurrent_ - eoriginal < kEmach) {
+          alpha_out = alpha;
+          return nullptr;
+        }
+      }
+    }
+    const double de_ideal = -kBacktrackSlope * alpha * fdothall;
+    if (ecurrent_ - eoriginal <= de_ideal) {
+      alpha_out = alpha;
+      return nullptr;
+    }
+    fhprev = fh, engprev = ecurrent_, alphaprev = alpha;
+    alpha *= kAlphaReduce;
+    if (alpha <= 0.0 || de_ideal >= -kEmach) return reset("linesearch alpha is zero");
+  }
+}
+
 const char* Minimizer::iterate_cg(const MinCallback& cb) {
   gather_forces(g_);
   for (int q = 0; q < nq_; ++q) gq_[q] = fq_[q];
@@ -366,7 +420,10 @@ const char* Minimizer::iterate_cg(const MinCallback& cb) {
     const double eprevious = ecurrent_;
     store_start();
     double alpha = 0.0;
-    const char* fail = line_search(alpha);
+    // LAMMPS's backtrack and quadratic searches move atoms only; box relaxation keeps the slope-based search.
+    const bool lammps_search = nq_ == 0 && ms_.line != "forcezero";
+    const char* fail =
+        lammps_search ? line_search_lammps(ms_.line == "quadratic", alpha) : line_search(alpha);
     st_.alpha_final = alpha;
     st_.e_next_to_last = eprevious;
     if (fail) {

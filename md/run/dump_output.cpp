@@ -4,6 +4,7 @@
 
 #include "base/units.hpp"
 #include "md/run/simulation.hpp"
+#include "md/styles/reference.hpp"
 
 namespace wmd::md {
 
@@ -18,6 +19,7 @@ void Simulation::write_dumps(bool force_all) {
 
 void Simulation::write_dump_frame(Dump& d) {
   if (dry_run) return;
+  clearstep_computes();  // a dump frame is an output event: each compute at most once
   const Atoms& a = state.atoms;
   std::vector<size_t> idx;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -37,12 +39,12 @@ void Simulation::write_dump_frame(Dump& d) {
     v.reserve(idx.size());
     bool is_int = col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz";
     const std::vector<double>* computed = nullptr;
-    if (col.rfind("c_", 0) == 0) {
-      Compute* cp = find_compute(col.substr(2));
-      if (!cp) throw RunError("dump " + d.id + ": compute " + col.substr(2) + " no longer exists");
-      if (cp->invoked_peratom != state.step)
-        cp->compute_peratom(ComputeContext{state, comm, &backend->result()});
-      computed = &cp->peratom();
+    std::vector<double> referenced;
+    Reference r;
+    const io::Command none{"dump", {}, SourcePos{"dump " + d.id, 0}, ""};
+    if (col.size() > 2 && col[1] == '_' && parse_reference(col, r, io::ArgCursor(none))) {
+      reference_peratom(r, compute_context(), SourcePos{"dump " + d.id + " " + col, 0}, referenced);
+      computed = &referenced;
     }
     for (size_t i : idx) {
       double x;

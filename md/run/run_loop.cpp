@@ -31,6 +31,12 @@ void Simulation::apply_load_balance() {
 }
 
 bool Simulation::eatom_needed(int64_t step) const {
+  // A per-atom energy compute may be read by thermo (through compute reduce or a variable) on its steps.
+  const bool thermo_step =
+      step == run_start_step || step == run_end_step || (thermo.every > 0 && step % thermo.every == 0);
+  if (thermo_step)
+    for (const auto& c : computes)
+      if (c->needs_eatom()) return true;
   for (const auto& d : dumps) {
     if (step % d.every != 0) continue;
     for (const auto& col : d.columns) {
@@ -59,6 +65,8 @@ bool Simulation::tally_needed(int64_t step, int64_t end, bool progress) const {
 FixContext Simulation::fix_context() {
   FixContext c{state, comm};
   c.force = &backend->result();
+  c.styles = this;
+  c.tables = &tables();
   c.run_begin = run_start_step;
   c.run_end = run_end_step;
   return c;
@@ -112,8 +120,19 @@ void Simulation::run_steps(int64_t nsteps) {
   const int64_t end = state.step + nsteps;
   run_end_step = end;
   const double time_start = state.time;
-  for (auto& cp : computes)
-    cp->invoked_scalar = cp->invoked_vector = cp->invoked_peratom = -1;  // LAMMPS's init
+  struct Running {  // references invoke computes while the run lasts (LAMMPS's in-run rule)
+    bool& flag;
+    ~Running() { flag = false; }
+  } running_guard{running};
+  running = true;
+  {
+    const ComputeContext cc = compute_context();
+    for (auto& cp : computes) {  // LAMMPS's init
+      cp->invoked_scalar = cp->invoked_vector = cp->invoked_array = cp->invoked_peratom = cp->invoked_local =
+          -1;
+      cp->init(cc);
+    }
+  }
   apply_load_balance();
   sort_atoms_as_lammps();
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));

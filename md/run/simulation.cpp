@@ -5,6 +5,7 @@
 #include "md/cluster/cluster_backend.hpp"
 #include "md/mesh/mesh_backend.hpp"
 #include "md/run/command_registry.hpp"
+#include "md/styles/reference.hpp"
 #include "potentials/zbl_splice.hpp"
 
 namespace wmd::md {
@@ -127,18 +128,65 @@ Fix* Simulation::find_fix(const std::string& id) const {
 }
 
 FixBuildContext Simulation::fix_build_context() const {
-  return FixBuildContext{state, regions, lattice.defined() ? lattice.spacing[0] : 0.0,
-                         settings.backend == "cluster" ? &decomp : nullptr, settings.backend};
+  FixBuildContext c{state, regions, lattice.defined() ? lattice.spacing[0] : 0.0,
+                    settings.backend == "cluster" ? &decomp : nullptr, settings.backend};
+  c.styles = this;
+  for (int d = 0; d < 3 && lattice.defined(); ++d) c.lattice[d] = lattice.spacing[d];
+  return c;
 }
 
 ComputeBuildContext Simulation::compute_build_context() const {
-  return ComputeBuildContext{state, regions, settings.backend};
+  ComputeBuildContext c{state, regions, settings.backend};
+  c.styles = this;
+  c.comm = &comm;
+  for (int d = 0; d < 3 && lattice.defined(); ++d) c.xlattice[d] = lattice.spacing[d];
+  return c;
+}
+
+bool Simulation::has_variable(const std::string& name) const {
+  return vars && vars->defined(name);
+}
+
+double Simulation::variable(const std::string& name) {
+  if (!vars) throw RunError("variable " + name + " referenced, but this input has no variables");
+  return vars->value(name, SourcePos{"v_" + name, 0});
+}
+
+void Simulation::clearstep_computes() {
+  for (auto& c : computes) c->invoked_flag = 0;
+}
+
+ComputeContext Simulation::compute_context() {
+  ComputeContext c{state, comm, forces_current ? &backend->result() : nullptr, this,
+                   tables_ ? &*tables_ : nullptr};
+  c.dry_run = dry_run;
+  return c;
+}
+
+ThermoContext Simulation::thermo_context(const ForceResult* force, bool normalise) {
+  ThermoContext ctx{&state, force, 0.0, run_start_step, normalise, &comm};
+  if (thermo.temp_id.empty()) return ctx;
+  Compute* t = find_compute(thermo.temp_id);
+  if (!t) throw RunError("thermo_modify temp: compute " + thermo.temp_id + " was deleted (uncompute)");
+  const ComputeContext cc = compute_context();
+  ctx.temp_sum = invoke_scalar(*t, cc);
+  ctx.temp_dof = t->dof();
+  ctx.ktensor = invoke_vector(*t, cc).data();
+  return ctx;
 }
 
 bool Simulation::keyword_value(const std::string& name, double& value) {
   if (cascade_thermo(name, value)) return true;  // vacancies, interstitials, clusters
-  ThermoContext ctx{&state, forces_current ? &backend->result() : nullptr, 0.0, run_start_step, thermo.norm,
-                    &comm};
+  // c_ID, c_ID[i], f_ID, … inside a variable's formula (LAMMPS's rules for computes between runs apply).
+  Reference r;
+  const io::Command none{name, {}, SourcePos{name, 0}, ""};
+  const io::ArgCursor at(none);
+  if (name.size() > 2 && name[0] != 'v' && parse_reference(name, r, at)) {
+    check_reference(r, Reference::Shape::global, *this, at, "variable");
+    value = reference_value(r, compute_context(), SourcePos{name, 0});
+    return true;
+  }
+  const ThermoContext ctx = thermo_context(forces_current ? &backend->result() : nullptr, thermo.norm);
   return thermo_value(name, ctx, value);
 }
 

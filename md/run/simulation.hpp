@@ -63,6 +63,7 @@ struct ThermoSettings {
   std::vector<std::string> keys;  // thermo_style custom keywords
   bool norm = false;
   io::ThermoFormat format;
+  std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
 };
 
 /// A `dump … custom` output.
@@ -110,7 +111,7 @@ struct CascadeState {
   double stop_time = -1.0;  // a cascade run ends at this simulated time (ps) when > 0
 };
 
-class Simulation {
+class Simulation : public StyleLookup {
  public:
   /// In a dry run every command is checked and applied except those that run dynamics or write files.
   Simulation(io::Log& log, const io::RunSettings& settings, bool dry_run, io::ThermoCsv* csv);
@@ -170,6 +171,18 @@ class Simulation {
   Compute* find_compute(const std::string& id) const;
   /// A fix by ID, or null.
   Fix* find_fix(const std::string& id) const;
+  // StyleLookup: what styles reach by name (LAMMPS's modify->compute[], fix[], input->variable).
+  Compute* compute(const std::string& id) const override { return find_compute(id); }
+  Fix* fix(const std::string& id) const override { return find_fix(id); }
+  bool has_variable(const std::string& name) const override;
+  double variable(const std::string& name) override;
+  void clearstep_computes() override;
+  bool in_run() const override { return running; }
+  /// What a compute invoked now sees (the last forces when they belong to the current positions).
+  ComputeContext compute_context();
+  /// Thermo's context at this step: with `thermo_modify temp ID`, that compute's temperature, dof and
+  /// kinetic tensor (invoked once per output event).
+  ThermoContext thermo_context(const ForceResult* force, bool normalise);
   /// What a fix or compute factory may need besides its arguments.
   FixBuildContext fix_build_context() const;
   ComputeBuildContext compute_build_context() const;
@@ -204,6 +217,7 @@ class Simulation {
   // ---- Where the runs stand
   // --------------------------------------------------------------------------------
   bool forces_current = false;  // the backend's result belongs to the current positions
+  bool running = false;         // inside a run or minimisation (references may invoke computes)
   std::chrono::steady_clock::time_point run_clock;
   int64_t run_start_step = 0, run_end_step = 0;
   RunTotals totals;

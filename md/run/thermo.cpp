@@ -1,5 +1,6 @@
 #include "md/run/thermo.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "base/error.hpp"
@@ -126,7 +127,10 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
                                                    {"pxy", 3}, {"pxz", 4}, {"pyz", 5}};
     const int i = idx.at(k);
     double kt[6];
-    kinetic_tensor(s, comm, kt);
+    if (c.ktensor)
+      std::copy(c.ktensor, c.ktensor + 6, kt);
+    else
+      kinetic_tensor(s, comm, kt);
     const double w = force() ? force()->virial[i] : 0.0;
     v = (kt[i] + w) * (1.0 / vol) * units::nktv2p;
   } else {

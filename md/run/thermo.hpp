@@ -27,6 +27,9 @@ struct ThermoContext {
   // The temperature and its degrees of freedom once summed: temp, ke, etotal and press of one line (same
   // velocities) share one pass over the atoms and its collectives. dof < 0: not summed yet.
   mutable double temp_sum = 0.0, temp_dof = -1.0;
+  // `thermo_modify temp ID`: that compute's kinetic tensor (xx yy zz xy xz yz, eV) for pxx…pyz; null: all
+  // atoms' (the temperature and dof above are then filled from the compute before any keyword is read).
+  const double* ktensor = nullptr;
 };
 
 /// Value of a built-in keyword; returns false for unknown keywords. Collective over ctx.comm.

@@ -1,38 +1,43 @@
 // Thermo lines: the current style's keywords evaluated on the state, printed in LAMMPS's layout, written to
 // thermo.csv, and sampled for report.json's energy drift.
 #include "md/run/simulation.hpp"
+#include "md/styles/reference.hpp"
 
 namespace wmd::md {
 
 std::vector<std::string> Simulation::thermo_keywords() const {
   if (thermo.custom) return thermo.keys;
-  return {"step", "temp", "epair", "emol", "etotal", "press"};
+  std::vector<std::string> keys = {"step", "temp", "epair", "emol", "etotal", "press"};
+  // LAMMPS's thermo_style one adds the volume when the box can change (shrink-wrapped faces, npt, …).
+  bool box_change = false;
+  for (int d = 0; d < 3; ++d)
+    for (Face f : state.box.face[d]) box_change = box_change || f == Face::shrink || f == Face::shrink_min;
+  for (const auto& f : fixes) box_change = box_change || f->changes_box();
+  if (box_change) keys.push_back("vol");
+  return keys;
 }
 
 void Simulation::thermo_output(bool header) {
   const auto keys = thermo_keywords();
-  ThermoContext ctx{&state,
-                    &backend->result(),
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - run_clock).count(),
-                    run_start_step,
-                    thermo.norm,
-                    &comm};
+  clearstep_computes();  // LAMMPS's modify->clearstep_compute(): each compute at most once per line
+  ThermoContext ctx = thermo_context(&backend->result(), thermo.norm);
+  ctx.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_clock).count();
+  const ComputeContext cc = compute_context();
+  const double natoms_all = static_cast<double>(natoms());
   std::vector<double> values;
   std::vector<std::string> headers;
   std::vector<bool> ints;
   for (const auto& k : keys) {
     double v = 0.0;
-    if (k.rfind("v_", 0) == 0) {
-      if (!vars) throw RunError("thermo keyword " + k + " needs variables");
-      v = vars->value(k.substr(2), SourcePos{"thermo_style", 0});
-      headers.push_back(k);
-      ints.push_back(false);
-    } else if (cascade_thermo(k, v)) {
+    Reference r;
+    const io::Command none{"thermo_style", {}, SourcePos{"thermo_style", 0}, ""};
+    if (cascade_thermo(k, v)) {
       headers.push_back(k == "vacancies" ? "Vacancies" : k == "interstitials" ? "Interstitials" : "Clusters");
       ints.push_back(true);
-    } else if (k.rfind("f_", 0) == 0) {
-      const Fix* f = find_fix(k.substr(2));
-      if (f && !f->scalar(v)) throw RunError("fix " + f->id() + " has no scalar for thermo");
+    } else if (k.size() > 2 && k[1] == '_' && parse_reference(k, r, io::ArgCursor(none))) {
+      // c_ID, c_ID[i], f_ID…, v_name: checked against the style's shape at thermo_style.
+      v = reference_value(r, cc, SourcePos{"thermo_style " + k, 0});
+      if (thermo.norm && natoms_all > 0 && reference_extensive(r, *this)) v /= natoms_all;
       headers.push_back(k);
       ints.push_back(false);
     } else {

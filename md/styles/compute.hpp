@@ -1,6 +1,6 @@
-// The Compute family: LAMMPS computes, which derive global scalars or vectors, or per-atom values, from the
-// state on demand. Each style is one class in md/styles/computes/, registered by its LAMMPS name with
-// WMD_COMPUTE_STYLE next to its code.
+// The Compute family: LAMMPS computes, which derive global scalars, vectors or arrays, per-atom values or
+// local (per-pair) values from the state on demand. Each style is one class in md/styles/computes/,
+// registered by its LAMMPS name with WMD_COMPUTE_STYLE next to its code.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -14,16 +14,22 @@
 #include "md/core/state.hpp"
 #include "md/force/backend.hpp"
 #include "md/styles/registry.hpp"
+#include "md/styles/style_lookup.hpp"
 #include "md/styles/style_traits.hpp"
+#include "potentials/eam_tables.hpp"
 
 namespace wmd::md {
 
-/// What a compute sees when it is invoked: the state, the ranks, the last force computation.
+/// What a compute sees when it is invoked: the state, the ranks, the last force computation, the other
+/// styles and variables, the pair potential.
 struct ComputeContext {
   const State& s;
   const Comm& comm;
   const ForceResult* force =
-      nullptr;  // energies, virial and (when asked) per-atom energies; null before a run
+      nullptr;                    // energies, virial and (when asked) per-atom energies; null before a run
+  StyleLookup* styles = nullptr;  // other computes, fixes and the variables (null in unit tests)
+  const potentials::EamTables* tables = nullptr;  // the pair potential (null before pair_coeff)
+  bool dry_run = false;  // the dry run: no forces exist, values only need to be well-formed
 };
 
 class Compute {
@@ -36,42 +42,105 @@ class Compute {
   const std::string& style() const { return style_; }
   uint32_t group() const { return group_; }
 
-  /// The compute's LAMMPS outputs (c_ID, c_ID[i], per-atom values).
+  /// The compute's LAMMPS outputs (c_ID, c_ID[i], per-atom and local values).
   virtual OutputShape shape() const = 0;
   /// The backends that can run it (a backend outside the set refuses the compute at its command).
   virtual unsigned backends() const { return kOnAnyBackend; }
   /// True when its per-atom values need the backend's per-atom energies at that step (pe/atom).
   virtual bool needs_eatom() const { return false; }
 
+  /// LAMMPS's tempflag and pressflag: what `thermo_modify temp`, `fix_modify temp` and
+  /// `velocity … temp` accept.
+  virtual bool is_temperature() const { return false; }
+  virtual bool is_pressure() const { return false; }
+  /// Degrees of freedom of a temperature compute (LAMMPS's dof), as of its last init or compute_scalar.
+  double dof() const { return dof_; }
+  /// LAMMPS's tempbias: the temperature is that of velocities with a bias removed (temp/partial, temp/com,
+  /// temp/region), which thermostats remove before scaling and restore after.
+  virtual bool has_bias() const { return false; }
+  /// Removes atom i's bias (any atom, in the group or not, as LAMMPS's remove_bias(i, v); kept until
+  /// restore_bias) / adds it back: fix temp/rescale scales the thermal velocities of its own group. Call
+  /// compute_scalar first (the bias of temp/com is found there).
+  virtual void remove_bias(State& s, size_t i) { (void)s, (void)i; }
+  virtual void restore_bias(State& s, size_t i) { (void)s, (void)i; }
+  /// `compute_modify extra/dof N` (LAMMPS's extra_dof, default 3: the centre of mass).
+  void set_extra_dof(double n) { extra_dof_ = n; }
+  /// `compute_modify dynamic/dof yes`: the group's atom count is taken afresh at every evaluation.
+  void set_dynamic_dof(bool on) { dynamic_dof_ = on; }
+
+  /// LAMMPS's init and setup, at the set-up of every run and minimisation and before a command uses the
+  /// compute: degrees of freedom from the group's count, referenced computes and fixes looked up
+  /// (collective).
+  virtual void init(const ComputeContext& c) { (void)c; }
   /// Global scalar (collective); sets invoked_scalar.
   virtual double compute_scalar(const ComputeContext&) { return 0.0; }
   /// Global vector into vector() (collective); sets invoked_vector.
   virtual void compute_vector(const ComputeContext&) {}
+  /// Global array into array() (row-major, shape().array_cols per row); sets invoked_array.
+  virtual void compute_array(const ComputeContext&) {}
   /// This rank's per-atom values into peratom() (state order; `shape().peratom_cols` values per atom when it
   /// is an array, one otherwise; 0 for atoms outside the group); sets invoked_peratom.
   virtual void compute_peratom(const ComputeContext&) {}
+  /// This rank's local rows (per pair, …) into local() (`shape().local_cols` values per row when an array);
+  /// sets invoked_local.
+  virtual void compute_local(const ComputeContext&) {}
   const std::vector<double>& vector() const { return vector_; }
+  const std::vector<double>& array() const { return array_; }
   const std::vector<double>& peratom() const { return peratom_; }
+  const std::vector<double>& local() const { return local_; }
+  /// This rank's local rows.
+  size_t local_rows() const {
+    const int cols = shape().local_cols;
+    return cols > 0 ? local_.size() / cols : local_.size();
+  }
+  double scalar() const { return scalar_; }
 
   /// The step each output was last computed at (−1: never), LAMMPS's invoked_* flags: a reference between
   /// runs may use an output only when it is current (computed at the present step).
-  int64_t invoked_scalar = -1, invoked_vector = -1, invoked_peratom = -1;
+  int64_t invoked_scalar = -1, invoked_vector = -1, invoked_array = -1, invoked_peratom = -1,
+          invoked_local = -1;
+  /// LAMMPS's invoked_flag: the outputs already computed in the present output event (thermo line, dump
+  /// frame, fix ave/time sample), cleared at the start of each (Simulation::clearstep_computes).
+  enum InvokedBits : unsigned {
+    kInvokedScalar = 1u,
+    kInvokedVector = 2u,
+    kInvokedArray = 4u,
+    kInvokedPeratom = 8u,
+    kInvokedLocal = 16u
+  };
+  unsigned invoked_flag = 0;
 
   /// Internal state later values depend on (e.g. reference positions), for checkpoints.
   virtual void save_state(NamedArrays& out) const { (void)out; }
   virtual void restore_state(const NamedArrays& in) { (void)in; }
 
  protected:
+  /// True if atom i is in the group.
+  bool in_group(const Atoms& a, size_t i) const { return (a.mask[i] & group_) != 0; }
+
   std::string id_, style_;
   uint32_t group_;
-  std::vector<double> vector_, peratom_;
+  double scalar_ = 0.0, dof_ = 0.0, extra_dof_ = 3.0;
+  bool dynamic_dof_ = false;
+  std::vector<double> vector_, array_, peratom_, local_;
 };
+
+// Invoking a compute for a reference, as LAMMPS's thermo, dumps, fix ave/time and variables do: its output
+// is computed unless this output event already computed it (invoked_flag).
+double invoke_scalar(Compute& c, const ComputeContext& ctx);
+const std::vector<double>& invoke_vector(Compute& c, const ComputeContext& ctx);
+const std::vector<double>& invoke_array(Compute& c, const ComputeContext& ctx);
+const std::vector<double>& invoke_peratom(Compute& c, const ComputeContext& ctx);
+const std::vector<double>& invoke_local(Compute& c, const ComputeContext& ctx);
 
 /// Everything a compute constructor may need besides its arguments.
 struct ComputeBuildContext {
   const State& s;
   const std::map<std::string, Region>& regions;
-  std::string backend = "cluster";  // the backend that will run it
+  std::string backend = "cluster";       // the backend that will run it
+  const StyleLookup* styles = nullptr;   // the computes and fixes defined so far (null in unit tests)
+  double xlattice[3] = {0.0, 0.0, 0.0};  // lattice spacings for `units lattice` (0: no lattice)
+  const Comm* comm = nullptr;            // the ranks (computes that keep reference positions gather them)
 };
 
 /// `compute ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.
@@ -92,6 +161,10 @@ using ComputeRegistry = Registry<ComputeStyle>;
 /// Builds a compute from its registered style; an unknown style, or one the backend cannot run, fails with
 /// the command's line.
 std::unique_ptr<Compute> make_compute(const ComputeArgs& args);
+
+/// The kinetic energy tensor Σ m v_a v_b · mvv2e (xx yy zz xy xz yz) of the group's atoms (collective),
+/// LAMMPS compute temp's vector.
+void kinetic_tensor(const State& s, const Comm& comm, uint32_t group, double t[6]);
 
 }  // namespace wmd::md
 

@@ -17,6 +17,14 @@ std::unique_ptr<Fix> make_fix(const FixArgs& f) {
   return fix;
 }
 
+std::unique_ptr<Compute> make_own_temperature(const FixArgs& f) {
+  const io::Command none{"fix", {}, SourcePos{"fix " + f.id, 0}, ""};
+  io::ArgCursor no_args(none);
+  ComputeBuildContext cc{f.ctx.s, f.ctx.regions, f.ctx.backend};
+  const std::string id = f.id + "_temp", style = "temp";
+  return make_compute(ComputeArgs{id, f.group, style, no_args, cc});
+}
+
 double fix_temperature(const FixContext& c, uint32_t group, double* dof_out) {
   const Atoms& a = c.s.atoms;
   double local[2] = {0.0, 0.0};  // Σ m v², count

@@ -14,7 +14,9 @@
 #include "md/core/region.hpp"
 #include "md/core/state.hpp"
 #include "md/force/backend.hpp"
+#include "md/styles/compute.hpp"
 #include "md/styles/registry.hpp"
+#include "md/styles/style_lookup.hpp"
 #include "md/styles/style_traits.hpp"
 
 namespace wmd::md {
@@ -25,6 +27,8 @@ struct FixContext {
   const Comm& comm;
   const ForceResult* force = nullptr;  // result of the last force computation (energies, virial)
   int64_t run_begin = 0, run_end = 0;  // steps of the current `run` (LAMMPS's beginstep/endstep, for ramps)
+  StyleLookup* styles = nullptr;  // the computes, fixes and variables a fix may reference (null in tests)
+  const potentials::EamTables* tables = nullptr;  // the pair potential (computes a fix invokes may need it)
   // A fix may rescale the box between force computations (npt, press/berendsen): the backend's ghost images
   // follow the current box lengths and its displacement check re-neighbours, as in LAMMPS.
 
@@ -32,6 +36,8 @@ struct FixContext {
   double run_fraction() const {
     return run_end > run_begin ? static_cast<double>(s.step - run_begin) / (run_end - run_begin) : 0.0;
   }
+  /// What a compute this fix invokes sees.
+  ComputeContext compute_context() const { return ComputeContext{s, comm, force, styles, tables}; }
 };
 
 /// Named arrays a fix's internal state is saved as in a checkpoint.
@@ -69,13 +75,40 @@ class Fix {
   virtual void final_integrate(FixContext&) {}
   /// After the step is complete (Berendsen, dt/reset).
   virtual void end_of_step(FixContext&) {}
+  /// True if the fix changes the box (npt, press/berendsen, box/relax, deform): LAMMPS's box_change, which
+  /// adds the volume to thermo_style one.
+  virtual bool changes_box() const { return false; }
   /// True if the fix integrates positions (nve, nvt, npt): it may not share atoms with another integrator.
   virtual bool integrates() const { return false; }
   /// True if the fix may read the global energy or virial (FixContext::force) at any step; fixes that only
   /// use forces and velocities say false, so steps without output can skip those sums.
   virtual bool reads_energy() const { return true; }
   /// A scalar output (f_ID in thermo): thermostat energy, energy removed by stopping, ...; false if none.
+  /// Collective for fixes that sum over ranks when first asked after a step (LAMMPS's force_flag).
   virtual bool scalar(double&) const { return false; }
+  /// Element i (0-based) of the global vector (f_ID[i+1]); shape().vector gives the length. Collective as
+  /// scalar().
+  virtual double vector_value(int i) const {
+    (void)i;
+    return 0.0;
+  }
+  /// Element (i, j) (0-based) of the global array (f_ID[i+1][j+1]).
+  virtual double array_value(int i, int j) const {
+    (void)i, (void)j;
+    return 0.0;
+  }
+  /// This rank's per-atom output (state order, shape().peratom_cols values per atom when an array); null if
+  /// none.
+  virtual const std::vector<double>* peratom_values() const { return nullptr; }
+  /// A `fix_modify` keyword of this style (temp, press, …) with its arguments; false when the style has no
+  /// such keyword. Bad values fail at the cursor.
+  virtual bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) {
+    (void)key, (void)a, (void)styles;
+    return false;
+  }
+  /// True if the fix changes forces during `minimize` too (LAMMPS's min_setup and min_post_force: setforce,
+  /// addforce, aveforce, viscous): minimize calls its post_force after every force computation.
+  virtual bool changes_forces_when_minimizing() const { return false; }
   /// The dynamic load balancing this fix asks of the backend (fix balance); null for every other fix.
   virtual const LoadBalance* load_balance() const { return nullptr; }
   /// The box relaxation this fix asks of `minimize` (fix box/relax); null for every other fix.
@@ -112,6 +145,8 @@ struct FixBuildContext {
   double xlattice = 0.0;  // lattice spacing in x (Å) for `units lattice` distances; 0 without a lattice
   const Decomposition* decomposition = nullptr;  // the cluster backend's grid (fix balance); null otherwise
   std::string backend = "cluster";               // the backend that will run the fix
+  const StyleLookup* styles = nullptr;           // computes, fixes and variables defined so far
+  double lattice[3] = {0.0, 0.0, 0.0};           // lattice spacings x, y, z (0: no lattice)
 };
 
 /// `fix ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.
@@ -132,6 +167,10 @@ using FixRegistry = Registry<FixStyle>;
 /// Builds a fix from its registered style; an unknown style, or one the backend cannot run, fails with the
 /// command's line.
 std::unique_ptr<Fix> make_fix(const FixArgs& args);
+
+/// The temperature compute a thermostat creates with itself, as LAMMPS's `ID_temp` (compute temp on the fix's
+/// group); `fix_modify ID temp cID` replaces it by the script's compute.
+std::unique_ptr<Compute> make_own_temperature(const FixArgs& f);
 
 // Global helpers shared by the fixes (sums through the Comm).
 

@@ -184,7 +184,8 @@ TEST(LammpsGeometry, CreateAtomsRandomOverlapKeepsItsDistance) {
 
 TEST(LammpsGeometry, ShearExamplesGetPastTheirGeometryLines) {
   // examples/shear/in.shear and in.shear.void, unchanged: their lattice, regions, groups, set and (void)
-  // delete_atoms lines run; the first line wafermd may stop at is the compute of line 38 (computes issue).
+  // delete_atoms lines run (the scripts now run to the end; StylesLammps.examples_shear* compares them with
+  // lmp), and should one stop, it is not before line 38.
   const std::string ex = "/usr/share/lammps/examples/shear/";
   if (!fs::exists(ex + "in.shear")) GTEST_SKIP() << "lammps-examples is not installed";
   for (const std::string name : {"in.shear", "in.shear.void"}) {

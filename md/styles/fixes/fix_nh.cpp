@@ -20,6 +20,7 @@ class FixNH : public Fix {
     bool p_flag[3] = {false, false, false};
     int tchain = 3, pchain = 3;
     bool mtk = true;
+    double drag = 0.0;  // nvt only
   };
   FixNH(const std::string& id, uint32_t group, const std::string& style, const Params& p)
       : Fix(id, style, group), p_(p) {
@@ -27,6 +28,7 @@ class FixNH : public Fix {
     for (int k = 0; k <= kMaxChain; ++k) etap_[k] = etap_dot_[k] = etap_dotdot_[k] = etap_mass_[k] = 0.0;
   }
   bool integrates() const override { return true; }
+  bool changes_box() const override { return p_.pstat; }
 
   void setup(FixContext& c) override {
     if (p_.pstat && !fixed_point_set_) {
@@ -117,7 +119,11 @@ class FixNH : public Fix {
   }
 
  private:
-  void set_dt(double dt) { dthalf_ = 0.5 * dt, dt4_ = 0.25 * dt, dt8_ = 0.125 * dt; }
+  void set_dt(double dt) {
+    dthalf_ = 0.5 * dt, dt4_ = 0.25 * dt, dt8_ = 0.125 * dt;
+    // LAMMPS's tdrag_factor (tloop 1): the drag damps the chain velocities in the first half of the update.
+    tdrag_ = 1.0 - (dt * (1.0 / p_.t_period) * p_.drag / 1);
+  }
 
   // The thermostat's temperature: the fix group for nvt, all atoms for npt (as LAMMPS's fix npt).
   double temperature(FixContext& c) {
@@ -254,10 +260,10 @@ class FixNH : public Fix {
     eta_dotdot_[0] = eta_mass_[0] > 0 ? (kecurrent - ke_target_) / eta_mass_[0] : 0.0;
     for (int k = m - 1; k > 0; --k) {
       const double e = std::exp(-dt8_ * eta_dot_[k + 1]);
-      eta_dot_[k] = (eta_dot_[k] * e + eta_dotdot_[k] * dt4_) * e;
+      eta_dot_[k] = (eta_dot_[k] * e + eta_dotdot_[k] * dt4_) * tdrag_ * e;
     }
     double e = std::exp(-dt8_ * eta_dot_[1]);
-    eta_dot_[0] = (eta_dot_[0] * e + eta_dotdot_[0] * dt4_) * e;
+    eta_dot_[0] = (eta_dot_[0] * e + eta_dotdot_[0] * dt4_) * tdrag_ * e;
     const double factor = std::exp(-dthalf_ * eta_dot_[0]);
     Atoms& a = c.s.atoms;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -319,7 +325,7 @@ class FixNH : public Fix {
   bool fixed_point_set_ = false;
   double mvv_[3] = {0, 0, 0};
   double t_current_ = 0, t_target_ = 0, ke_target_ = 0, tdof_ = 0, natoms_ = 0, volume_ = 0, mtk_term2_ = 0;
-  double dthalf_ = 0, dt4_ = 0, dt8_ = 0;
+  double dthalf_ = 0, dt4_ = 0, dt8_ = 0, tdrag_ = 1.0;
 };
 
 }  // namespace
@@ -360,12 +366,13 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
     } else if (k == "tloop" || k == "ploop") {
       if (a.integer(k, 1, 1) != 1) a.fail(k + " other than 1 is not supported");
     } else if (k == "drag") {
-      if (a.non_negative("drag") != 0.0) a.fail("drag other than 0 is not supported");
+      p.drag = a.non_negative("drag");
     } else {
       a.choice("dilate", {"all"});
     }
   }
   if (!have_t) a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'");
+  if (p.pstat && p.drag != 0.0) a.fail("fix npt: drag other than 0 is not supported (fix nvt takes it)");
   if (p.pstat && !have_p) a.fail("fix npt needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
   return std::make_unique<FixNH>(id, group, style, p);
 }

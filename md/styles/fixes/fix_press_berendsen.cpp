@@ -17,6 +17,7 @@ class FixPressBerendsen : public Fix {
       p_start_[d] = p0[d], p_stop_[d] = p1[d], period_[d] = per[d], flag_[d] = flag[d];
   }
 
+  bool changes_box() const override { return true; }
   void end_of_step(FixContext& c) override {
     double tensor[3];
     const double scalar = fix_pressure(c, tensor);

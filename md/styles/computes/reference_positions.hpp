@@ -1,0 +1,58 @@
+// The unwrapped positions of a group's atoms when a compute was defined (LAMMPS keeps them in a fix STORE
+// that migrates with the atoms): here every rank keeps them all, by atom id (gathered once at the compute
+// command), so any rank finds the reference of any atom that migrates to it. Saved in checkpoints.
+#pragma once
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+#include "md/core/comm.hpp"
+#include "md/core/state.hpp"
+#include "md/force/backend.hpp"
+
+namespace wmd::md {
+
+class ReferencePositions {
+ public:
+  /// Gathers the group's unwrapped positions from all ranks (collective).
+  void take(const State& s, const Comm& comm, uint32_t group) {
+    const Atoms& a = s.atoms;
+    std::vector<double> mine;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!(a.mask[i] & group)) continue;
+      const auto u = unwrapped(s, i);
+      mine.insert(mine.end(), {static_cast<double>(a.id[i]), u[0], u[1], u[2]});
+    }
+    set(comm.allgather(mine));
+  }
+  /// The reference of atom `id`, or null if it was not in the group.
+  const std::array<double, 3>* find(int64_t id) const {
+    const auto it = ref_.find(id);
+    return it == ref_.end() ? nullptr : &it->second;
+  }
+  /// LAMMPS's domain->unmap of an orthogonal box: x + image·L.
+  static std::array<double, 3> unwrapped(const State& s, size_t i) {
+    const Atoms& a = s.atoms;
+    return {a.x[i] + a.ix[i] * s.box.prd(0), a.y[i] + a.iy[i] * s.box.prd(1),
+            a.z[i] + a.iz[i] * s.box.prd(2)};
+  }
+  void save(NamedArrays& out) const {
+    std::vector<double>& v = out["reference"];
+    v.clear();
+    for (const auto& [id, x] : ref_) v.insert(v.end(), {static_cast<double>(id), x[0], x[1], x[2]});
+  }
+  void restore(const NamedArrays& in) {
+    const auto it = in.find("reference");
+    if (it != in.end()) set(it->second);
+  }
+
+ private:
+  void set(const std::vector<double>& flat) {
+    ref_.clear();
+    for (size_t k = 0; k + 3 < flat.size(); k += 4)
+      ref_[static_cast<int64_t>(flat[k])] = {flat[k + 1], flat[k + 2], flat[k + 3]};
+  }
+  std::unordered_map<int64_t, std::array<double, 3>> ref_;
+};
+
+}  // namespace wmd::md

@@ -1,0 +1,92 @@
+// fix addforce fx fy fz [every N] [region ID]: adds a constant force to the group's atoms after the forces
+// (every N steps) and at the set-up; its scalar is −Σ f·x_unwrapped of the added force (the energy LAMMPS
+// reports; `fix_modify energy yes` is refused), its vector the group's total force before the addition
+// (LAMMPS fix addforce; extensive). Variable components are refused.
+#include <optional>
+
+#include "md/styles/fix.hpp"
+
+namespace wmd::md {
+namespace {
+
+class FixAddforce : public Fix {
+ public:
+  FixAddforce(const FixArgs& f, const double value[3], int every)
+      : Fix(f.id, f.style, f.group), value_{value[0], value[1], value[2]}, every_(every) {}
+  bool reads_energy() const override { return false; }
+  bool changes_forces_when_minimizing() const override { return true; }
+  OutputShape shape() const override { return {true, 3, -1, true}; }
+
+  void setup(FixContext& c) override { apply(c); }
+  void post_force(FixContext& c) override {
+    if (c.s.step % every_ == 0) apply(c);
+  }
+  bool scalar(double& v) const override {
+    v = total(0);
+    return true;
+  }
+  double vector_value(int i) const override { return i >= 0 && i < 3 ? total(i + 1) : 0.0; }
+
+ private:
+  void apply(FixContext& c) {
+    Atoms& a = c.s.atoms;
+    for (double& x : original_) x = 0.0;
+    const double L[3] = {c.s.box.prd(0), c.s.box.prd(1), c.s.box.prd(2)};
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      const double u[3] = {a.x[i] + a.ix[i] * L[0], a.y[i] + a.iy[i] * L[1], a.z[i] + a.iz[i] * L[2]};
+      original_[0] -= value_[0] * u[0] + value_[1] * u[1] + value_[2] * u[2];
+      original_[1] += a.fx[i], original_[2] += a.fy[i], original_[3] += a.fz[i];
+      a.fx[i] += value_[0], a.fy[i] += value_[1], a.fz[i] += value_[2];
+    }
+    comm_ = &c.comm;
+    summed_ = false;
+  }
+  // Summed over ranks when first asked after a step (LAMMPS's force_flag): collective.
+  double total(int k) const {
+    if (!summed_ && comm_) {
+      for (int d = 0; d < 4; ++d) total_[d] = original_[d];
+      comm_->sum(total_, 4);
+      summed_ = true;
+    }
+    return total_[k];
+  }
+  double value_[3];
+  int every_;
+  double original_[4] = {0, 0, 0, 0};
+  mutable double total_[4] = {0, 0, 0, 0};
+  mutable bool summed_ = false;
+  const Comm* comm_ = nullptr;
+};
+
+std::unique_ptr<Fix> make(const FixArgs& f) {
+  double value[3];
+  for (double& v : value) {
+    if (f.a.peek().rfind("v_", 0) == 0) f.a.fail("fix addforce: variable components are not supported");
+    v = f.a.real("three force components (eV/Å)");
+  }
+  int every = 1;
+  std::optional<Region> region;
+  while (!f.a.done()) {
+    const std::string k = f.a.choice("a fix addforce keyword", {"every", "region", "energy"});
+    if (k == "every") {
+      every = static_cast<int>(f.a.integer("every (steps)", 1, 2000000000));
+    } else if (k == "region") {
+      const std::string rid = f.a.word("a region ID");
+      const auto it = f.ctx.regions.find(rid);
+      if (it == f.ctx.regions.end()) f.a.fail("fix addforce: region " + rid + " does not exist");
+      region = it->second;
+    } else {
+      f.a.fail("fix addforce: the energy keyword (a variable) is not supported");
+    }
+  }
+  auto fix = std::make_unique<FixAddforce>(f, value, every);
+  if (region) fix->set_region(*region);
+  return fix;
+}
+
+}  // namespace
+
+WMD_FIX_STYLE("addforce", make)
+
+}  // namespace wmd::md

@@ -1,0 +1,76 @@
+// fix setforce fx fy fz [region ID]: sets the force components of the group's atoms (NULL leaves one alone)
+// after the forces of each step and at the run's set-up; its vector is the total force the atoms had before
+// (LAMMPS fix setforce, f_ID[1..3], extensive).
+#include "md/styles/fix.hpp"
+
+namespace wmd::md {
+namespace {
+
+class FixSetforce : public Fix {
+ public:
+  FixSetforce(const FixArgs& f, const bool set[3], const double value[3])
+      : Fix(f.id, f.style, f.group), set_{set[0], set[1], set[2]}, value_{value[0], value[1], value[2]} {}
+  bool reads_energy() const override { return false; }
+  bool changes_forces_when_minimizing() const override { return true; }
+  OutputShape shape() const override { return {false, 3, -1, true}; }
+
+  void setup(FixContext& c) override { post_force(c); }
+  void post_force(FixContext& c) override {
+    Atoms& a = c.s.atoms;
+    std::vector<double>* f[3] = {&a.fx, &a.fy, &a.fz};
+    for (double& x : original_) x = 0.0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      for (int d = 0; d < 3; ++d) {
+        original_[d] += (*f[d])[i];
+        if (set_[d]) (*f[d])[i] = value_[d];
+      }
+    }
+    comm_ = &c.comm;
+    summed_ = false;
+  }
+  // The sum over ranks when first asked after a step (LAMMPS's force_flag): collective.
+  double vector_value(int i) const override {
+    if (!summed_ && comm_) {
+      for (int d = 0; d < 3; ++d) total_[d] = original_[d];
+      comm_->sum(total_, 3);
+      summed_ = true;
+    }
+    return i >= 0 && i < 3 ? total_[i] : 0.0;
+  }
+
+ private:
+  bool set_[3];
+  double value_[3];
+  double original_[3] = {0, 0, 0};
+  mutable double total_[3] = {0, 0, 0};
+  mutable bool summed_ = false;
+  const Comm* comm_ = nullptr;
+};
+
+std::unique_ptr<Fix> make(const FixArgs& f) {
+  bool set[3];
+  double value[3] = {0, 0, 0};
+  for (int d = 0; d < 3; ++d) {
+    const std::string w = f.a.word("three force components (eV/Å, or NULL)");
+    set[d] = w != "NULL";
+    if (w.rfind("v_", 0) == 0) f.a.fail("fix setforce: variable components (" + w + ") are not supported");
+    if (set[d] && !io::parse_double(w, value[d]))
+      f.a.fail("fix setforce expected a number or NULL, got '" + w + "'");
+  }
+  std::unique_ptr<FixSetforce> fix = std::make_unique<FixSetforce>(f, set, value);
+  while (!f.a.done()) {
+    f.a.choice("a fix setforce keyword", {"region"});
+    const std::string rid = f.a.word("a region ID");
+    const auto it = f.ctx.regions.find(rid);
+    if (it == f.ctx.regions.end()) f.a.fail("fix setforce: region " + rid + " does not exist");
+    fix->set_region(it->second);
+  }
+  return fix;
+}
+
+}  // namespace
+
+WMD_FIX_STYLE("setforce", make)
+
+}  // namespace wmd::md

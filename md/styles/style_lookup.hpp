@@ -1,0 +1,32 @@
+// What a fix or compute may reach by name while it runs, as LAMMPS styles reach modify->compute[],
+// modify->fix[] and input->variable: the other computes and fixes, and the script's variables. The
+// Simulation implements it (md/run/), so styles stay below the run layer.
+#pragma once
+#include <string>
+
+namespace wmd::md {
+
+class Compute;
+class Fix;
+
+class StyleLookup {
+ public:
+  virtual ~StyleLookup() = default;
+  /// A compute by ID, or null.
+  virtual Compute* compute(const std::string& id) const = 0;
+  /// A fix by ID, or null.
+  virtual Fix* fix(const std::string& id) const = 0;
+  /// True when an equal-style (or numeric index/string) variable of that name exists.
+  virtual bool has_variable(const std::string& name) const = 0;
+  /// The numeric value of variable `name` (equal-style formulas are evaluated, invoking computes as LAMMPS's
+  /// variables do); a bad formula throws.
+  virtual double variable(const std::string& name) = 0;
+  /// LAMMPS's modify->clearstep_compute(): the next reference to a compute in this output event computes it
+  /// afresh (fix ave/time and fix print start their sampling with it, as thermo and dumps do).
+  virtual void clearstep_computes() = 0;
+  /// True while a run or minimisation is in progress (references then invoke computes; between runs a
+  /// reference may only read a current value).
+  virtual bool in_run() const = 0;
+};
+
+}  // namespace wmd::md

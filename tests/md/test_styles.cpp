@@ -1,0 +1,117 @@
+// Computes, fixes and references in process: fix nvt on a sub-group leaves the other atoms alone, the mesh
+// charges a compute's reductions in its cycle account, a reference between runs follows LAMMPS's rule, and
+// unsupported styles and keywords are refused, never ignored. (Thermo rows against lmp at 1 and 3 ranks:
+// tests/md/styles_cases.py.)
+#include <gtest/gtest.h>
+
+#include <array>
+#include <map>
+#include <string>
+
+#include "base/error.hpp"
+#include "md/mesh/mesh_backend.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+using namespace wmd;
+
+const std::string kCu =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
+    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
+    "timestep 0.002\n";
+
+std::map<int64_t, std::array<double, 6>> by_id(const md::State& s, uint32_t outside_of) {
+  std::map<int64_t, std::array<double, 6>> m;
+  const md::Atoms& a = s.atoms;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!(a.mask[i] & outside_of)) m[a.id[i]] = {a.x[i], a.y[i], a.z[i], a.vx[i], a.vy[i], a.vz[i]};
+  return m;
+}
+
+TEST(FixNvtSubgroup, AtomsOutsideTheGroupAreUntouched) {
+  const std::string setup = kCu + "region inner block 1 3 1 3 1 3\ngroup inner region inner\n";
+  test::ScriptRun before(setup + "run 0\n", test::scratch_dir("nvt_sub_before"));
+  test::ScriptRun after(setup + "fix 1 inner nvt temp 300 300 0.1\nrun 200\n",
+                        test::scratch_dir("nvt_sub_after"));
+  const uint32_t inner = after.state().group_bit("inner");
+  const auto b = by_id(before.state(), inner), a = by_id(after.state(), inner);
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_GT(a.size(), 100u);
+  for (const auto& [id, v] : b) EXPECT_EQ(a.at(id), v) << "atom " << id;  // bit for bit
+}
+
+TEST(ComputeReferences, BetweenRunsOnlyACurrentValueMayBeRead) {
+  // As LAMMPS: a compute printed on the run's last step is current after it; one never computed is not.
+  test::ScriptRun ok(kCu +
+                         "compute t all temp\nthermo_style custom step c_t\nfix 1 all nve\nrun 10\n"
+                         "variable x equal c_t\n",
+                     test::scratch_dir("ref_current"));
+  double v = 0.0;
+  ASSERT_TRUE(ok.sim->keyword_value("c_t", v));
+  double t = 0.0;
+  ASSERT_TRUE(ok.sim->keyword_value("temp", t));
+  EXPECT_DOUBLE_EQ(v, t);  // group all: compute temp is thermo's temperature
+  test::ScriptRun stale(kCu + "compute t all temp\nfix 1 all nve\nrun 10\n", test::scratch_dir("ref_stale"));
+  EXPECT_THROW(stale.sim->keyword_value("c_t", v), InputError);
+}
+
+TEST(ComputeReferences, MeshChargesAComputesReductionsInTheCycleAccount) {
+  auto account = [](const std::string& extra, const std::string& sub) {
+    io::RunSettings s;
+    s.backend = "mesh";
+    s.mesh_precision = "fp64";
+    // The mesh needs a grid wider than its window: 4000 atoms.
+    std::string script = kCu + extra + "fix 1 all nve\nthermo 1\nrun 10\n";
+    script.replace(script.find("block 0 4 0 4 0 4"), 17, "block 0 10 0 10 0 10");
+    test::ScriptRun run(script, test::scratch_dir("styles_mesh_" + sub), s);
+    return dynamic_cast<const md::mesh::MeshBackend&>(*run.sim->backend).fabric_json();
+  };
+  const auto plain = account("compute r all reduce max vx\nthermo_style custom step temp\n", "plain");
+  const auto reduce = account("compute r all reduce max vx\nthermo_style custom step temp c_r\n", "reduce");
+  // One max over ranks per thermo line of the 10 steps (the set-up line is charged to no step) on top of the
+  // same temperature sums, and its cycles.
+  EXPECT_EQ(reduce["style_reductions"].get<int64_t>(), plain["style_reductions"].get<int64_t>() + 10);
+  EXPECT_GT(reduce["cycles_per_step"]["reductions"].get<double>(),
+            plain["cycles_per_step"]["reductions"].get<double>());
+}
+
+class StylesBadInput : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+// Each case's own scratch directory: ctest runs the cases in parallel.
+int bad_case_index() {
+  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  return std::stoi(name.substr(name.rfind('/') + 1));
+}
+
+TEST_P(StylesBadInput, IsRefusedNamingIt) {
+  const auto [line, words] = GetParam();
+  try {
+    test::ScriptRun r(kCu + "compute t all temp\nfix 1 all nve\n" + line + "\n",
+                      test::scratch_dir("styles_bad_" + std::to_string(bad_case_index())), true);
+    FAIL() << line << " was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Styles, StylesBadInput,
+    ::testing::Values(
+        std::make_pair("compute v all voronoi/atom", "voronoi/atom"),
+        std::make_pair("thermo_style custom step c_missing", "compute missing does not exist"),
+        std::make_pair("thermo_style custom step c_t[7]", "6 elements"),
+        std::make_pair("compute k all ke/atom\nthermo_style custom c_k", "no global scalar"),
+        std::make_pair("compute r all reduce sum vx replace 1 2", "replace"),
+        std::make_pair("compute r all reduce sum c_t", "no per-atom values"),
+        std::make_pair("fix 2 all setforce 0 0 v_f", "variable"),
+        std::make_pair("fix 2 all temp/rescale 1 300 300 1 0.5\nfix_modify 2 energy yes", "energy"),
+        std::make_pair("fix 2 all temp/rescale 1 300 300 1 0.5\nfix_modify 2 temp nope", "nope"),
+        std::make_pair("velocity all scale 300 temp t bias yes", "bias"),
+        std::make_pair("thermo_modify temp nope", "nope")),
+    [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
+      return std::to_string(info.index);  // ctest names without the pointers gtest would print
+    });
+
+}  // namespace

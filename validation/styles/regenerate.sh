@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Regenerates tests/data/styles/lammps_*.txt: Debian lmp's thermo rows (header, then the rows of the first run)
+# for each tests/data/styles/in.* (computes and their references, thermo_modify temp, fix temp/rescale,
+# setforce, nvt on a sub-group; per-atom computes, whose NAME.dump is kept as lammps_NAME.dump) and for examples/shear/in.shear and in.shear.void from lammps-examples,
+# whose potential path is pointed at /usr/share/lammps/potentials and whose first thermo block is printed
+# with full precision (thermo_modify … format float %.15g; the 3000-step shear run is cut to 0 steps, it is
+# not compared). tests/md/styles_cases.py compares wafermd's thermo.csv with them at 1 and 3 ranks.
+# Usage: validation/styles/regenerate.sh   (needs Debian's lmp and lammps-examples)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+data="$here/../../tests/data/styles"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# rows LOG OUT: the header and rows of the first thermo block of a LAMMPS log.
+rows() { awk '/^ *Step/ {on = 1; n++} /^Loop time/ {on = 0} on && n == 1' "$1" >"$2"; }
+for input in "$data"/in.*; do
+  name=${input##*/in.}
+  (cd "$work" && lmp -in "$input" -log "$work/log.$name" >/dev/null)
+  rows "$work/log.$name" "$data/lammps_$name.txt"
+  # A case that dumps per-atom values keeps lmp's dump beside its rows.
+  if [ -f "$work/$name.dump" ]; then cp "$work/$name.dump" "$data/lammps_$name.dump"; fi
+done
+ex=/usr/share/lammps/examples/shear
+for name in shear shear.void; do
+  sed -e 's#Ni_u3.eam#/usr/share/lammps/potentials/Ni_u3.eam#' \
+      -e 's/^thermo_modify\(.*temp new3d.*\)$/thermo_modify\1 format float %.15g/' \
+      -e 's/^run\t\t3000/run 0/' "$ex/in.$name" >"$work/in.$name"
+  (cd "$work" && lmp -in "in.$name" -log "log.$name" >/dev/null)
+  rows "$work/log.$name" "$data/lammps_examples_${name/./_}.txt"
+done
