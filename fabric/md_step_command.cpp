@@ -71,9 +71,6 @@ int run_md_step_command(const SimulateOptions& opts, std::ostream& out) {
     parse_counts(opts.neighbours, window, c, in);
     uniform_neighbours(s, c, in);
   }
-  if (!s.wrap && !opts.neighbours.empty() && s.candidates[0] > (s.b + 1) * (s.b + 1) - 1)
-    bad(fmt::format("--neighbours {} exceeds the {} window slots of a corner PE without --wrap",
-                    s.candidates[0], (s.b + 1) * (s.b + 1) - 1));
   const PeProgram p = build_md_step(s, hw);
   const ProgramSimulation r = simulate_program(p, hw);
   const ProgramTimes m = model_program(p, hw);

@@ -62,9 +62,27 @@ struct Offset {
 
 }  // namespace
 
+namespace {
+
+// Without wrap a PE near the mesh edge has fewer window slots: its counts are clipped to them.
+void clip_to_window(MdStepSpec& s) {
+  if (s.wrap) return;
+  for (int pe = 0; pe < s.grid.size(); ++pe) {
+    const int i = pe % s.grid.width, j = pe / s.grid.width;
+    const int have = (std::min(i, s.b) + std::min(s.grid.width - 1 - i, s.b) + 1) *
+                         (std::min(j, s.b) + std::min(s.grid.height - 1 - j, s.b) + 1) -
+                     1;
+    s.candidates[pe] = std::min(s.candidates[pe], have);
+    s.in_cut[pe] = std::min(s.in_cut[pe], s.candidates[pe]);
+  }
+}
+
+}  // namespace
+
 void uniform_neighbours(MdStepSpec& s, int candidates, int in_cut) {
   s.candidates.assign(s.grid.size(), candidates);
   s.in_cut.assign(s.grid.size(), in_cut);
+  clip_to_window(s);
 }
 
 void synthetic_neighbours(MdStepSpec& s, double fraction, double in_cut_fraction) {
@@ -73,17 +91,11 @@ void synthetic_neighbours(MdStepSpec& s, double fraction, double in_cut_fraction
   s.candidates.resize(s.grid.size());
   s.in_cut.resize(s.grid.size());
   for (int pe = 0; pe < s.grid.size(); ++pe) {
-    int c = std::max(0, base + static_cast<int>(mix(static_cast<std::uint32_t>(pe) + 1u) % 5u) - 2);
-    if (!s.wrap) {  // a PE near the mesh edge has fewer window slots
-      const int i = pe % s.grid.width, j = pe / s.grid.width;
-      const int have = (std::min(i, s.b) + std::min(s.grid.width - 1 - i, s.b) + 1) *
-                           (std::min(j, s.b) + std::min(s.grid.height - 1 - j, s.b) + 1) -
-                       1;
-      c = std::min(c, have);
-    }
+    const int c = std::max(0, base + static_cast<int>(mix(static_cast<std::uint32_t>(pe) + 1u) % 5u) - 2);
     s.candidates[pe] = c;
     s.in_cut[pe] = static_cast<int>(std::lround(in_cut_fraction * c));
   }
+  clip_to_window(s);
 }
 
 PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {

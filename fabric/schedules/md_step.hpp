@@ -44,7 +44,7 @@ struct MdStepSpec {
 /// (the 801,792-atom Cu slab has 78 of 440) with a deterministic ±2 jitter per PE, `in_cut_fraction` of them
 /// within the cutoff (Cu: 42 of 78); without wrap clipped to the slots a PE's window has on the mesh.
 void synthetic_neighbours(MdStepSpec& s, double fraction = 0.18, double in_cut_fraction = 0.54);
-/// Fills every PE with the same counts.
+/// Fills every PE with the same counts (without wrap clipped to the slots an edge PE's window has).
 void uniform_neighbours(MdStepSpec& s, int candidates, int in_cut);
 
 /// The step's program. Neighbour entries are the window slots nearest the PE (clipped to the slots that exist
