@@ -98,8 +98,8 @@ class ProgramBuilder {
   bool open_ = false;
 };
 
-/// Throws std::logic_error when the program is malformed (bad indices, tasks per class, a gate or wait that
-/// refers forward in a way no run could satisfy is left to the simulator's deadlock report).
+/// Throws std::logic_error when an index is out of range or the offsets do not cover classes × tasks. A
+/// trigger that can never fire is not detected here: the simulator reports it as a deadlock.
 void check_program(const PeProgram& p);
 
 /// The program's communication steps merged into one schedule: routes of steps that share a mesh map are

@@ -125,7 +125,7 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
   };
   const int drift = task("drift", ActIntegration, -1, -1);
   const int trigger = task("rebuild_trigger", ActRebuild, drift, -1);
-  const int vote = s.vote ? comm(ScheduleKind::Reduction, 1, ReduceOp::Max, ActReductions, trigger) : -1;
+  if (s.vote) comm(ScheduleKind::Reduction, 1, ReduceOp::Max, ActReductions, trigger);
   int swap = -1, swap_compare = -1, scan = -1;
   if (s.rebuild) {
     swap = comm(ScheduleKind::NeighbourSwap, s.swap_words, ReduceOp::Sum, ActSwap, trigger);
@@ -140,7 +140,6 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
   const int fp = comm(ScheduleKind::WindowMulticast, s.fp_words, ReduceOp::Sum, ActFp, embed);
   const int force = task("force", ActForce, embed, s.streaming ? -1 : fp);
   task("kick", ActIntegration, force, -1);
-  (void)vote;
 
   // Window offsets in the order their words land at an interior PE (ties: row-major).
   const ScheduleSpec pos_spec = p.comms[positions].spec;

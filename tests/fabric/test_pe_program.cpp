@@ -176,13 +176,19 @@ TEST(MdStep, EveryPeObeysItsTaskOrder) {
     for (int t = 0; t < T; ++t) {
       const TaskTiming& x = r.timing[pe * T + t];
       ASSERT_GE(x.start, 0);
-      EXPECT_EQ(x.end - x.start >= x.busy, true);
-      if (p.tasks[t].after >= 0) EXPECT_GE(x.start, r.timing[pe * T + p.tasks[t].after].end);
-      if (p.tasks[t].wait_comm >= 0) EXPECT_GE(x.start, r.comms[p.tasks[t].wait_comm].end);
+      EXPECT_GE(x.end - x.start, x.busy);
+      if (p.tasks[t].after >= 0) {
+        EXPECT_GE(x.start, r.timing[pe * T + p.tasks[t].after].end);
+      }
+      if (p.tasks[t].wait_comm >= 0) {
+        EXPECT_GE(x.start, r.comms[p.tasks[t].wait_comm].end);
+      }
     }
   // Each comm's own words leave only after its gate: the comm ends later than its gate plus one hop.
   for (std::size_t c = 0; c < p.comms.size(); ++c)
-    if (p.comms[c].gate >= 0) EXPECT_GT(r.comms[c].end, r.comms[c].gate);
+    if (p.comms[c].gate >= 0) {
+      EXPECT_GT(r.comms[c].end, r.comms[c].gate);
+    }
 }
 
 TEST(CostModel, SlotLandingFollowsTheSimulator) {
