@@ -164,4 +164,36 @@ ScheduleCost model_schedule(const ScheduleSpec& spec, const HardwareSpec& hw) {
   return c;
 }
 
+std::vector<long long> model_slot_landing(const ScheduleSpec& spec, const HardwareSpec& hw) {
+  const ScheduleCost cost = model_schedule(spec, hw);
+  if (spec.kind != ScheduleKind::WindowMulticast) {
+    const int slots = spec.kind == ScheduleKind::NeighbourSwap ? 4 * spec.words : ReduceSlots * spec.words;
+    return std::vector<long long>(slots, cost.cycles);
+  }
+  const int b = spec.b, P = spec.words;
+  std::vector<long long> land(static_cast<std::size_t>((2 * b + 1) * (2 * b + 1) * P), -1);
+  // Phase order of the builder: horizontal k = 1..b, then vertical; with wrap one direction per phase.
+  const std::vector<std::vector<int>> groups =
+      spec.wrap ? std::vector<std::vector<int>>{{+1}, {-1}} : std::vector<std::vector<int>>{{+1, -1}};
+  long long end = 0;
+  std::size_t phase = 0;
+  for (int stage = 0; stage < 2; ++stage)
+    for (int k = 1; k <= b; ++k)
+      for (const auto& dirs : groups) {
+        if (phase > 0) end += hw.phase_sync_cycles;
+        end += cost.phase_cycles[phase++];
+        const long long s = static_cast<long long>(dirs.size());  // streams the receiving ramp interleaves
+        const int m = stage == 0 ? P : (2 * b + 1) * P;           // words per stream
+        for (int dir : dirs)
+          for (int j = 0; j < m; ++j) {
+            // A payload sent dir-ward from k steps behind lands at offset -dir·k.
+            const int dx = stage == 0 ? -dir * k : j / P - b, dy = stage == 0 ? 0 : -dir * k;
+            if (dx == 0 && dy == 0) continue;
+            land[window_slot(b, P, dx, dy, j % P)] =
+                end - s * (m - 1 - j) / static_cast<long long>(hw.ramp_wavelets_per_cycle);
+          }
+      }
+  return land;
+}
+
 }  // namespace wmd::fabric

@@ -17,6 +17,11 @@ struct ScheduleCost {
 
 /// Cycles of the schedule `spec` on wafer `hw` (spec.grid is the mesh; use wafer_grid(hw) for a full wafer).
 ScheduleCost model_schedule(const ScheduleSpec& spec, const HardwareSpec& hw);
+/// Modeled landing cycle of every receive slot of `spec` at an interior PE (one whose whole window exists),
+/// counted from the schedule's start: a slot's word lands as its phase ends less the words still behind it in
+/// the streams the PE's ramp interleaves. Slots of swaps and reductions land when the schedule ends; -1 marks
+/// slots never filled at an interior PE.
+std::vector<long long> model_slot_landing(const ScheduleSpec& spec, const HardwareSpec& hw);
 /// The full-wafer grid of `hw`.
 inline Grid wafer_grid(const HardwareSpec& hw) {
   return Grid{hw.grid_width, hw.grid_height};

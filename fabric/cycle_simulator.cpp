@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "base/error.hpp"
+#include "fabric/pe_cores.hpp"
 #include "fabric/route_checker.hpp"
 
 namespace wmd::fabric {
@@ -40,11 +41,12 @@ struct Wavelet {
 class Simulator {
  public:
   Simulator(const Schedule& s, const HardwareSpec& hw, const std::vector<std::uint32_t>& payload,
-            const SimulationOptions& opt)
+            const SimulationOptions& opt, PeCores* cores = nullptr)
       : s_(s),
         g_(s.routes.grid),
         hw_(hw),
         payload_(payload),
+        cores_(cores),
         opt_(opt),
         B_(hw.router_buffer_wavelets),
         S_(s.slots_per_pe),
@@ -68,16 +70,19 @@ class Simulator {
 
   SimulationResult run() {
     long long start = 0;
-    for (const Phase& ph : s_.phases) {
-      const long long end = run_phase(ph, start);
+    for (std::size_t i = 0; i < s_.phases.size(); ++i) {
+      if (cores_) cores_->begin_phase(static_cast<int>(i), start);
+      const long long end = run_phase(s_.phases[i], start);
       r_.phase_cycles.push_back(end - start);
       if (r_.deadlock) {
         r_.cycles = end;
         break;
       }
+      if (cores_) cores_->end_phase(static_cast<int>(i), end);
       r_.cycles = end;
       start = end + hw_.phase_sync_cycles;
     }
+    if (cores_ && !r_.deadlock) finish_cores();
     const double denom = static_cast<double>(g_.directed_links()) * static_cast<double>(r_.cycles);
     r_.link_utilisation = denom > 0 ? static_cast<double>(r_.link_hops) / denom : 0.0;
     return r_;
@@ -91,11 +96,13 @@ class Simulator {
     rb.src.resize(n);
     rb.word.resize(n);
     rb.writes.resize(n);
+    rb.landed.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       rb.value[i] = slots_[i].value;
       rb.src[i] = tags_[i].src;
       rb.word[i] = tags_[i].word;
       rb.writes[i] = tags_[i].writes;
+      rb.landed[i] = slots_[i].fill;
     }
     return rb;
   }
@@ -106,16 +113,13 @@ class Simulator {
     const std::size_t base = static_cast<std::size_t>(pe) * S_;
     switch (it.kind) {
       case ItemKind::Own:
-        return 0;
+        return cores_ ? cores_->own_ready(pe) : 0;
       case ItemKind::Slot:
         return slots_[base + it.a].fill;
       case ItemKind::Fold: {
         const FoldSpec& fs = ph.folds[it.a];
-        long long t = 0;
-        if (fs.base >= 0) {
-          t = slots_[base + fs.base].fill;
-          if (t < 0) return -1;
-        }
+        long long t = fs.base >= 0 ? slots_[base + fs.base].fill : cores_ ? cores_->own_ready(pe) : 0;
+        if (t < 0) return -1;
         for (int k = fs.input_begin; k < fs.input_end; ++k) {
           const SlotState& sl = slots_[base + ph.fold_inputs[k]];
           if (sl.fill < 0) return -1;
@@ -158,6 +162,7 @@ class Simulator {
     tg.src = src;
     tg.word = static_cast<std::int16_t>(word);
     slots_[i] = SlotState{value, static_cast<std::int32_t>(when)};
+    if (cores_) cores_->landed(pe, slot, when);
     last_event_ = std::max(last_event_, when);
   }
 
@@ -299,6 +304,8 @@ class Simulator {
       if (streams_left_ == 0 && in_flight_ == 0) return last_event_;
       if (cycle - start > opt_.max_cycles) throw RunError("simulator: phase ran past the cycle limit");
       progress_ = false;
+      if (cores_)  // the cores work before the routers move, so a task's end can release its sends this cycle
+        for (; cores_cycle_ <= cycle; ++cores_cycle_) progress_ |= cores_->step(cores_cycle_);
       for (int pe = 0; pe < g_.size(); ++pe) route(pe, cycle);
       for (int pe = 0; pe < g_.size(); ++pe) inject(pe, ph, cycle);
       for (int f : touched_) {
@@ -314,6 +321,19 @@ class Simulator {
         r_.deadlock = true;
         r_.deadlock_detail = describe_block();
         return cycle;
+      }
+    }
+  }
+
+  // After the last phase: the cores run on until every task has ended.
+  void finish_cores() {
+    int idle = 0;
+    for (; !cores_->done(); ++cores_cycle_) {
+      idle = cores_->step(cores_cycle_) ? 0 : idle + 1;
+      if (idle > opt_.deadlock_idle_cycles) {
+        r_.deadlock = true;
+        r_.deadlock_detail = "PE tasks wait for words that never arrive";
+        return;
       }
     }
   }
@@ -334,8 +354,10 @@ class Simulator {
   const Grid g_;
   const HardwareSpec& hw_;
   const std::vector<std::uint32_t>& payload_;
+  PeCores* cores_;
   const SimulationOptions& opt_;
   const int B_, S_;
+  long long cores_cycle_ = 0;  // next cycle the cores have not stepped yet
   int op_cycles_ = 1;
   std::vector<Wavelet> fifo_;
   std::vector<std::int16_t> head_, count_, pops_;
@@ -357,9 +379,10 @@ class Simulator {
 
 }  // namespace
 
-SimulationResult simulate(const Schedule& schedule, const HardwareSpec& hw,
-                          const std::vector<std::uint32_t>& payload, ReceiveBuffers* recv,
-                          const SimulationOptions& options) {
+namespace {
+
+void check_inputs(const Schedule& schedule, const HardwareSpec& hw, const std::vector<std::uint32_t>& payload,
+                  const SimulationOptions& options) {
   if (options.check_routes) check_routes(schedule.routes, hw, schedule.name);
   if (payload.size() != static_cast<std::size_t>(schedule.routes.grid.size()) * schedule.spec.words)
     throw RunError(fmt::format("simulator: payload has {} words, expected {} PEs x {} words", payload.size(),
@@ -369,10 +392,26 @@ SimulationResult simulate(const Schedule& schedule, const HardwareSpec& hw,
         "simulator: it models links and ramps of exactly 1 wavelet per cycle (the cost model takes any)");
   if (hw.router_buffer_wavelets < 2 || hw.router_buffer_wavelets > 16000)
     throw RunError("simulator: router_buffer_wavelets must be 2..16000");
+}
+
+}  // namespace
+
+SimulationResult simulate(const Schedule& schedule, const HardwareSpec& hw,
+                          const std::vector<std::uint32_t>& payload, ReceiveBuffers* recv,
+                          const SimulationOptions& options) {
+  check_inputs(schedule, hw, payload, options);
   Simulator sim(schedule, hw, payload, options);
   SimulationResult r = sim.run();
   if (recv) *recv = sim.take_buffers();
   return r;
+}
+
+SimulationResult simulate_with_cores(const Schedule& schedule, const HardwareSpec& hw,
+                                     const std::vector<std::uint32_t>& payload, PeCores& cores,
+                                     const SimulationOptions& options) {
+  check_inputs(schedule, hw, payload, options);
+  Simulator sim(schedule, hw, payload, options, &cores);
+  return sim.run();
 }
 
 }  // namespace wmd::fabric

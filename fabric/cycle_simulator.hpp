@@ -17,6 +17,7 @@ struct ReceiveBuffers {
   std::vector<std::int32_t> src;     // tag: physical PE the word came from, -1 while empty
   std::vector<std::int16_t> word;    // tag: word index within that PE's payload
   std::vector<std::uint8_t> writes;  // times the slot was written (1 expected; >1 = delivered twice)
+  std::vector<std::int32_t> landed;  // cycle the last write landed, -1 while empty
 };
 
 /// What a simulation measured.
@@ -45,5 +46,12 @@ struct SimulationOptions {
 SimulationResult simulate(const Schedule& schedule, const HardwareSpec& hw,
                           const std::vector<std::uint32_t>& payload, ReceiveBuffers* recv = nullptr,
                           const SimulationOptions& options = {});
+
+class PeCores;
+/// The same cycle loop with the cores of a PE program stepping beside the routers (program_simulator.hpp):
+/// own words leave a PE once `cores` says so, and every landing is reported to them.
+SimulationResult simulate_with_cores(const Schedule& schedule, const HardwareSpec& hw,
+                                     const std::vector<std::uint32_t>& payload, PeCores& cores,
+                                     const SimulationOptions& options = {});
 
 }  // namespace wmd::fabric

@@ -48,16 +48,23 @@ void read_positive(const std::string& file, const YAML::Node& node, const std::s
 
 void apply_compute(const std::string& file, const YAML::Node& node, ComputeCycles& c) {
   if (!node.IsMap()) fail_at(file, node, "'compute_cycles' must be a map of operation class to cycles");
-  const std::map<std::string, double*> fields = {
-      {"fadd", &c.fadd}, {"fmul", &c.fmul},   {"fma", &c.fma},          {"fminmax", &c.fminmax},
-      {"fdiv", &c.fdiv}, {"fsqrt", &c.fsqrt}, {"mem_word", &c.mem_word}};
+  const std::map<std::string, double*> fields = {{"fadd", &c.fadd},
+                                                 {"fmul", &c.fmul},
+                                                 {"fma", &c.fma},
+                                                 {"fminmax", &c.fminmax},
+                                                 {"fdiv", &c.fdiv},
+                                                 {"fsqrt", &c.fsqrt},
+                                                 {"mem_word", &c.mem_word},
+                                                 {"vector_issue", &c.vector_issue},
+                                                 {"vector_elements_per_cycle", &c.vector_elements_per_cycle}};
   for (const auto& kv : node) {
     const std::string key = kv.first.as<std::string>();
     auto it = fields.find(key);
     if (it == fields.end())
       fail_at(file, kv.first,
               "unknown operation class 'compute_cycles." + key +
-                  "' (known: fadd, fmul, fma, fminmax, fdiv, fsqrt, mem_word)");
+                  "' (known: fadd, fmul, fma, fminmax, fdiv, fsqrt, mem_word, vector_issue, "
+                  "vector_elements_per_cycle)");
     read_positive(file, kv.second, "compute_cycles." + key, *it->second);
   }
 }

@@ -14,6 +14,9 @@ struct ComputeCycles {
   double fdiv = 8;      // divide
   double fsqrt = 8;     // square root
   double mem_word = 1;  // one SRAM load or store of a 32-bit word
+  // Vector (DSD-style) instructions: a fixed issue overhead, then the class cost per group of elements.
+  double vector_issue = 2;               // cycles to issue one vector instruction
+  double vector_elements_per_cycle = 1;  // fp32 elements a vector instruction retires per class cost
 };
 
 /// One wafer's fabric and PE resources. Presets `wse2` and `wse3`; any field can be overridden from YAML.

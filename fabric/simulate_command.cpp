@@ -47,6 +47,7 @@ const NamedSchedule kSchedules[] = {
 std::vector<std::string> schedule_names() {
   std::vector<std::string> v;
   for (const auto& s : kSchedules) v.push_back(s.name);
+  v.push_back("md_step");
   return v;
 }
 
@@ -69,9 +70,12 @@ void parse_mesh_dims(const std::string& text, int& w, int& h) {
 
 int run_simulate_command(const SimulateOptions& opts, std::ostream& out) {
   const NamedSchedule* named = nullptr;
+  const bool md_step = opts.schedule == "md_step";
+  if (!md_step && (!opts.neighbours.empty() || opts.rebuild || opts.serial))
+    bad("--neighbours, --rebuild and --serial apply to --schedule md_step only");
   for (const auto& s : kSchedules)
     if (opts.schedule == s.name) named = &s;
-  if (!named) {
+  if (!named && !md_step) {
     std::string known;
     for (const auto& n : schedule_names()) known += (known.empty() ? "" : ", ") + n;
     bad("unknown --schedule '" + opts.schedule + "' (known: " + known + ")");
@@ -83,6 +87,7 @@ int run_simulate_command(const SimulateOptions& opts, std::ostream& out) {
                     "wafers (`wafermd model`)",
                     opts.width, opts.height, kMaxSimulatedSide));
   if (opts.b < 1) bad(fmt::format("--b must be at least 1, got {}", opts.b));
+  if (md_step) return run_md_step_command(opts, out);
   const HardwareSpec hw = load_hardware(opts.wafer);
 
   ScheduleSpec spec;

@@ -1,9 +1,13 @@
-// Per-step cycle account of the mesh backend on a wafer: fabric schedules priced by fabric/'s cost model plus
-// per-PE compute cycles counted from operation classes (hardware YAML `compute_cycles`). Shared by the
-// backend (measured counts) and `wafermd model` (counts from the initial configuration).
+// Per-step cycle account of the mesh backend on a wafer: the MD step's PE program (fabric/schedules/md_step)
+// priced by fabric/'s program model, with every PE holding the busiest PE's neighbour counts. The total is
+// the critical path (multicasts and passes overlap as far as the program lets them); each component is that
+// activity's busy cycles on the busiest PE. Shared by the backend (measured counts) and `wafermd model`
+// (counts from the initial configuration).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fabric/hardware.hpp"
 #include "fabric/schedule.hpp"
@@ -26,10 +30,13 @@ struct StepWork {
   double style_reduction_cycles_per_step = 0;  // fixes' and outputs' global sums (Backend::charge)
 };
 
-/// Cycles per step by component, the predicted speed and the energy of one step.
+/// Cycles per step by component, the predicted speed and the energy of one step. Components are busy cycles
+/// of the busiest PE (communication: the exchange's wire time) and may sum to more than `total`.
 struct StepCycles {
   double multicast_positions = 0, multicast_fp = 0, reductions = 0, compute = 0, swap = 0, total = 0;
   double compute_pairs = 0, compute_rebuild = 0, compute_other = 0;  // parts of `compute`
+  double additive = 0;                                               // the same work with nothing overlapped
+  std::vector<std::pair<std::string, double>> critical_path;         // cycles each activity holds the path
   double steps_per_second = 0;
   double energy_per_step_j = 0;
 };

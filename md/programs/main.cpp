@@ -78,6 +78,13 @@ int dispatch(int argc, char** argv) {
   sim_cmd->add_flag("--wrap", fab.wrap, "Periodic wrap-around (folded torus)");
   sim_cmd->add_option("--wafer", fab.wafer, "Hardware: wse2, wse3 or a YAML file");
   sim_cmd->add_flag("--json", fab.json, "Print JSON");
+  sim_cmd->add_option("--neighbours", fab.neighbours,
+                      "md_step: C or C,I neighbour entries per PE (I within the cutoff); default a synthetic "
+                      "crystal-like neighbourhood");
+  sim_cmd->add_flag("--rebuild", fab.rebuild,
+                    "md_step: a step with a neighbour rebuild (swaps, window scan)");
+  sim_cmd->add_flag("--serial", fab.serial,
+                    "md_step: passes wait for each multicast's last word (no overlap)");
 
   try {
     app.parse(argc, argv);

@@ -156,10 +156,19 @@ int run_model_command(const ModelOptions& opt, std::ostream& out) {
                      j["grid"][0].get<int>(), j["grid"][1].get<int>(),
                      j["wrap"].get<bool>() ? "folded torus" : "no wrap", j["window_b"].get<int>());
   out << fmt::format(
-      "Cycles per step: positions {:.0f}, F' {:.0f}, reductions {:.0f}, compute {:.0f}, swaps {:.0f}, "
-      "total {:.0f}\n",
+      "Busiest PE's cycles per step: positions {:.0f}, F' {:.0f}, reductions {:.0f}, compute {:.0f}, "
+      "swaps {:.0f}; step {:.0f}\n",
       c["multicast_positions"].get<double>(), c["multicast_fp"].get<double>(), c["reductions"].get<double>(),
       c["compute"].get<double>(), c["swap"].get<double>(), c["total"].get<double>());
+  // The step's timeline: the activities that hold its critical path, in step order, and what overlapping
+  // saved against the additive account.
+  std::string path;
+  for (const auto& seg : c["critical_path"])
+    path += fmt::format("{}{} {:.0f}", path.empty() ? "" : ", ", seg["activity"].get<std::string>(),
+                        seg["cycles"].get<double>());
+  out << fmt::format(
+      "Critical path (cycles per step): {}; total {:.0f} against {:.0f} with nothing overlapped\n", path,
+      c["total"].get<double>(), c["additive"].get<double>());
   out << fmt::format("Predicted: {:.4g} steps/s, {:.3g} J per step\n",
                      j["predicted_steps_per_second"].get<double>(),
                      j["energy_per_step_joules"].get<double>());

@@ -277,9 +277,20 @@ TEST(MeshProgram, ModelJsonHasTheContractKeys) {
   EXPECT_GT(j.at("predicted_steps_per_second").get<double>(), 0.0);
   EXPECT_GE(j.at("window_b").get<int>(), 1);
   EXPECT_EQ(j.at("grid").size(), 2u);
-  for (const char* k : {"multicast_positions", "multicast_fp", "reductions", "compute", "swap", "total"})
+  for (const char* k :
+       {"multicast_positions", "multicast_fp", "reductions", "compute", "swap", "total", "additive"})
     EXPECT_GT(j.at("cycles_per_step").at(k).get<double>(), 0.0) << k;
   EXPECT_EQ(j.at("wafer"), "wse3");
+  // total is the critical path: its stretches sum to it, and overlap makes it no more than the additive
+  // account.
+  const auto& c = j.at("cycles_per_step");
+  double path = 0;
+  for (const auto& seg : c.at("critical_path")) path += seg.at("cycles").get<double>();
+  EXPECT_NEAR(path, c.at("total").get<double>(), 1e-6 * path);
+  EXPECT_LE(c.at("total").get<double>(), c.at("additive").get<double>());
+  const Result text = run_wafermd_in(dir, "model in.test");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("Critical path (cycles per step): integration"), std::string::npos) << text.out;
 }
 
 TEST(MeshProgram, TooManyAtomsNamesBothNumbers) {

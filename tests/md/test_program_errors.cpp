@@ -175,4 +175,20 @@ TEST(Program, FabricSimulateReportsTheContractKeys) {
   EXPECT_EQ(bad.err.rfind("error: ", 0), 0u) << bad.err;
 }
 
+TEST(Program, FabricSimulateRunsTheMdStep) {
+  const std::string dir = wmd::test::scratch_dir("fabric_cli_md_step");
+  const Result r = run_wafermd_in(
+      dir, "fabric simulate --schedule md_step --b 2 --mesh 12x12 --wrap --neighbours 10,6 --rebuild --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* key : {"\"simulated_cycles\"", "\"modeled_cycles\"", "\"additive_cycles\"",
+                          "\"critical_path_simulated\"", "\"rebuild\": true", "\"neighbours_max\": 10"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key;
+  const Result serial = run_wafermd_in(dir, "fabric simulate --schedule md_step --b 2 --mesh 12x12 --serial");
+  ASSERT_EQ(serial.status, 0) << serial.err;
+  EXPECT_NE(serial.out.find("(serial)"), std::string::npos) << serial.out;
+  const Result bad =
+      run_wafermd_in(dir, "fabric simulate --schedule md_step --b 2 --mesh 12x12 --neighbours 30");
+  EXPECT_EQ(bad.status, 2);
+}
+
 }  // namespace

@@ -1,0 +1,248 @@
+// The MD step as a PE program. LAMMPS's order: drift; the rebuild trigger and its vote; on a rebuild step the
+// swaps and the window scan; the positions multicast; the density pass; embedding; the F′ multicast; the
+// force pass; the closing half kick. Streaming passes are data tasks that take neighbour k as soon as its
+// word has landed; a serial program waits for each multicast's last word, which is the additive account.
+#include "fabric/schedules/md_step.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "fabric/cost_model.hpp"
+#include "fabric/schedules/schedules.hpp"
+
+namespace wmd::fabric {
+namespace {
+
+using I = Instr;
+using O = OpClass;
+
+// Per-entry and per-atom instruction sequences, scalar forms (the counts of docs/fabric.md's cycle account).
+// A candidate: load 3 position words, displacement (3 sub), r² (mul + 2 fma), compare with the cutoff.
+const std::vector<Instr> kCandidate = {
+    {O::MemWord, 3}, {O::Fadd, 3}, {O::Fmul, 1}, {O::Fma, 2}, {O::Fminmax, 1}};
+// Density of a pair: sqrt, table lookup (fma, 2 clamps), cubic value (4 coefficient loads, 3 fma), add.
+const std::vector<Instr> kDensityPair = {{O::Fsqrt, 1},   {O::Fma, 1}, {O::Fminmax, 2},
+                                         {O::MemWord, 4}, {O::Fma, 3}, {O::Fadd, 1}};
+// Force of a pair: sqrt, 1/r, lookup, three derivative cubics, one value cubic, the neighbour's F′, φ and φ′,
+// fpair and the three force components.
+const std::vector<Instr> kForcePair = {{O::Fsqrt, 1},   {O::Fdiv, 1}, {O::Fma, 1},     {O::Fminmax, 2},
+                                       {O::MemWord, 9}, {O::Fma, 6},  {O::MemWord, 4}, {O::Fma, 3},
+                                       {O::MemWord, 1}, {O::Fmul, 3}, {O::Fma, 2},     {O::Fmul, 1},
+                                       {O::Fma, 3}};
+// Embedding of the own atom: lookup, value and derivative cubics.
+const std::vector<Instr> kEmbed = {{O::Fma, 1}, {O::Fminmax, 2}, {O::MemWord, 7}, {O::Fma, 5}, {O::Fadd, 1}};
+// Velocity Verlet: half kick and drift before the step's exchanges, the closing half kick after the force.
+const std::vector<Instr> kDrift = {{O::Fma, 6}, {O::MemWord, 10}};
+const std::vector<Instr> kKick = {{O::Fma, 3}, {O::MemWord, 5}};
+// Rebuild trigger: displacement since the last build (3 sub, 3 fma) and a compare.
+const std::vector<Instr> kTrigger = {{O::Fadd, 3}, {O::Fma, 3}, {O::Fminmax, 1}};
+// Window scan per slot: a candidate plus the periodic-shift choice (3 compares); per kept entry a list store.
+const std::vector<Instr> kScanExtra = {{O::Fminmax, 3}};
+const std::vector<Instr> kListStore = {{O::MemWord, 2}};
+
+std::int32_t cycles_of(const std::vector<Instr>& seq, const ComputeCycles& c, double times = 1) {
+  return static_cast<std::int32_t>(std::ceil(times * instr_cycles(seq, c)));
+}
+
+std::uint32_t mix(std::uint32_t x) {  // a fixed integer hash: the same jitter on every machine
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+struct Offset {
+  int dx, dy;
+};
+
+}  // namespace
+
+namespace {
+
+// Without wrap a PE near the mesh edge has fewer window slots: its counts are clipped to them.
+void clip_to_window(MdStepSpec& s) {
+  if (s.wrap) return;
+  for (int pe = 0; pe < s.grid.size(); ++pe) {
+    const int i = pe % s.grid.width, j = pe / s.grid.width;
+    const int have = (std::min(i, s.b) + std::min(s.grid.width - 1 - i, s.b) + 1) *
+                         (std::min(j, s.b) + std::min(s.grid.height - 1 - j, s.b) + 1) -
+                     1;
+    s.candidates[pe] = std::min(s.candidates[pe], have);
+    s.in_cut[pe] = std::min(s.in_cut[pe], s.candidates[pe]);
+  }
+}
+
+}  // namespace
+
+void uniform_neighbours(MdStepSpec& s, int candidates, int in_cut) {
+  s.candidates.assign(s.grid.size(), candidates);
+  s.in_cut.assign(s.grid.size(), in_cut);
+  clip_to_window(s);
+}
+
+void synthetic_neighbours(MdStepSpec& s, double fraction, double in_cut_fraction) {
+  const double window = (2.0 * s.b + 1) * (2.0 * s.b + 1) - 1;
+  const int base = static_cast<int>(std::lround(fraction * window));
+  s.candidates.resize(s.grid.size());
+  s.in_cut.resize(s.grid.size());
+  for (int pe = 0; pe < s.grid.size(); ++pe) {
+    const int c = std::max(0, base + static_cast<int>(mix(static_cast<std::uint32_t>(pe) + 1u) % 5u) - 2);
+    s.candidates[pe] = c;
+    s.in_cut[pe] = static_cast<int>(std::lround(in_cut_fraction * c));
+  }
+  clip_to_window(s);
+}
+
+PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
+  const Grid& g = s.grid;
+  if (s.candidates.size() != static_cast<std::size_t>(g.size()) || s.in_cut.size() != s.candidates.size())
+    throw std::logic_error("build_md_step: neighbour counts must cover every PE");
+  const ComputeCycles& k = hw.compute;
+  PeProgram p;
+  p.name = s.rebuild ? "md_step_rebuild" : "md_step";
+  p.grid = g;
+  p.wrap = s.wrap;
+  p.activities = {"multicast_positions", "multicast_fp", "reductions",  "swap",   "density",
+                  "embedding",           "force",        "integration", "rebuild"};
+
+  // Tasks, in priority order; rebuild-only tasks exist only on rebuild steps.
+  auto task = [&](const char* name, int activity, int after, int wait_comm) {
+    p.tasks.push_back({name, activity, after, wait_comm});
+    return static_cast<int>(p.tasks.size()) - 1;
+  };
+  auto comm = [&](ScheduleKind kind, int words, ReduceOp op, int activity, int gate) {
+    CommStep c;
+    c.spec = ScheduleSpec{kind, g, s.b, words, s.wrap, op};
+    c.activity = activity;
+    c.gate = gate;
+    p.comms.push_back(c);
+    return static_cast<int>(p.comms.size()) - 1;
+  };
+  const int drift = task("drift", ActIntegration, -1, -1);
+  const int trigger = task("rebuild_trigger", ActRebuild, drift, -1);
+  if (s.vote) comm(ScheduleKind::Reduction, 1, ReduceOp::Max, ActReductions, trigger);
+  int swap = -1, swap_compare = -1, scan = -1;
+  if (s.rebuild) {
+    swap = comm(ScheduleKind::NeighbourSwap, s.swap_words, ReduceOp::Sum, ActSwap, trigger);
+    swap_compare = task("swap_compare", ActRebuild, trigger, swap);
+  }
+  const int pos_words = s.rebuild ? s.scan_words : s.position_words;
+  const int positions = comm(ScheduleKind::WindowMulticast, pos_words, ReduceOp::Sum, ActPositions,
+                             s.rebuild ? swap_compare : drift);
+  if (s.rebuild) scan = task("window_scan", ActRebuild, swap_compare, s.streaming ? -1 : positions);
+  const int density = task("density", ActDensity, s.rebuild ? scan : trigger, s.streaming ? -1 : positions);
+  const int embed = task("embedding", ActEmbedding, density, -1);
+  const int fp = comm(ScheduleKind::WindowMulticast, s.fp_words, ReduceOp::Sum, ActFp, embed);
+  const int force = task("force", ActForce, embed, s.streaming ? -1 : fp);
+  task("kick", ActIntegration, force, -1);
+
+  // Window offsets in the order their words land at an interior PE (ties: row-major).
+  const ScheduleSpec pos_spec = p.comms[positions].spec;
+  const std::vector<long long> land = model_slot_landing(pos_spec, hw);
+  std::vector<Offset> by_landing;
+  for (int dy = -s.b; dy <= s.b; ++dy)
+    for (int dx = -s.b; dx <= s.b; ++dx)
+      if (dx || dy) by_landing.push_back({dx, dy});
+  auto land_of = [&](const Offset& o) {
+    return land[window_slot(s.b, pos_words, o.dx, o.dy, pos_words - 1)];
+  };
+  std::stable_sort(by_landing.begin(), by_landing.end(),
+                   [&](const Offset& a, const Offset& b) { return land_of(a) < land_of(b); });
+  // Nearest first (ties in landing order) picks a PE's entries.
+  std::vector<Offset> by_distance = by_landing;
+  std::stable_sort(by_distance.begin(), by_distance.end(), [](const Offset& a, const Offset& b) {
+    return a.dx * a.dx + a.dy * a.dy < b.dx * b.dx + b.dy * b.dy;
+  });
+
+  // PE classes: equal counts and equal window clipping give equal items.
+  const MeshMap map(g, s.wrap);
+  std::map<std::array<int, 6>, int> class_of;
+  p.pe_class.assign(g.size(), 0);
+  std::vector<std::array<int, 6>> keys;
+  for (int pe = 0; pe < g.size(); ++pe) {
+    const int lpe = map.logical_pe(pe), i = lpe % g.width, j = lpe / g.width;
+    if (s.in_cut[lpe] < 0 || s.in_cut[lpe] > s.candidates[lpe])
+      throw std::logic_error("build_md_step: in-cut entries must be 0..candidates");
+    std::array<int, 6> key{s.candidates[lpe], s.in_cut[lpe], 0, 0, 0, 0};
+    if (!s.wrap)
+      key = {s.candidates[lpe], s.in_cut[lpe],
+             std::min(i, s.b),  std::min(g.width - 1 - i, s.b),
+             std::min(j, s.b),  std::min(g.height - 1 - j, s.b)};
+    else
+      key[2] = key[3] = key[4] = key[5] = s.b;
+    auto it = class_of.find(key);
+    if (it == class_of.end()) {
+      it = class_of.emplace(key, static_cast<int>(keys.size())).first;
+      keys.push_back(key);
+    }
+    p.pe_class[pe] = it->second;
+  }
+
+  const std::int32_t c_candidate = cycles_of(kCandidate, k), c_density = cycles_of(kDensityPair, k);
+  const std::int32_t c_force = cycles_of(kForcePair, k), c_scan = cycles_of(kScanExtra, k) + c_candidate;
+  ProgramBuilder pb(p);
+  for (const auto& key : keys) {
+    const int cand = key[0], in_cut = key[1];
+    auto exists = [&](const Offset& o) {
+      return -key[2] <= o.dx && o.dx <= key[3] && -key[4] <= o.dy && o.dy <= key[5];
+    };
+    std::vector<Offset> entries;  // nearest first
+    for (const Offset& o : by_distance)
+      if (exists(o) && static_cast<int>(entries.size()) < cand) entries.push_back(o);
+    if (static_cast<int>(entries.size()) < cand)
+      throw std::logic_error("build_md_step: more neighbour entries than the window holds at a PE");
+    std::vector<char> near(by_landing.size(), 0), cut(by_landing.size(), 0);
+    for (int e = 0; e < cand; ++e)
+      for (std::size_t q = 0; q < by_landing.size(); ++q)
+        if (by_landing[q].dx == entries[e].dx && by_landing[q].dy == entries[e].dy)
+          near[q] = 1, cut[q] = e < in_cut;
+    auto stream_items = [&](int c, int words, std::int32_t per, std::int32_t extra_in_cut,
+                            bool only_cut_waits) {
+      // Entries outside the cutoff need no word of this exchange when only_cut_waits: they go first.
+      if (only_cut_waits)
+        for (std::size_t q = 0; q < by_landing.size(); ++q)
+          if (near[q] && !cut[q]) pb.add({-1, -1, per});
+      for (std::size_t q = 0; q < by_landing.size(); ++q) {
+        if (!near[q] || (only_cut_waits && !cut[q])) continue;
+        const Offset& o = by_landing[q];
+        const std::int32_t slot = window_slot(s.b, words, o.dx, o.dy, words - 1);
+        pb.add({s.streaming ? c : -1, s.streaming ? slot : -1, per + (cut[q] ? extra_in_cut : 0)});
+      }
+    };
+    for (std::size_t t = 0; t < p.tasks.size(); ++t) {
+      pb.next_task();
+      const int ti = static_cast<int>(t);
+      if (ti == drift) pb.add({-1, -1, cycles_of(kDrift, k)});
+      if (ti == trigger) pb.add({-1, -1, cycles_of(kTrigger, k)});
+      if (ti == swap_compare)  // four phases, each a key compare and the record kept or replaced
+        pb.add({-1, -1, cycles_of({{O::Fminmax, 8}, {O::MemWord, 4 * s.swap_words}}, k)});
+      if (ti == scan) {
+        for (const Offset& o : by_landing)
+          if (exists(o))
+            pb.add({s.streaming ? positions : -1,
+                    s.streaming ? window_slot(s.b, pos_words, o.dx, o.dy, pos_words - 1) : -1, c_scan});
+        if (cand > 0) pb.add({-1, -1, cycles_of(kListStore, k, cand)});
+      }
+      // After a scan the window is already here, so the density pass waits on nothing.
+      if (ti == density) {
+        if (s.rebuild)
+          for (std::size_t q = 0; q < by_landing.size(); ++q)
+            if (near[q]) pb.add({-1, -1, c_candidate + (cut[q] ? c_density : 0)});
+        if (!s.rebuild) stream_items(positions, pos_words, c_candidate, c_density, false);
+      }
+      if (ti == embed) pb.add({-1, -1, cycles_of(kEmbed, k)});
+      if (ti == force) stream_items(fp, s.fp_words, c_candidate, c_force, true);
+      if (ti == static_cast<int>(p.tasks.size()) - 1) pb.add({-1, -1, cycles_of(kKick, k)});
+    }
+  }
+  pb.finish();
+  check_program(p);
+  return p;
+}
+
+}  // namespace wmd::fabric

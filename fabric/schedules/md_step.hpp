@@ -1,0 +1,54 @@
+// The PE program of one molecular-dynamics step on the mesh (one atom per PE), built from counts alone:
+// how many neighbour-list entries each PE holds and how many of them lie within the cutoff. fabric/ knows no
+// physics; the instruction counts per entry are the EAM pair work the mesh backend's kernels do
+// (docs/fabric.md).
+#pragma once
+#include <vector>
+
+#include "fabric/hardware.hpp"
+#include "fabric/pe_program.hpp"
+
+namespace wmd::fabric {
+
+/// Activities of the MD step program (PeProgram::activities, in this order).
+enum MdActivity : int {
+  ActPositions = 0,  // the positions window multicast
+  ActFp,             // the F′ window multicast
+  ActReductions,     // the rebuild vote (max-reduction)
+  ActSwap,           // neighbour swaps (rebuild steps)
+  ActDensity,        // density pass over the neighbour list
+  ActEmbedding,      // F(ρ̄), F′(ρ̄) of the own atom
+  ActForce,          // force pass over the neighbour list
+  ActIntegration,    // velocity Verlet of the own atom
+  ActRebuild,        // rebuild trigger, swap compares, the window scan
+  MdActivities
+};
+
+/// One MD step's work per PE.
+struct MdStepSpec {
+  Grid grid;
+  bool wrap = false;
+  int b = 1;
+  int position_words = 3;       // fp32 position
+  int fp_words = 1;             // fp32 F′
+  int swap_words = 11;          // one atom record
+  int scan_words = 5;           // position, type and id: the window a rebuild scans
+  std::vector<int> candidates;  // per logical PE: neighbour-list entries (pairs within cutoff + skin)
+  std::vector<int> in_cut;      // per logical PE: of those, pairs within the cutoff
+  bool rebuild = false;         // a rebuild step: swaps and the whole-window scan
+  bool vote = true;             // the rebuild trigger's global max every step (LAMMPS `check yes`)
+  bool streaming = true;        // passes consume words as they land; false: each waits for its exchange's end
+};
+
+/// Fills `s.candidates` and `s.in_cut` with a crystal-like neighbourhood: about `fraction` of the window
+/// (the 801,792-atom Cu slab has 78 of 440) with a deterministic ±2 jitter per PE, `in_cut_fraction` of them
+/// within the cutoff (Cu: 42 of 78); without wrap clipped to the slots a PE's window has on the mesh.
+void synthetic_neighbours(MdStepSpec& s, double fraction = 0.18, double in_cut_fraction = 0.54);
+/// Fills every PE with the same counts (without wrap clipped to the slots an edge PE's window has).
+void uniform_neighbours(MdStepSpec& s, int candidates, int in_cut);
+
+/// The step's program. Neighbour entries are the window slots nearest the PE (clipped to the slots that exist
+/// at the mesh edge), visited in the order their words land. Throws std::logic_error on bad counts.
+PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw);
+
+}  // namespace wmd::fabric

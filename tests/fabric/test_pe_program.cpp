@@ -1,0 +1,266 @@
+// PE programs on the cycle simulator and the model: instruction costs, task triggers and gates obeyed, the
+// serial MD step reproducing the additive account exactly, the streaming one overlapping, and the model
+// within 5% of the simulator on the whole MD step (one ctest test per mesh size).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "fabric/cost_model.hpp"
+#include "fabric/cycle_simulator.hpp"
+#include "fabric/program_run.hpp"
+#include "fabric/schedules/md_step.hpp"
+#include "fabric/schedules/schedules.hpp"
+
+namespace wmd::fabric {
+namespace {
+
+TEST(PeProgram, InstructionCostsFollowThePreset) {
+  ComputeCycles c;
+  c.fma = 2;
+  c.fsqrt = 8;
+  c.vector_issue = 3;
+  c.vector_elements_per_cycle = 4;
+  EXPECT_DOUBLE_EQ(instr_cycles({{OpClass::Fma, 5}}, c), 10);
+  EXPECT_DOUBLE_EQ(instr_cycles({{OpClass::Fsqrt, 1}, {OpClass::Fma, 1}}, c), 10);
+  // A vector fma over 10 elements: issue 3 + ceil(10 / 4) = 3 groups of 2 cycles.
+  EXPECT_DOUBLE_EQ(instr_cycles({{OpClass::Fma, 1, 10}}, c), 9);
+  EXPECT_DOUBLE_EQ(instr_cycles({{OpClass::Fma, 2, 10}}, c), 18);
+}
+
+// A two-task program on a 4x4 mesh: task 0 runs only after task 1 (listed later), and a window multicast is
+// gated by task 0.
+PeProgram tiny_program(int first_cycles, int second_cycles) {
+  PeProgram p;
+  p.name = "tiny";
+  p.grid = Grid{5, 5};
+  p.activities = {"a", "b", "wire"};
+  p.tasks = {{"late", 0, 1, -1}, {"early", 1, -1, -1}};
+  CommStep c;
+  c.spec = ScheduleSpec{ScheduleKind::WindowMulticast, p.grid, 1, 2, false};
+  c.activity = 2;
+  c.gate = 0;
+  p.comms.push_back(c);
+  ProgramBuilder pb(p);
+  pb.next_task();
+  pb.add({-1, -1, first_cycles});
+  pb.next_task();
+  pb.add({-1, -1, second_cycles});
+  pb.finish();
+  return p;
+}
+
+TEST(PeProgram, TaskTriggersAndGatesAreObeyed) {
+  const HardwareSpec hw = preset("wse2");
+  const PeProgram p = tiny_program(40, 25);
+  const ProgramSimulation r = simulate_program(p, hw);
+  const long long wire = model_schedule(p.comms[0].spec, hw).cycles;
+  for (int pe = 0; pe < p.grid.size(); ++pe) {
+    const TaskTiming& late = r.timing[pe * 2 + 0];
+    const TaskTiming& early = r.timing[pe * 2 + 1];
+    EXPECT_EQ(early.start, 0);
+    EXPECT_EQ(late.start, 25) << "task 0 must wait for the end of task 1";
+    EXPECT_EQ(late.end, 65);
+    EXPECT_EQ(r.busy[pe], 65);
+  }
+  // The multicast may not send before its gate: everything after cycle 65.
+  EXPECT_EQ(r.comms[0].gate, 65);
+  EXPECT_EQ(r.cycles, 65 + wire);
+  const ProgramTimes m = model_program(p, hw);
+  EXPECT_EQ(m.cycles, r.cycles);
+  // The critical path: b, then a, then the wire.
+  ASSERT_EQ(r.path.size(), 3u);
+  EXPECT_EQ(r.path[0].activity, 1);
+  EXPECT_EQ(r.path[1].activity, 0);
+  EXPECT_EQ(r.path[2].activity, 2);
+  EXPECT_EQ(r.path_cycles, (std::vector<long long>{40, 25, wire}));
+}
+
+// A data task that takes each window word as one 1-cycle item: it may not run ahead of the words.
+TEST(PeProgram, DataTasksWaitForEveryWord) {
+  const HardwareSpec hw = preset("wse2");
+  PeProgram p;
+  p.name = "consume";
+  p.grid = Grid{7, 7};
+  p.wrap = true;
+  p.activities = {"consume", "wire"};
+  p.tasks = {{"consume", 0, -1, -1}};
+  CommStep c;
+  c.spec = ScheduleSpec{ScheduleKind::WindowMulticast, p.grid, 2, 1, true};
+  c.activity = 1;
+  p.comms.push_back(c);
+  ProgramBuilder pb(p);
+  pb.next_task();
+  pb.add({0, window_slot(2, 1, 1, 0, 0), 1});  // the first word to land, then the window row-major
+  for (int dy = -2; dy <= 2; ++dy)
+    for (int dx = -2; dx <= 2; ++dx)
+      if ((dx || dy) && !(dx == 1 && dy == 0)) pb.add({0, window_slot(2, 1, dx, dy, 0), 1});
+  pb.finish();
+  const ProgramSimulation r = simulate_program(p, hw);
+  ReceiveBuffers rb;
+  simulate(build_schedule(c.spec), hw, std::vector<std::uint32_t>(49, 1u), &rb);
+  for (int pe = 0; pe < 49; ++pe) {
+    int last = 0;
+    for (int s = 0; s < rb.slots_per_pe; ++s) last = std::max(last, rb.landed[pe * rb.slots_per_pe + s]);
+    EXPECT_GE(r.timing[pe].end, last + 1) << "pe " << pe;
+    EXPECT_EQ(r.timing[pe].busy, 24);
+  }
+}
+
+MdStepSpec md_spec(int n, int b, bool wrap, bool streaming) {
+  MdStepSpec s;
+  s.grid = Grid{n, n};
+  s.b = b;
+  s.wrap = wrap;
+  s.streaming = streaming;
+  return s;
+}
+
+TEST(MdStep, SerialProgramReproducesTheAdditiveFigure) {
+  const HardwareSpec hw = preset("wse2");
+  for (int n : {9, 16})
+    for (int b : {1, 2, 4})
+      for (bool wrap : {false, true})
+        for (bool rebuild : {false, true}) {
+          MdStepSpec s = md_spec(n, b, wrap, false);
+          s.rebuild = rebuild;
+          const int window = (2 * b + 1) * (2 * b + 1) - 1;
+          // Uniform counts that every PE (edges included) can hold: the busiest PE is every PE.
+          uniform_neighbours(s, std::min(window / 2, 3 * b), std::min(window / 4, 2 * b));
+          const PeProgram p = build_md_step(s, hw);
+          const long long additive = additive_cycles(p, hw);
+          const ProgramSimulation r = simulate_program(p, hw);
+          EXPECT_EQ(r.cycles, additive)
+              << "n=" << n << " b=" << b << " wrap=" << wrap << " rebuild=" << rebuild;
+          EXPECT_EQ(model_program(p, hw).cycles, additive);
+          // Nothing overlaps, so the critical path is every activity end to end.
+          EXPECT_EQ(std::accumulate(r.path_cycles.begin(), r.path_cycles.end(), 0LL), r.cycles);
+        }
+}
+
+TEST(MdStep, StreamingOverlapsCommunicationWithCompute) {
+  const HardwareSpec hw = preset("wse2");
+  for (bool wrap : {false, true}) {
+    MdStepSpec serial = md_spec(24, 6, wrap, false);
+    synthetic_neighbours(serial);
+    MdStepSpec streaming = serial;
+    streaming.streaming = true;
+    const ProgramSimulation a = simulate_program(build_md_step(serial, hw), hw);
+    const ProgramSimulation b = simulate_program(build_md_step(streaming, hw), hw);
+    EXPECT_EQ(a.max_busy, b.max_busy) << "the same work";
+    EXPECT_LT(b.cycles, a.cycles) << "streaming hides part of the multicasts behind the passes";
+    // The passes hold the critical path for less than their busy time: they ran while words arrived.
+    const long long passes = b.path_cycles[ActDensity] + b.path_cycles[ActForce];
+    EXPECT_LT(passes + b.path_cycles[ActPositions] + b.path_cycles[ActFp],
+              a.path_cycles[ActDensity] + a.path_cycles[ActForce] + a.path_cycles[ActPositions] +
+                  a.path_cycles[ActFp]);
+    EXPECT_EQ(std::accumulate(b.path_cycles.begin(), b.path_cycles.end(), 0LL), b.cycles);
+    // A streaming pass consumes words as they land: every PE's density pass starts before the multicast ends.
+    const int T = static_cast<int>(build_md_step(streaming, hw).tasks.size());
+    int early = 0;
+    for (int pe = 0; pe < streaming.grid.size(); ++pe) early += b.timing[pe * T + 2].start < b.comms[1].end;
+    EXPECT_GT(early, streaming.grid.size() / 2);
+  }
+}
+
+TEST(MdStep, EveryPeObeysItsTaskOrder) {
+  const HardwareSpec hw = preset("wse2");
+  MdStepSpec s = md_spec(16, 3, true, true);
+  synthetic_neighbours(s);
+  const PeProgram p = build_md_step(s, hw);
+  const ProgramSimulation r = simulate_program(p, hw);
+  const int T = static_cast<int>(p.tasks.size());
+  for (int pe = 0; pe < p.grid.size(); ++pe)
+    for (int t = 0; t < T; ++t) {
+      const TaskTiming& x = r.timing[pe * T + t];
+      ASSERT_GE(x.start, 0);
+      EXPECT_GE(x.end - x.start, x.busy);
+      if (p.tasks[t].after >= 0) {
+        EXPECT_GE(x.start, r.timing[pe * T + p.tasks[t].after].end);
+      }
+      if (p.tasks[t].wait_comm >= 0) {
+        EXPECT_GE(x.start, r.comms[p.tasks[t].wait_comm].end);
+      }
+    }
+  // Each comm's own words leave only after its gate: the comm ends later than its gate plus one hop.
+  for (std::size_t c = 0; c < p.comms.size(); ++c)
+    if (p.comms[c].gate >= 0) {
+      EXPECT_GT(r.comms[c].end, r.comms[c].gate);
+    }
+}
+
+TEST(CostModel, SlotLandingFollowsTheSimulator) {
+  const HardwareSpec hw = preset("wse2");
+  for (bool wrap : {false, true})
+    for (int words : {1, 3}) {
+      const ScheduleSpec spec{ScheduleKind::WindowMulticast, Grid{15, 15}, 3, words, wrap};
+      const Schedule sch = build_schedule(spec);
+      ReceiveBuffers rb;
+      simulate(sch, hw, std::vector<std::uint32_t>(static_cast<std::size_t>(225) * words, 1u), &rb);
+      const std::vector<long long> model = model_slot_landing(spec, hw);
+      const int pe = sch.map.physical_pe(7 * 15 + 7);  // the centre: its whole window exists
+      long long worst = 0;
+      for (int slot = 0; slot < rb.slots_per_pe; ++slot) {
+        const int got = rb.landed[static_cast<std::size_t>(pe) * rb.slots_per_pe + slot];
+        if (model[slot] < 0) {
+          EXPECT_EQ(got, -1);
+          continue;
+        }
+        worst = std::max(worst, std::abs(model[slot] - got));
+      }
+      EXPECT_LE(worst, 2) << "wrap=" << wrap << " words=" << words;
+    }
+}
+
+class MdStepSweep : public ::testing::TestWithParam<int> {};
+
+// The acceptance sweep: b = 1..8 (2b+1 <= n), wrap on and off, streaming synthetic crystal neighbourhoods
+// and the serial program, on every mesh size of the parameter.
+TEST_P(MdStepSweep, ModelWithinFivePercent) {
+  const HardwareSpec hw = preset("wse2");
+  const int n = GetParam();
+  double worst = 0;
+  int cases = 0;
+  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
+    for (bool wrap : {false, true})
+      for (bool streaming : {true, false}) {
+        MdStepSpec s = md_spec(n, b, wrap, streaming);
+        synthetic_neighbours(s);
+        const PeProgram p = build_md_step(s, hw);
+        const long long sim = simulate_program(p, hw).cycles;
+        const long long mod = model_program(p, hw).cycles;
+        const double err = std::fabs(static_cast<double>(mod - sim)) / static_cast<double>(sim);
+        worst = std::max(worst, err);
+        ++cases;
+        EXPECT_LE(err, 0.05) << "n=" << n << " b=" << b << " wrap=" << wrap << " streaming=" << streaming
+                             << ": simulated " << sim << ", modeled " << mod;
+      }
+  RecordProperty("worst_relative_error", std::to_string(worst));
+  std::printf("md_step n=%d: %d cases, worst model error %.4f\n", n, cases, worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(ProgramModel, MdStepSweep,
+                         ::testing::Values(8, 9, 12, 16, 17, 24, 31, 32, 40, 48, 63, 64),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return "n" + std::to_string(i.param);
+                         });
+
+TEST(ProgramModel, PricesAFullWaferInMilliseconds) {
+  const HardwareSpec hw = preset("wse2");
+  MdStepSpec s;
+  s.grid = wafer_grid(hw);
+  s.b = 10;
+  synthetic_neighbours(s);
+  const PeProgram p = build_md_step(s, hw);
+  const auto t0 = std::chrono::steady_clock::now();
+  const ProgramTimes m = model_program(p, hw);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GT(m.cycles, 0);
+  EXPECT_LT(ms, 100.0);
+  std::printf("full wafer md_step model: %lld cycles in %.2f ms (%d classes)\n", m.cycles, ms, p.classes());
+}
+
+}  // namespace
+}  // namespace wmd::fabric
