@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "md/force/backend.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
+#include "md/force/backend.hpp"
 
 namespace wmd::md {
 
@@ -27,6 +27,7 @@ struct ThermoContext {
   // The temperature and its degrees of freedom once summed: temp, ke, etotal and press of one line (same
   // velocities) share one pass over the atoms and its collectives. dof < 0: not summed yet.
   mutable double temp_sum = 0.0, temp_dof = -1.0;
+  int64_t run_end_step = 0;  // the run's last step, for cpuremain (0: not in a run)
 };
 
 /// Value of a built-in keyword; returns false for unknown keywords. Collective over ctx.comm.

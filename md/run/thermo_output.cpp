@@ -17,6 +17,7 @@ void Simulation::thermo_output(bool header) {
                     run_start_step,
                     thermo.norm,
                     &comm};
+  ctx.run_end_step = run_end_step;
   std::vector<double> values;
   std::vector<std::string> headers;
   std::vector<bool> ints;
