@@ -134,7 +134,7 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   } else if (k == "density") {
     TermSum m(comm, 1);
     for (int t : s.atoms.type) m.add(0, s.mass[t]);
-    v = m.total()[0] / vol / 0.602214076;  // amu/Å³ → g/cm³ (LAMMPS metal: mv2d = 1/0.602214129)
+    v = m.total()[0] * units::mv2d / vol;  // LAMMPS's order and constant
   } else if (k == "lx" || k == "ly" || k == "lz")
     v = s.box.prd(k[1] - 'x');
   else if (k == "xlo" || k == "ylo" || k == "zlo")

@@ -49,6 +49,23 @@ std::string gunzip(const std::string& path) {
   return text;
 }
 
+// Two texts word by word: equal words, or numbers within `tol` (relative).
+void expect_same_words(const std::string& got, const std::string& want, double tol) {
+  std::istringstream g(got), w(want);
+  std::string a, b;
+  size_t n = 0;
+  while (w >> b) {
+    ASSERT_TRUE(static_cast<bool>(g >> a)) << "wafermd's text ends early at word " << n;
+    ++n;
+    if (a == b) continue;
+    char *ea = nullptr, *eb = nullptr;
+    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+    ASSERT_TRUE(*ea == 0 && *eb == 0) << "word " << n << ": '" << a << "' vs lmp's '" << b << "'";
+    ASSERT_NEAR(x, y, tol * std::max(1.0, std::fabs(y))) << "word " << n;
+  }
+  EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's text is longer";
+}
+
 TEST(ScriptParity, PrintSubstitutesAsLammps) {
   const std::string dir = setup_dir("print", {"in.print"});
   const auto r = run_wafermd_in(dir, "run in.print --output out");
@@ -65,6 +82,27 @@ TEST(ScriptParity, LoopsAndIfLaddersAsLammps) {
   EXPECT_NE(slurp(dir + "/out/report.json").find("\"steps\": 15"), std::string::npos);
 }
 
+// The thermo blocks (header to the line before "Loop time") of a log.
+std::string thermo_blocks(const std::string& log) {
+  std::istringstream in(log);
+  std::string out;
+  bool inside = false;
+  for (std::string l; std::getline(in, l);) {
+    if (l.find("Step") != std::string::npos && l.find_first_not_of(' ') == l.find("Step")) inside = true;
+    if (l.rfind("Loop time", 0) == 0) inside = false;
+    if (inside) out += l + "\n";
+  }
+  return out;
+}
+
+TEST(ScriptParity, ThermoKeywordsAsLammps) {
+  const std::string dir = setup_dir("thermo", {"in.thermo"});
+  const auto r = run_wafermd_in(dir, "run in.thermo --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Step 0's forces are round-off (1e-15): numbers agree to 1e-9 of their size, headers exactly.
+  expect_same_words(thermo_blocks(r.out), slurp(kData + "thermo.ref"), 1e-9);
+}
+
 TEST(ScriptDumps, AtomAndXyzEqualLammpsByteForByte) {
   const std::string dir = setup_dir("dumps", {"in.dumps"});
   const auto r = run_wafermd_in(dir, "run in.dumps --output out");
@@ -75,21 +113,14 @@ TEST(ScriptDumps, AtomAndXyzEqualLammpsByteForByte) {
   }
 }
 
-// Two dump texts word by word: equal words, or numbers within `tol` (relative).
-void expect_same_dump(const std::string& got, const std::string& want, double tol) {
-  std::istringstream g(got), w(want);
-  std::string a, b;
-  size_t n = 0;
-  while (w >> b) {
-    ASSERT_TRUE(static_cast<bool>(g >> a)) << "wafermd's dump ends early at word " << n;
-    ++n;
-    if (a == b) continue;
-    char *ea = nullptr, *eb = nullptr;
-    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
-    ASSERT_TRUE(*ea == 0 && *eb == 0) << "word " << n << ": '" << a << "' vs lmp's '" << b << "'";
-    ASSERT_NEAR(x, y, tol * std::max(1.0, std::fabs(y))) << "word " << n;
-  }
-  EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's dump is longer";
+TEST(ScriptDumps, OneFilePerFrameAsLammps) {
+  const std::string dir = setup_dir("multifile", {"in.multifile"});
+  const auto r = run_wafermd_in(dir, "run in.multifile --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"frame.000.dump", "frame.005.dump", "frame.010.dump"})
+    EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + f)) << f;
+  EXPECT_TRUE(fs::exists(dir + "/z.0.xyz.gz"));
+  EXPECT_EQ(gunzip(dir + "/z.10.xyz.gz"), slurp(kData + "z.10.xyz"));
 }
 
 TEST(ScriptDumps, GzDataAndCustomGzDumpAsLammps) {
@@ -102,7 +133,7 @@ TEST(ScriptDumps, GzDataAndCustomGzDumpAsLammps) {
   const size_t second = want.find("ITEM: TIMESTEP", 1);
   ASSERT_NE(second, std::string::npos);
   EXPECT_EQ(got.substr(0, second), want.substr(0, second));
-  expect_same_dump(got, want, 1e-12);
+  expect_same_words(got, want, 1e-12);
 }
 
 TEST(ScriptDumps, CustomGzIsTheCustomDumpCompressed) {
