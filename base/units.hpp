@@ -8,6 +8,7 @@ inline constexpr double boltz = 8.617343e-5;         // Boltzmann constant, eV/K
 inline constexpr double mvv2e = 1.0364269e-4;        // amu·Å²/ps² → eV
 inline constexpr double ftm2v = 1.0 / 1.0364269e-4;  // (eV/Å)/amu → Å/ps²
 inline constexpr double nktv2p = 1.6021765e6;        // eV/Å³ → bar
+inline constexpr double mv2d = 1.0 / 0.602214129;    // amu/Å³ → g/cm³ (thermo density)
 inline constexpr double default_dt = 0.001;          // ps (1 fs)
 inline constexpr double default_skin = 2.0;          // Å, LAMMPS metal default neighbour skin
 inline constexpr double funcfl_z2_factor =

@@ -1,6 +1,7 @@
 # Third-party packages, all from Debian 12 (scripts/setup.sh installs them).
 find_package(MPI REQUIRED COMPONENTS CXX)
 find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(ZLIB REQUIRED)  # read_data file.gz, dump …/gz
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)

@@ -1,9 +1,11 @@
-// LAMMPS `dump custom` text frames (the layout OVITO, ASE and MDAnalysis read).
+// LAMMPS text dumps: `dump custom` and `dump atom` frames (the layout OVITO, ASE and MDAnalysis read) and
+// `dump xyz`, plain or gzip-compressed (the /gz styles).
 #pragma once
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <vector>
+
+#include "io/text_file.hpp"
 
 namespace wmd::io {
 
@@ -17,10 +19,17 @@ struct DumpFrame {
   std::vector<std::vector<double>> values;  // [column][atom]
 };
 
+/// custom and atom: LAMMPS's ITEM: blocks; xyz: count, "Atoms. Timestep: N", then `type x y z` rows whose
+/// first column is the element name of the type when given (dump_modify element).
+enum class DumpLayout { custom, xyz };
+
 class DumpTextWriter {
  public:
-  /// Opens (truncates) `path`; returns false if it cannot be written.
-  bool open(const std::string& path);
+  /// Opens (truncates) `path`, gzip-compressed when `gz`; returns false if it cannot be written.
+  bool open(const std::string& path, bool gz = false);
+  void set_layout(DumpLayout layout) { layout_ = layout; }
+  /// xyz: the name written for each type (index 1..ntypes); empty: the type number.
+  void set_elements(const std::vector<std::string>& elements) { elements_ = elements; }
   /// Per-column formats: `formats[c]` empty means LAMMPS's default (%d for integers, %g for reals).
   void set_formats(const std::vector<std::string>& formats) { formats_ = formats; }
   /// dump_modify format line: one format per column.
@@ -30,7 +39,10 @@ class DumpTextWriter {
   void close() { out_.close(); }
 
  private:
-  std::ofstream out_;
+  std::string xyz_text(const DumpFrame& f) const;
+  TextSink out_;
+  DumpLayout layout_ = DumpLayout::custom;
+  std::vector<std::string> elements_;
   std::vector<std::string> formats_;
   std::string line_;
 };

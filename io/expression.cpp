@@ -9,7 +9,7 @@
 namespace wmd::io {
 namespace {
 
-// Recursive-descent parser; precedence from low to high: || && (== != < <= > >=) (+ -) (* / %) unary ^.
+// Recursive-descent parser; precedence from low to high: || && (== != < <= > >=) (+ -) (* / %) ^ unary.
 class Parser {
  public:
   Parser(const std::string& text, const NameResolver& resolve, const SourcePos& pos)
@@ -85,32 +85,34 @@ class Parser {
     }
   }
   double product() {
-    double v = unary();
+    double v = power();
     for (;;) {
       if (eat("*"))
-        v *= unary();
+        v *= power();
       else if (eat("/")) {
-        const double d = unary();
+        const double d = power();
         if (d == 0.0) fail("division by zero");
         v /= d;
       } else if (eat("%")) {
-        const double d = unary();
+        const double d = power();
         if (d == 0.0) fail("modulo by zero");
         v = std::fmod(v, d);
       } else
         return v;
     }
   }
+  // LAMMPS's precedence: unary minus and ! bind tighter than ^, and ^ groups from the left, so -2^2 = 4
+  // and 2^3^2 = 64.
+  double power() {
+    double v = unary();
+    while (eat("^")) v = std::pow(v, unary());
+    return v;
+  }
   double unary() {
     if (eat("-")) return -unary();
     if (eat("!")) return unary() == 0.0 ? 1.0 : 0.0;
     if (eat("+")) return unary();
-    return power();
-  }
-  double power() {
-    const double base = primary();
-    if (eat("^")) return std::pow(base, unary());
-    return base;
+    return primary();
   }
   double primary() {
     skip();

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "io/command.hpp"
+#include "io/text_file.hpp"
 
 namespace wmd::io {
 namespace {
@@ -23,8 +24,8 @@ std::vector<std::string> words_of(const std::string& line) {
 }  // namespace
 
 DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
-  std::ifstream in(path);
-  if (!in) fail_input(from, "cannot open data file '" + path + "'");
+  // A name ending in .gz is read through zlib, as LAMMPS's read_data does.
+  std::istringstream in(read_text_file(path, "data file", from));
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   DataFile d;

@@ -1,5 +1,7 @@
 // Reader for LAMMPS input scripts: comments, continuation lines, quotes, variables ($x, ${name}, $(expr)),
-// `variable` and `include` — producing one Command at a time, as LAMMPS reads and executes line by line.
+// `variable` and `include`, and the control flow LAMMPS's input class runs itself (`label`, `jump`, `next`,
+// `if`, `quit`: io/script_control.cpp) — producing one Command at a time, as LAMMPS reads and executes line
+// by line.
 #pragma once
 #include <functional>
 #include <map>
@@ -12,7 +14,7 @@
 
 namespace wmd::io {
 
-/// LAMMPS variables of styles index, string and equal.
+/// LAMMPS variables of styles index, loop, string, getenv, format and equal.
 class Variables {
  public:
   /// Defines an index variable from the command line (LAMMPS -var); the script cannot redefine it.
@@ -27,15 +29,25 @@ class Variables {
   double evaluate(const std::string& expr, const SourcePos& pos) const;
   /// True when a variable of that name exists.
   bool defined(const std::string& name) const { return vars_.count(name) != 0; }
+  /// Executes `next NAME...`: advances index and loop variables; an exhausted one is deleted and the result
+  /// is true (LAMMPS then skips the next `jump`).
+  bool next(const Command& cmd);
   /// Sets the resolver for thermo keywords (temp, pe, step, ...) used inside expressions.
   void set_thermo_resolver(NameResolver resolver) { thermo_ = std::move(resolver); }
 
  private:
-  enum class Style { index, string, equal };
+  enum class Style { index, loop, string, getenv, format, equal };
   struct Var {
     Style style;
-    std::string text;
+    std::string text;                 // the current value (index, loop, string), name (getenv), formula
+    std::vector<std::string> values;  // index: every value
+    size_t which = 0;                 // index and loop: the current value's place
+    long long first = 0, last = 0;    // loop: the range
+    bool pad = false;                 // loop: zero-padded to the width of `last`
   };
+  /// Sets an index or loop variable's text to its current value.
+  static void set_current(Var& v);
+  static const char* style_name(Style s);
   std::map<std::string, Var> vars_;
   NameResolver thermo_;
   mutable int depth_ = 0;  // guards against variables that refer to themselves
@@ -46,8 +58,12 @@ class LammpsScript {
  public:
   /// Opens `path`; a missing file is an InputError at `from`.
   LammpsScript(const std::string& path, Variables& vars, const SourcePos& from);
-  /// Produces the next command other than `variable`/`include` (which it executes); false at the end.
+  /// Produces the next command other than `variable`, `include` and the control flow (which it executes);
+  /// false at the end or after `quit`.
   bool next(Command& cmd);
+  /// Ends the reading after this many jumps (the dry run, whose state does not evolve, so a loop waiting for
+  /// the dynamics would never end); 0: no limit.
+  void limit_jumps(int64_t n) { jump_limit_ = n; }
   /// The whole text of the top-level file, for logs and checkpoints.
   const std::string& text() const { return text_; }
 
@@ -56,18 +72,36 @@ class LammpsScript {
     std::string path;
     std::vector<std::string> lines;
     size_t next = 0;
+    bool commands = false;  // the commands of an `if` branch, all reported at the `if`'s position
+    SourcePos origin;       // that position
   };
   void open(const std::string& path, const SourcePos& from);
   std::string substitute(const std::string& line, const SourcePos& pos) const;
+  // io/script_control.cpp
+  /// Executes `label`, `jump`, `next`, `if` or `quit`; false for any other command.
+  bool control(const Command& c);
+  void jump(const Command& c);
+  void run_if(const Command& c);
+  /// While a jump looks for its label: true when this line is to be skipped (not yet the label).
+  bool scanning_for_label(const std::string& line, const SourcePos& pos);
+  /// The innermost frame that is a file (not an `if`'s commands).
+  File& current_file(const SourcePos& pos);
 
   Variables& vars_;
   std::vector<File> stack_;
   std::string text_;
+  std::string label_;            // the label a jump looks for (empty: none)
+  SourcePos label_from_;         // the jump that looks for it
+  bool skip_next_jump_ = false;  // `next` exhausted a variable: LAMMPS skips the next jump
+  int64_t jumps_ = 0, jump_limit_ = 0;
 };
 
 /// Splits a line into words, honouring single and double quotes (which are removed).
 std::vector<std::string> split_words(const std::string& line, const SourcePos& pos);
 /// Removes a '#' comment that is not inside quotes.
 std::string strip_comment(const std::string& line);
+/// LAMMPS's Boolean of `if`: numbers or words compared with == != < <= > >=, combined with ! && || |^ and
+/// parentheses (no arithmetic, as LAMMPS's evaluate_boolean); strings compare with == and != only.
+bool evaluate_boolean(const std::string& text, const SourcePos& pos);
 
 }  // namespace wmd::io

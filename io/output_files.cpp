@@ -14,11 +14,20 @@ void Log::line(const std::string& text) {
   if (muted_) return;
   std::cout << text << '\n';
   if (file_.is_open()) file_ << text << '\n';
+  if (copy_.is_open()) copy_ << text << '\n' << std::flush;
 }
 
 void Log::file_only(const std::string& text) {
   if (muted_) return;
   if (file_.is_open()) file_ << text << '\n';
+  if (copy_.is_open()) copy_ << text << '\n' << std::flush;
+}
+
+bool Log::copy_to(const std::string& path, bool append) {
+  if (copy_.is_open()) copy_.close();
+  if (muted_ || path.empty()) return true;
+  copy_.open(path, append ? std::ios::app : std::ios::trunc);
+  return static_cast<bool>(copy_);
 }
 
 bool ThermoCsv::open(const std::string& path) {

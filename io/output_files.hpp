@@ -18,9 +18,13 @@ class Log {
   void file_only(const std::string& text);
   /// Drops every line from now on (the MPI ranks other than 0, which print nothing).
   void mute() { muted_ = true; }
+  /// LAMMPS's `log FILE [append]`: from now on every line also goes to FILE (replacing any earlier copy);
+  /// false if it cannot be written. An empty path stops the copy (`log none`).
+  bool copy_to(const std::string& path, bool append);
 
  private:
   std::ofstream file_;
+  std::ofstream copy_;
   bool muted_ = false;
 };
 

@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config clang-format
   libopenmpi-dev openmpi-bin
-  libhdf5-dev
+  libhdf5-dev zlib1g-dev
   libtrilinos-kokkos-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libhwy-dev

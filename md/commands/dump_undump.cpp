@@ -1,4 +1,4 @@
-// `dump ID group custom|h5md N file ...`, `dump_modify ID sort|format ...` and `undump ID`.
+// `dump ID group custom|atom|xyz[/gz]|h5md N file ...`, `dump_modify ID keyword value ...` and `undump ID`.
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,6 +50,14 @@ void dump_h5md(Simulation& sim, io::ArgCursor& a, const std::string& id) {
   sim.h5md.push_back(std::move(h));
 }
 
+// dump atom's columns: id type, scaled or plain coordinates, then the image flags when asked.
+void set_atom_columns(Dump& d) {
+  d.columns = {"id", "type"};
+  for (const char* x : {"x", "y", "z"}) d.columns.push_back(d.scale ? std::string(x) + "s" : std::string(x));
+  if (d.image) d.columns.insert(d.columns.end(), {"ix", "iy", "iz"});
+  d.column_formats.assign(d.columns.size(), "");
+}
+
 void cmd_dump(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
@@ -69,9 +77,29 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
     dump_h5md(sim, a, d.id);
     return;
   }
-  if (style != "custom") a.fail("dump style '" + style + "' is not supported (custom, h5md)");
+  const std::string base = style.size() > 3 && style.compare(style.size() - 3, 3, "/gz") == 0
+                               ? style.substr(0, style.size() - 3)
+                               : style;
+  if (base != "custom" && base != "atom" && base != "xyz")
+    a.fail("dump style '" + style + "' is not supported (custom, atom, xyz, their /gz variants, and h5md)");
+  d.style = base;
+  d.gz = base != style;
   d.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
   d.file = a.word("a file name");
+  if (d.file.find('%') != std::string::npos)
+    a.fail("dump file names with '%' (one file per processor) are not supported");
+  d.multifile = d.file.find('*') != std::string::npos;
+  if (d.gz != io::is_gz_name(d.file))
+    a.fail(d.gz ? "dump " + style + " needs a file name ending in .gz"
+                : "dump " + style + " writes plain text: use " + style + "/gz for a .gz file");
+  if (base != "custom") {
+    if (!a.done()) a.fail("dump " + style + " takes no columns (found '" + a.peek() + "')");
+    if (base == "atom") set_atom_columns(d);
+    if (base == "xyz") {
+      d.columns = {"type", "x", "y", "z"}, d.column_formats.assign(4, "");
+      d.sort_id = true;  // LAMMPS sorts xyz dumps by id unless dump_modify sort off
+    }
+  }
   while (!a.done()) {
     const std::string col = a.word("columns");
     Reference r;
@@ -84,12 +112,17 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
   }
   if (d.columns.empty()) a.fail("dump custom needs at least one column");
   d.column_formats.assign(d.columns.size(), "");
-  if (!sim.dry_run) {
+  if (d.multifile) {
+    // One file per frame, created when the frame is written: refuse an unwritable place now.
+    const std::string parent = std::filesystem::path(d.file).parent_path().string();
+    if (::access(parent.empty() ? "." : parent.c_str(), W_OK) != 0)
+      a.fail("cannot write dump file '" + d.file + "' (its directory is missing or not writable)");
+  } else if (!sim.dry_run) {
     // Rank 0 writes the file; every rank learns whether it could be opened, so all stop alike.
     int ok = 1;
     if (sim.comm.root()) {
       d.writer = std::make_unique<io::DumpTextWriter>();
-      ok = d.writer->open(d.file) ? 1 : 0;
+      ok = d.writer->open(d.file, d.gz) ? 1 : 0;
     }
     sim.comm.broadcast(&ok, 1);
     if (!ok) fail_input(c.pos, "cannot write dump file '" + d.file + "'");
@@ -105,10 +138,25 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
                                            [&](const H5mdDump& h) { return !id.empty() && h.id == id; }))
     a.fail("dump_modify does not apply to h5md dump '" + id + "' (its frames are always in id order)");
   if (it == sim.dumps.end()) a.fail("unknown dump ID '" + id + "'");
-  if (a.done()) a.fail("dump_modify needs keywords (sort, format)");
+  if (a.done()) a.fail("dump_modify needs keywords (sort, format, every, first, pad, element, scale, image)");
   while (!a.done()) {
-    const std::string key = a.choice("a dump_modify keyword", {"sort", "format"});
-    if (key == "sort") {
+    const std::string key = a.choice(
+        "a dump_modify keyword", {"sort", "format", "every", "first", "pad", "element", "scale", "image"});
+    if (key == "every") {
+      it->every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
+    } else if (key == "first") {
+      it->first = a.yes_no("first");
+    } else if (key == "pad") {
+      it->pad = static_cast<int>(a.integer("the digits of the step in file names", 0, 30));
+    } else if (key == "element") {
+      it->elements.assign(1, "");
+      for (int t = 1; t <= sim.state.ntypes; ++t)
+        it->elements.push_back(a.word("an element name per atom type"));
+    } else if (key == "scale" || key == "image") {
+      if (it->style != "atom") a.fail("dump_modify " + key + " applies to dump atom only");
+      (key == "scale" ? it->scale : it->image) = a.yes_no(key);
+      set_atom_columns(*it);
+    } else if (key == "sort") {
       const std::string v = a.word("off, id or a column number");
       if (v == "off")
         it->sort_id = false;
@@ -117,6 +165,7 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
       else
         a.fail("dump_modify sort supports off and id, got '" + v + "'");
     } else {
+      if (it->style == "xyz") a.fail("dump_modify format is not supported for dump xyz");
       const std::string what = a.word("line, int, float, none or a column number");
       if (what == "none") {
         it->line_format.clear();

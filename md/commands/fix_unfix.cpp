@@ -22,6 +22,17 @@ void cmd_fix(Simulation& sim, const io::Command& c) {
       sim.log.line("fix balance: the " + sim.settings.backend +
                    " backend has no sub-domains to balance; ignored");
   }
+  // As LAMMPS: a fix whose ID and style a read_restart file carried takes back its state.
+  const auto saved = sim.restart_fix_states.find(id);
+  if (saved != sim.restart_fix_states.end() && saved->second.first == style) {
+    const NamedArrays& st = saved->second.second;
+    if (st.count("wafermd_restart_ranks"))
+      a.fail("fix " + id + ": its state in the restart file was written on " +
+             std::to_string(static_cast<int>(st.at("wafermd_restart_ranks")[0])) +
+             " MPI ranks; read it back on as many ranks (or give the fix another ID to start it afresh)");
+    f->restore_state(st);
+    sim.restart_fix_states.erase(saved);
+  }
   // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order).
   auto it = std::find_if(sim.fixes.begin(), sim.fixes.end(), [&](const auto& x) { return x->id() == id; });
   if (it != sim.fixes.end())

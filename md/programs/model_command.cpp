@@ -67,6 +67,7 @@ nlohmann::json model_input(const ModelOptions& opt) {
         [&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
     sim.vars = &vars;
     io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
+    script.limit_jumps(10000);  // a dry run: a loop waiting for the dynamics would never end
     io::Command cmd;
     while (script.next(cmd)) sim.execute(cmd);
     sim.vars = nullptr;

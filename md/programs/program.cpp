@@ -80,6 +80,9 @@ void replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   vars.set_thermo_resolver([&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
   sim.vars = &vars;
   io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
+  // The dry run's state does not evolve, so a loop that waits for the dynamics would never end: it stops
+  // checking after this many jumps.
+  if (sim.dry_run) script.limit_jumps(10000);
   io::Command cmd;
   while (script.next(cmd)) sim.execute(cmd);
   sim.vars = nullptr;
@@ -169,6 +172,7 @@ int run_program(const RunOptions& opt) {
   const Comm world;
   io::Log log;
   if (!world.root()) log.mute();
+  const std::filesystem::path start_dir = std::filesystem::current_path();
   try {
     const LoadedInput in = load(opt);
     // The kernels' SIMD target, before anything runs: `--set simd=` (or the input's simd key), else the
@@ -187,6 +191,8 @@ int run_program(const RunOptions& opt) {
       Simulation dry(quiet, in.settings, true, nullptr);
       replay(in, opt, dry);
     }
+    // `shell cd` moves the dry run (and later the real run); the outputs are placed from where we started.
+    std::filesystem::current_path(start_dir);
     const std::string dir = in.settings.output_dir;
     std::string problem;
     io::ThermoCsv csv;
@@ -213,6 +219,7 @@ int run_program(const RunOptions& opt) {
     signals::install();  // from here on SIGINT/SIGTERM end the run after a step, with a checkpoint
     try {
       replay(in, opt, sim);
+      std::filesystem::current_path(start_dir);
     } catch (const RunError& e) {
       // One rank's failure (a lost atom, a non-finite force) ends every rank: the others may be waiting in a
       // collective call, so the job is aborted with the reason (exit 3), never left hanging.

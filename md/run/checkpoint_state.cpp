@@ -64,6 +64,10 @@ NamedArrays take_ranked(const io::CheckpointData& d, const std::string& prefix, 
 
 }  // namespace
 
+NamedArrays Simulation::ranked_arrays(const io::CheckpointData& d, const std::string& prefix, int rank) {
+  return take_ranked(d, prefix, rank);
+}
+
 std::string Simulation::physics_hash() const {
   std::string text = physics_text_;
   text +=
@@ -78,8 +82,16 @@ void Simulation::record_physics(const io::Command& c, bool physics) {
 }
 
 void Simulation::write_checkpoint() {
+  const io::CheckpointData d = checkpoint_data();
+  if (comm.root())
+    io::write_checkpoint(
+        settings.output_dir.empty() ? "checkpoint.h5" : settings.output_dir + "/checkpoint.h5", d);
+  comm.barrier();
+  last_checkpoint_step_ = state.step;
+}
+
+io::CheckpointData Simulation::checkpoint_data() const {
   const Comm* c = &comm;
-  const bool root = !c || c->root();
   const Atoms& a = state.atoms;
   io::CheckpointData d;
   d.texts["meta/physics_hash"] = physics_hash();
@@ -122,6 +134,7 @@ void Simulation::write_checkpoint() {
   for (const auto& fp : fixes) {
     const Fix& f = *fp;
     fix_ids += (fix_ids.empty() ? "" : "\n") + f.id();
+    d.texts["fixes/" + f.id() + "/style"] = f.style();
     NamedArrays state_of_fix;
     f.save_state(state_of_fix);
     put_ranked(d, c, "fixes/" + f.id(), state_of_fix);
@@ -138,15 +151,15 @@ void Simulation::write_checkpoint() {
     d.ints[key + "/frames"] = {h.writer ? h.writer->frames() : 0};
     d.ints[key + "/last_step"] = {h.last_step};
   }
-  if (root)
-    io::write_checkpoint(
-        settings.output_dir.empty() ? "checkpoint.h5" : settings.output_dir + "/checkpoint.h5", d);
-  if (c) c->barrier();
-  last_checkpoint_step_ = state.step;
+  return d;
 }
 
 const io::CheckpointData& Simulation::restart_data(const SourcePos& at) {
-  if (restart_data_) return *restart_data_;
+  if (!restart_data_) restart_data_ = std::make_unique<io::CheckpointData>(read_broadcast(restart_path_, at));
+  return *restart_data_;
+}
+
+io::CheckpointData Simulation::read_broadcast(const std::string& path, const SourcePos& at) const {
   const Comm* c = &comm;
   io::CheckpointData d;
   // Rank 0 reads; a file it cannot use fails every rank with its message (the others would otherwise wait in
@@ -154,11 +167,11 @@ const io::CheckpointData& Simulation::restart_data(const SourcePos& at) {
   std::string problem;
   if (!c || c->root()) {
     try {
-      d = io::read_checkpoint(restart_path_, at);
+      d = io::read_checkpoint(path, at);
     } catch (const InputError& e) {
       problem = e.message();
     } catch (const std::exception& e) {
-      problem = "cannot read checkpoint '" + restart_path_ + "': " + e.what();
+      problem = "cannot read checkpoint '" + path + "': " + e.what();
     }
   }
   if (c) c->broadcast(problem);
@@ -171,8 +184,7 @@ const io::CheckpointData& Simulation::restart_data(const SourcePos& at) {
     c->broadcast(bytes.data(), nbytes);
     if (!c->root()) d = io::CheckpointData::from_bytes(bytes);
   }
-  restart_data_ = std::make_unique<io::CheckpointData>(std::move(d));
-  return *restart_data_;
+  return d;
 }
 
 bool Simulation::skip_or_load_restart(const SourcePos& at) {

@@ -1,4 +1,6 @@
-// Frames of `dump custom`: per-atom columns gathered from the state (and per-atom computes).
+// Frames of `dump custom|atom|xyz`: per-atom columns gathered from the state (and per-atom computes), written
+// by rank 0 in id order (dump_modify sort id) or else in one-rank LAMMPS's atom order (Atoms::order), which
+// is the order an unsorted LAMMPS dump on one processor writes.
 #include <algorithm>
 #include <numeric>
 
@@ -10,7 +12,8 @@ namespace wmd::md {
 
 void Simulation::write_dumps(bool force_all) {
   for (Dump& d : dumps) {
-    if (!force_all && state.step % d.every != 0) continue;
+    // dump_modify first yes: a dump that has written nothing writes at the first step it sees.
+    if (!force_all && state.step % d.every != 0 && !(d.first && d.last_step < 0)) continue;
     if (d.last_step == state.step) continue;  // a run's set-up step that the previous run already wrote
     write_dump_frame(d);
     d.last_step = state.step;
@@ -34,6 +37,7 @@ void Simulation::write_dump_frame(Dump& d) {
   }
   f.columns = d.columns;
   const double L[3] = {state.box.prd(0), state.box.prd(1), state.box.prd(2)};
+  const double inv[3] = {1.0 / L[0], 1.0 / L[1], 1.0 / L[2]};
   for (const auto& col : d.columns) {
     std::vector<double> v;
     v.reserve(idx.size());
@@ -62,12 +66,12 @@ void Simulation::write_dump_frame(Dump& d) {
         x = a.y[i];
       else if (col == "z")
         x = a.z[i];
-      else if (col == "xs")
-        x = (a.x[i] - state.box.lo[0]) / L[0];
+      else if (col == "xs")  // LAMMPS multiplies by the inverse length (its digits)
+        x = (a.x[i] - state.box.lo[0]) * inv[0];
       else if (col == "ys")
-        x = (a.y[i] - state.box.lo[1]) / L[1];
+        x = (a.y[i] - state.box.lo[1]) * inv[1];
       else if (col == "zs")
-        x = (a.z[i] - state.box.lo[2]) / L[2];
+        x = (a.z[i] - state.box.lo[2]) * inv[2];
       else if (col == "xu")
         x = a.x[i] + a.ix[i] * L[0];
       else if (col == "yu")
@@ -97,30 +101,43 @@ void Simulation::write_dump_frame(Dump& d) {
     f.values.push_back(std::move(v));
     f.is_integer.push_back(is_int);
   }
-  // Rows (id first, then the columns) gathered to rank 0 in rank order, sorted by id when asked.
-  const size_t ncol = d.columns.size(), width = ncol + 1;
+  // Rows (id and LAMMPS order first, then the columns) gathered to rank 0 in rank order, then sorted.
+  const size_t ncol = d.columns.size(), width = ncol + 2;
   std::vector<double> rows;
   rows.reserve(idx.size() * width);
   for (size_t r = 0; r < idx.size(); ++r) {
     rows.push_back(static_cast<double>(a.id[idx[r]]));
+    rows.push_back(static_cast<double>(a.order[idx[r]]));
     for (size_t k = 0; k < ncol; ++k) rows.push_back(f.values[k][r]);
   }
   const std::vector<double> all = comm.gather(rows);
-  if (!comm.root() || !d.writer) return;
+  if (!comm.root()) return;
   const size_t n = all.size() / width;
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
-  if (d.sort_id) {
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t p, size_t q) { return all[p * width] < all[q * width]; });
-  }
+  const size_t key = d.sort_id ? 0 : 1;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t p, size_t q) { return all[p * width + key] < all[q * width + key]; });
   for (size_t k = 0; k < ncol; ++k) {
     f.values[k].resize(n);
-    for (size_t r = 0; r < n; ++r) f.values[k][r] = all[order[r] * width + 1 + k];
+    for (size_t r = 0; r < n; ++r) f.values[k][r] = all[order[r] * width + 2 + k];
   }
+  std::string file = d.file;
+  if (d.multifile) {
+    // One file per frame: '*' becomes the step, zero-padded to `pad` digits (dump_modify pad).
+    std::string step = std::to_string(state.step);
+    if (static_cast<int>(step.size()) < d.pad) step.insert(0, d.pad - step.size(), '0');
+    file.replace(file.find('*'), 1, step);
+    d.writer = std::make_unique<io::DumpTextWriter>();
+    if (!d.writer->open(file, d.gz)) throw RunError("cannot write dump file '" + file + "'");
+  }
+  if (!d.writer) return;
+  d.writer->set_layout(d.style == "xyz" ? io::DumpLayout::xyz : io::DumpLayout::custom);
+  d.writer->set_elements(d.elements);
   d.writer->set_formats(d.column_formats);
   d.writer->set_line_format(d.line_format);
-  if (!d.writer->write(f)) throw RunError("cannot write dump file '" + d.file + "'");
+  if (!d.writer->write(f)) throw RunError("cannot write dump file '" + file + "'");
+  if (d.multifile) d.writer.reset();
 }
 
 }  // namespace wmd::md

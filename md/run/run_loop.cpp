@@ -204,6 +204,7 @@ void Simulation::run_steps(int64_t nsteps) {
     }
     write_dumps(false);
     write_trajectories(false);
+    write_restarts_due();
     if (settings.checkpoint_every > 0 && state.step % settings.checkpoint_every == 0) write_checkpoint();
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (signals::installed()) {

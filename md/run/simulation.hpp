@@ -66,9 +66,16 @@ struct ThermoSettings {
   std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
 };
 
-/// A `dump … custom` output.
+/// A `dump … custom|atom|xyz` output (or its /gz variant).
 struct Dump {
   std::string id, file;
+  std::string style = "custom";  // custom, atom or xyz
+  bool gz = false;               // the /gz style: the file is gzip-compressed
+  bool multifile = false;        // a '*' in the file name: one file per frame, '*' replaced by the step
+  int pad = 0;                   // dump_modify pad: the step zero-padded to this many digits in the name
+  bool first = false;            // dump_modify first yes: a frame at each run's first step whatever `every`
+  bool scale = true, image = false;   // dump atom: scaled coordinates, image flags (dump_modify scale, image)
+  std::vector<std::string> elements;  // dump_modify element: names per type (index 1..ntypes), for xyz
   uint32_t group = 1;
   int every = 1;
   std::vector<std::string> columns;
@@ -89,6 +96,16 @@ struct H5mdDump {
   std::unique_ptr<io::H5mdWriter> writer;  // rank 0 only
   bool opened = false;                     // every rank: the file is open on rank 0
   int64_t last_step = -1;                  // every rank: step of the last frame in the file
+};
+
+/// `restart N file` and `restart N file1 file2`: wafermd restart files (the checkpoint format) every N steps.
+/// As in LAMMPS the one-file and the two-file settings are independent (`restart 0` ends both): a '*' in the
+/// one file's name is replaced by the step; the two files alternate.
+struct RestartOutput {
+  int64_t every_single = 0, every_double = 0;
+  std::string single;
+  std::string pair[2];
+  int next = 0;  // the file of the pair written next
 };
 
 /// The `zbl_splice` settings: ZBL spliced into the EAM tables at short range (docs/cascades.md).
@@ -167,6 +184,13 @@ class Simulation : public StyleLookup {
   void write_dumps(bool force_all);
   /// The cascade's thermo keywords (vacancies, interstitials, clusters); false for any other keyword.
   bool cascade_thermo(const std::string& key, double& value) const;
+  /// `write_restart`: the state as a wafermd restart file (the checkpoint format; every rank takes part, rank
+  /// 0 writes).
+  void write_restart_file(const std::string& path);
+  /// `read_restart`: box, atoms, velocities, masses, groups, step and timestep from a wafermd restart file.
+  void read_restart_file(const std::string& path, const SourcePos& at);
+  /// The restart files due at this step (`restart N`).
+  void write_restarts_due();
   /// A compute by ID, or null.
   Compute* find_compute(const std::string& id) const;
   /// A fix by ID, or null.
@@ -207,6 +231,11 @@ class Simulation : public StyleLookup {
   std::vector<std::unique_ptr<Compute>> computes;
   ThermoSettings thermo;
   std::vector<Dump> dumps;
+  RestartOutput restart_output;
+  /// Fix states a read_restart file carried, by fix ID: (style, this rank's arrays). A fix defined later with
+  /// the same ID and style takes its state back and the entry goes, as LAMMPS's fixes read their restart
+  /// info (fix nvt's thermostat chain, say).
+  std::map<std::string, std::pair<std::string, NamedArrays>> restart_fix_states;
   std::vector<H5mdDump> h5md;
   MinSettings min_settings;    // min_style / min_modify
   AtomSortSettings atom_sort;  // LAMMPS's spatial sort of its atom arrays (atom_modify sort), emulated in
@@ -256,6 +285,12 @@ class Simulation : public StyleLookup {
   // checkpoint_state.cpp
   /// Writes checkpoint.h5 in the output directory (every rank takes part; rank 0 writes).
   void write_checkpoint();
+  /// Everything a checkpoint or restart file holds (collective; complete on rank 0).
+  io::CheckpointData checkpoint_data() const;
+  /// This rank's share of the per-rank arrays a checkpoint holds under `prefix` (fixes/ID, backend).
+  static NamedArrays ranked_arrays(const io::CheckpointData& d, const std::string& prefix, int rank);
+  /// Reads a checkpoint on rank 0 and broadcasts it; an unusable file fails every rank alike.
+  io::CheckpointData read_broadcast(const std::string& path, const SourcePos& at) const;
   /// Loads the restart checkpoint (every rank; rank 0 reads and broadcasts); mismatches are InputErrors.
   void load_checkpoint(const SourcePos& at);
   /// The restart checkpoint, read (rank 0) and broadcast once.

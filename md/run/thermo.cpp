@@ -1,6 +1,7 @@
 #include "md/run/thermo.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "base/error.hpp"
@@ -12,16 +13,17 @@ namespace {
 
 const std::map<std::string, std::string>& headers() {
   static const std::map<std::string, std::string> h = {
-      {"step", "Step"},      {"elapsed", "Elapsed"}, {"dt", "Dt"},         {"time", "Time"},
-      {"cpu", "CPU"},        {"atoms", "Atoms"},     {"temp", "Temp"},     {"press", "Press"},
-      {"pe", "PotEng"},      {"ke", "KinEng"},       {"etotal", "TotEng"}, {"evdwl", "E_vdwl"},
-      {"ecoul", "E_coul"},   {"epair", "E_pair"},    {"ebond", "E_bond"},  {"eangle", "E_angle"},
-      {"edihed", "E_dihed"}, {"eimp", "E_impro"},    {"emol", "E_mol"},    {"elong", "E_long"},
-      {"vol", "Volume"},     {"density", "Density"}, {"lx", "Lx"},         {"ly", "Ly"},
-      {"lz", "Lz"},          {"xlo", "Xlo"},         {"xhi", "Xhi"},       {"ylo", "Ylo"},
-      {"yhi", "Yhi"},        {"zlo", "Zlo"},         {"zhi", "Zhi"},       {"pxx", "Pxx"},
-      {"pyy", "Pyy"},        {"pzz", "Pzz"},         {"pxy", "Pxy"},       {"pxz", "Pxz"},
-      {"pyz", "Pyz"}};
+      {"step", "Step"},      {"elapsed", "Elapsed"},   {"dt", "Dt"},         {"time", "Time"},
+      {"cpu", "CPU"},        {"atoms", "Atoms"},       {"temp", "Temp"},     {"press", "Press"},
+      {"pe", "PotEng"},      {"ke", "KinEng"},         {"etotal", "TotEng"}, {"evdwl", "E_vdwl"},
+      {"ecoul", "E_coul"},   {"epair", "E_pair"},      {"ebond", "E_bond"},  {"eangle", "E_angle"},
+      {"edihed", "E_dihed"}, {"eimp", "E_impro"},      {"emol", "E_mol"},    {"elong", "E_long"},
+      {"vol", "Volume"},     {"density", "Density"},   {"lx", "Lx"},         {"ly", "Ly"},
+      {"lz", "Lz"},          {"xlo", "Xlo"},           {"xhi", "Xhi"},       {"ylo", "Ylo"},
+      {"yhi", "Yhi"},        {"zlo", "Zlo"},           {"zhi", "Zhi"},       {"pxx", "Pxx"},
+      {"pyy", "Pyy"},        {"pzz", "Pzz"},           {"pxy", "Pxy"},       {"pxz", "Pxz"},
+      {"pyz", "Pyz"},        {"enthalpy", "Enthalpy"}, {"xy", "Xy"},         {"xz", "Xz"},
+      {"yz", "Yz"},          {"cpuremain", "CPULeft"}, {"fmax", "Fmax"},     {"fnorm", "Fnorm"}};
   return h;
 }
 
@@ -54,8 +56,9 @@ bool thermo_is_integer(const std::string& k) {
 }
 
 bool thermo_is_extensive(const std::string& k) {
-  return k == "pe" || k == "ke" || k == "etotal" || k == "evdwl" || k == "ecoul" || k == "epair" ||
-         k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" || k == "elong";
+  return k == "pe" || k == "ke" || k == "etotal" || k == "enthalpy" || k == "evdwl" || k == "ecoul" ||
+         k == "epair" || k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" ||
+         k == "elong";
 }
 
 bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
@@ -106,10 +109,32 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     v = 0.0;
   else if (k == "vol")
     v = vol;
-  else if (k == "density") {
+  else if (k == "xy" || k == "xz" || k == "yz")
+    v = 0.0;                  // the tilt factors of an orthogonal box (the only kind wafermd has)
+  else if (k == "cpuremain")  // LAMMPS's estimate: the loop's time so far, scaled to the steps left
+    v = s.step > c.run_start_step && c.run_end_step > s.step
+            ? c.cpu_seconds * static_cast<double>(c.run_end_step - s.step) /
+                  static_cast<double>(s.step - c.run_start_step)
+            : 0.0;
+  else if (k == "fmax" || k == "fnorm") {
+    // LAMMPS: the largest force component in magnitude; the length of the 3N force vector.
+    const Atoms& a = s.atoms;
+    double fmax = 0.0;
+    TermSum f2(comm, 1);
+    for (size_t i = 0; i < a.size(); ++i) {
+      fmax = std::max({fmax, std::fabs(a.fx[i]), std::fabs(a.fy[i]), std::fabs(a.fz[i])});
+      f2.add(0, a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i]);
+    }
+    v = k == "fmax" ? comm.max(fmax) : std::sqrt(f2.total()[0]);
+  } else if (k == "enthalpy") {
+    // LAMMPS: etotal + press·vol/nktv2p (norm divides the whole by N below).
+    double p;
+    thermo_value("press", ThermoContext{c.state, c.force, 0.0, c.run_start_step, false, c.comm}, p);
+    v = ke() + epair() + p * vol / units::nktv2p;
+  } else if (k == "density") {
     TermSum m(comm, 1);
     for (int t : s.atoms.type) m.add(0, s.mass[t]);
-    v = m.total()[0] / vol / 0.602214076;  // amu/Å³ → g/cm³ (LAMMPS metal: mv2d = 1/0.602214129)
+    v = m.total()[0] * units::mv2d / vol;  // LAMMPS's order and constant
   } else if (k == "lx" || k == "ly" || k == "lz")
     v = s.box.prd(k[1] - 'x');
   else if (k == "xlo" || k == "ylo" || k == "zlo")

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "md/force/backend.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
+#include "md/force/backend.hpp"
 
 namespace wmd::md {
 
@@ -30,6 +30,7 @@ struct ThermoContext {
   // `thermo_modify temp ID`: that compute's kinetic tensor (xx yy zz xy xz yz, eV) for pxx…pyz; null: all
   // atoms' (the temperature and dof above are then filled from the compute before any keyword is read).
   const double* ktensor = nullptr;
+  int64_t run_end_step = 0;  // the run's last step, for cpuremain (0: not in a run)
 };
 
 /// Value of a built-in keyword; returns false for unknown keywords. Collective over ctx.comm.

@@ -24,6 +24,7 @@ void Simulation::thermo_output(bool header) {
   ctx.cpu_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_clock).count();
   const ComputeContext cc = compute_context();
   const double natoms_all = static_cast<double>(natoms());
+  ctx.run_end_step = run_end_step;  // cpuremain
   std::vector<double> values;
   std::vector<std::string> headers;
   std::vector<bool> ints;

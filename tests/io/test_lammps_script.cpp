@@ -65,6 +65,38 @@ TEST(LammpsScript, ExpressionsFollowPrecedence) {
   EXPECT_DOUBLE_EQ(v.evaluate("min(2,7)+max(2,7)", p), 9.0);
 }
 
+TEST(LammpsScript, PowerAndUnaryMinusAsLammps) {
+  Variables v;
+  const wmd::SourcePos p;
+  EXPECT_DOUBLE_EQ(v.evaluate("-2^2", p), 4.0);    // unary minus binds tighter than ^
+  EXPECT_DOUBLE_EQ(v.evaluate("2^3^2", p), 64.0);  // ^ groups from the left
+  EXPECT_DOUBLE_EQ(v.evaluate("2^-1", p), 0.5);
+}
+
+TEST(LammpsScript, BooleansAsLammpsIf) {
+  const wmd::SourcePos p;
+  EXPECT_TRUE(evaluate_boolean("2 > 1 && !(3 < 2)", p));
+  EXPECT_TRUE(evaluate_boolean("fcc == fcc", p));
+  EXPECT_TRUE(evaluate_boolean("fcc != bcc || 0", p));
+  EXPECT_FALSE(evaluate_boolean("1 |^ 1", p));
+  EXPECT_TRUE(evaluate_boolean("1.5e0 >= 1.5", p));
+  EXPECT_THROW(evaluate_boolean("abc < 2", p), wmd::InputError);
+  EXPECT_THROW(evaluate_boolean("(1 > 0", p), wmd::InputError);
+}
+
+TEST(LammpsScript, LoopRunsItsBodyOncePerValue) {
+  Variables v;
+  const auto cmds = read_all(write("loop.in",
+                                   "variable i loop 2 4 pad\nlabel top\nprint \"i=$i\"\nnext i\n"
+                                   "jump SELF top\nprint end\n"),
+                             v);
+  ASSERT_EQ(cmds.size(), 4u);
+  EXPECT_EQ(cmds[0].args[0], "i=2");
+  EXPECT_EQ(cmds[2].args[0], "i=4");
+  EXPECT_EQ(cmds[3].args[0], "end");
+  EXPECT_EQ(cmds[3].pos.line, 6);
+}
+
 TEST(LammpsScript, UndefinedVariableIsAnErrorAtItsLine) {
   Variables v;
   try {

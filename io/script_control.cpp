@@ -1,0 +1,289 @@
+// The control flow of LAMMPS input scripts, which LAMMPS's input class executes itself rather than as
+// commands: `label ID`, `jump FILE|SELF [label]`, `next VAR...`, `if BOOL then ... elif BOOL ... else ...`
+// and `quit`; and `next`'s advance of index and loop variables. LAMMPS's semantics (docs: jump, next, if):
+// a jump to a label skips every line (unsubstituted) until `label ID`; a `next` that exhausts a variable
+// deletes it and makes the next `jump` a no-op, which is how loops end; an `if` executes its quoted
+// commands as if they were lines of the script at the `if`'s place.
+#include <cctype>
+#include <cstring>
+#include <fstream>
+
+#include "io/lammps_script.hpp"
+
+namespace wmd::io {
+
+bool Variables::next(const Command& cmd) {
+  if (cmd.args.empty()) fail_input(cmd.pos, "next needs at least one variable name");
+  Style style = Style::index;
+  for (size_t k = 0; k < cmd.args.size(); ++k) {
+    const auto it = vars_.find(cmd.args[k]);
+    if (it == vars_.end()) fail_input(cmd.pos, "next: undefined variable '" + cmd.args[k] + "'");
+    if (it->second.style != Style::index && it->second.style != Style::loop)
+      fail_input(cmd.pos, "next: variable '" + cmd.args[k] + "' is a " + style_name(it->second.style) +
+                              " variable; only index and loop variables have a next value");
+    if (k > 0 && it->second.style != style)
+      fail_input(cmd.pos, "next: all variables must have the same style (LAMMPS's rule)");
+    style = it->second.style;
+  }
+  bool exhausted = false;
+  for (const auto& name : cmd.args) {
+    auto it = vars_.find(name);
+    if (it == vars_.end()) continue;  // named twice and already exhausted
+    Var& v = it->second;
+    ++v.which;
+    const size_t count =
+        v.style == Style::index ? v.values.size() : static_cast<size_t>(v.last - v.first + 1);
+    if (v.which >= count) {
+      exhausted = true;
+      vars_.erase(it);  // LAMMPS removes it, so the loop's `variable` line may define it afresh
+    } else {
+      set_current(v);
+    }
+  }
+  return exhausted;
+}
+
+LammpsScript::File& LammpsScript::current_file(const SourcePos& pos) {
+  for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+    if (!it->commands) return *it;
+  fail_input(pos, "jump outside any input file");
+}
+
+bool LammpsScript::scanning_for_label(const std::string& line, const SourcePos& pos) {
+  if (label_.empty()) return false;
+  // LAMMPS does not substitute variables while it looks for the label (they may not be defined yet).
+  const auto words = split_words(line, pos);
+  if (words.size() >= 2 && words[0] == "label" && words[1] == label_) label_.clear();
+  return true;
+}
+
+void LammpsScript::jump(const Command& c) {
+  ArgCursor a(c);
+  const std::string file = a.word("a file name or SELF");
+  const std::string label = a.done() ? std::string() : a.word("a label");
+  a.finish();
+  if (skip_next_jump_) {
+    skip_next_jump_ = false;  // a `next` exhausted its variable: the loop ends here
+    return;
+  }
+  if (jump_limit_ > 0 && ++jumps_ > jump_limit_) {
+    stack_.clear();  // the dry run stops checking here (its state does not evolve)
+    return;
+  }
+  File& f = current_file(c.pos);
+  if (file == "SELF") {
+    f.next = 0;
+  } else {
+    // Another file replaces the current one (not an include: reading does not come back).
+    std::ifstream in(file);
+    if (!in) fail_input(c.pos, "jump: cannot open input file '" + file + "'");
+    File g;
+    g.path = file;
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      g.lines.push_back(line);
+    }
+    f = std::move(g);
+  }
+  // An `if`'s remaining commands still run (LAMMPS executes them from memory); reading then resumes in the
+  // jumped-to file.
+  label_ = label;
+  label_from_ = c.pos;
+}
+
+void LammpsScript::run_if(const Command& c) {
+  ArgCursor a(c);
+  const std::string cond = a.word("a Boolean expression");
+  a.choice("'then'", {"then"});
+  // Branches: (condition, commands) in order, the else branch with an empty condition.
+  struct Branch {
+    std::string cond;
+    bool is_else = false;
+    std::vector<std::string> commands;
+  };
+  std::vector<Branch> branches{{cond, false, {}}};
+  for (size_t k = 2; k < c.args.size(); ++k) {
+    const std::string& w = c.args[k];
+    if (!branches.back().is_else && w == "elif") {
+      if (k + 1 >= c.args.size()) fail_input(c.pos, "if: elif needs a Boolean expression");
+      branches.push_back({c.args[++k], false, {}});
+    } else if (!branches.back().is_else && w == "else") {
+      branches.push_back({"", true, {}});
+    } else {
+      branches.back().commands.push_back(w);
+    }
+  }
+  if (branches.front().commands.empty()) fail_input(c.pos, "if: 'then' needs at least one command");
+  if (branches.back().is_else && branches.back().commands.empty())
+    fail_input(c.pos, "if: 'else' needs at least one command");
+  for (const Branch& b : branches) {
+    if (!b.is_else && !evaluate_boolean(substitute(b.cond, c.pos), c.pos)) continue;
+    if (b.commands.empty()) return;  // an elif with no commands
+    File f;
+    f.path = c.pos.file;
+    f.lines = b.commands;
+    f.commands = true;
+    f.origin = c.pos;
+    if (stack_.size() > 64) fail_input(c.pos, "if commands nested too deeply");
+    stack_.push_back(std::move(f));
+    return;
+  }
+}
+
+bool LammpsScript::control(const Command& c) {
+  if (c.name == "label") {
+    ArgCursor a(c);
+    a.word("a label name");
+    a.finish();
+  } else if (c.name == "jump") {
+    jump(c);
+  } else if (c.name == "next") {
+    if (vars_.next(c)) skip_next_jump_ = true;
+  } else if (c.name == "if") {
+    run_if(c);
+  } else if (c.name == "quit") {
+    ArgCursor a(c);
+    if (!a.done() && a.integer("an exit status", 0, 255) != 0)
+      a.fail("quit with a non-zero exit status is not supported (wafermd's statuses 2 and 3 mean errors)");
+    a.finish();
+    stack_.clear();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// LAMMPS's evaluate_boolean: operands are numbers or words; operators by precedence, low to high:
+// || and |^, &&, == and !=, < <= > >=, unary !. A comparison of two numbers is numeric; of two words, a
+// string comparison (== and != only).
+class BooleanParser {
+ public:
+  BooleanParser(const std::string& text, const SourcePos& pos) : s_(text), pos_(pos) {}
+
+  bool parse() {
+    const Value v = logic_or();
+    skip();
+    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_) + "'");
+    return number(v) != 0.0;
+  }
+
+ private:
+  struct Value {
+    bool is_number;
+    double x;
+    std::string word;
+  };
+
+  [[noreturn]] void fail(const std::string& why) const {
+    fail_input(pos_, "if: cannot evaluate Boolean '" + s_ + "': " + why);
+  }
+  double number(const Value& v) const {
+    if (!v.is_number) fail("'" + v.word + "' is not a number");
+    return v.x;
+  }
+  static Value of(bool b) { return Value{true, b ? 1.0 : 0.0, ""}; }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool eat(const char* op) {
+    skip();
+    const size_t n = std::char_traits<char>::length(op);
+    if (s_.compare(i_, n, op) != 0) return false;
+    i_ += n;
+    return true;
+  }
+  Value logic_or() {
+    Value v = logic_and();
+    for (;;) {
+      if (eat("||")) {
+        const Value r = logic_and();
+        v = of(number(v) != 0.0 || number(r) != 0.0);
+      } else if (eat("|^")) {
+        const Value r = logic_and();
+        v = of((number(v) != 0.0) != (number(r) != 0.0));
+      } else {
+        return v;
+      }
+    }
+  }
+  Value logic_and() {
+    Value v = equality();
+    while (eat("&&")) {
+      const Value r = equality();
+      v = of(number(v) != 0.0 && number(r) != 0.0);
+    }
+    return v;
+  }
+  Value equality() {
+    Value v = relation();
+    for (;;) {
+      const bool eq = eat("==");
+      if (!eq && !eat("!=")) return v;
+      const Value r = relation();
+      if (v.is_number != r.is_number) fail("a number compared with a word");
+      const bool same = v.is_number ? v.x == r.x : v.word == r.word;
+      v = of(eq ? same : !same);
+    }
+  }
+  Value relation() {
+    Value v = unary();
+    for (;;) {
+      int op;
+      if (eat("<="))
+        op = 0;
+      else if (eat(">="))
+        op = 1;
+      else if (eat("<"))
+        op = 2;
+      else if (eat(">"))
+        op = 3;
+      else
+        return v;
+      const Value r = unary();
+      if (!v.is_number || !r.is_number) fail("words compare with == and != only");
+      const bool t[] = {v.x <= r.x, v.x >= r.x, v.x<r.x, v.x> r.x};
+      v = of(t[op]);
+    }
+  }
+  Value unary() {
+    skip();
+    // '!' before '=' is the start of != (handled by the caller), not a negation.
+    if (i_ + 1 < s_.size() && s_[i_] == '!' && s_[i_ + 1] != '=') {
+      ++i_;
+      return of(number(unary()) == 0.0);
+    }
+    if (eat("(")) {
+      const Value v = logic_or();
+      if (!eat(")")) fail("missing ')'");
+      return v;
+    }
+    return operand();
+  }
+  Value operand() {
+    skip();
+    const size_t start = i_;
+    while (i_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[i_])) &&
+           !std::strchr("()<>=!&|", s_[i_]))
+      ++i_;
+    if (i_ == start) fail(i_ < s_.size() ? "unexpected '" + s_.substr(i_) + "'" : "it ends early");
+    const std::string w = s_.substr(start, i_ - start);
+    double x;
+    if (parse_double(w, x)) return Value{true, x, ""};
+    return Value{false, 0.0, w};
+  }
+
+  const std::string& s_;
+  const SourcePos& pos_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+bool evaluate_boolean(const std::string& text, const SourcePos& pos) {
+  return BooleanParser(text, pos).parse();
+}
+
+}  // namespace wmd::io

@@ -1,0 +1,38 @@
+// Reading and writing text files that may be gzip-compressed (LAMMPS reads `file.gz` data files and writes
+// `dump …/gz`): the compression follows the file name's `.gz` ending, as in LAMMPS.
+#pragma once
+#include <cstdio>
+#include <string>
+
+#include "base/error.hpp"
+
+namespace wmd::io {
+
+/// True when `path` ends in ".gz".
+bool is_gz_name(const std::string& path);
+/// The whole text of `path`, decompressed when it ends in .gz; a missing or corrupt file is an InputError at
+/// `from` naming `what` (e.g. "data file").
+std::string read_text_file(const std::string& path, const std::string& what, const SourcePos& from);
+
+/// A text file being written, plain or gzip-compressed.
+class TextSink {
+ public:
+  TextSink() = default;
+  TextSink(const TextSink&) = delete;
+  TextSink& operator=(const TextSink&) = delete;
+  ~TextSink() { close(); }
+  /// Opens (truncates) `path`, compressed when `gz`; false if it cannot be written.
+  bool open(const std::string& path, bool gz);
+  bool is_open() const { return plain_ != nullptr || gz_ != nullptr; }
+  /// Appends text; false on an I/O error.
+  bool write(const std::string& text);
+  /// Flushes what was written so far (gz: a complete deflate block, readable by zcat); false on an error.
+  bool flush();
+  void close();
+
+ private:
+  std::FILE* plain_ = nullptr;
+  void* gz_ = nullptr;  // gzFile
+};
+
+}  // namespace wmd::io

@@ -1,0 +1,68 @@
+// `write_restart FILE`, `read_restart FILE` and `restart 0 | N FILE [FILE2]` with wafermd's restart files
+// (the checkpoint format, md/run/restart_files.cpp). LAMMPS's file-layout keywords (fileper, nfile and '%'
+// names for one file per processor) are refused: a wafermd restart file is always one file.
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+std::string restart_name(io::ArgCursor& a) {
+  const std::string file = a.word("a restart file name");
+  if (file.find('%') != std::string::npos)
+    a.fail("restart file names with '%' (one file per processor) are not supported: wafermd writes one file");
+  return file;
+}
+
+void cmd_write_restart(Simulation& sim, const io::Command& c) {
+  sim.require_box(c);
+  io::ArgCursor a(c);
+  const std::string file = restart_name(a);
+  if (!a.done()) {
+    const std::string key = a.word("a keyword");
+    a.fail("write_restart keyword '" + key + "' is not supported (wafermd writes one file)");
+  }
+  if (sim.dry_run) return;
+  sim.write_restart_file(file);
+}
+
+void cmd_read_restart(Simulation& sim, const io::Command& c) {
+  sim.require_no_box(c);
+  io::ArgCursor a(c);
+  const std::string file = a.word("a restart file name");
+  if (!a.done()) a.fail("read_restart takes only a file name ('remap' is not supported)");
+  sim.read_restart_file(file, c.pos);
+}
+
+void cmd_restart(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const int64_t every = a.integer("the restart interval (steps, 0: off)", 0, 2000000000);
+  if (every == 0) {
+    a.finish();
+    sim.restart_output = RestartOutput{};  // LAMMPS: restart 0 ends both settings
+    return;
+  }
+  const std::string first = restart_name(a);
+  std::string second;
+  if (!a.done()) second = restart_name(a);
+  if (!a.done()) {
+    const std::string key = a.word("a keyword");
+    a.fail("restart keyword '" + key + "' is not supported (wafermd writes one file)");
+  }
+  RestartOutput& r = sim.restart_output;
+  if (second.empty()) {
+    r.every_single = every, r.single = first;
+  } else {
+    if (first.find('*') != std::string::npos || second.find('*') != std::string::npos)
+      a.fail("restart with two files takes names without '*' (they are overwritten in turn)");
+    r.every_double = every, r.pair[0] = first, r.pair[1] = second, r.next = 0;
+  }
+}
+
+}  // namespace
+
+WMD_COMMAND("write_restart", cmd_write_restart, kNoPhysics)
+WMD_COMMAND("read_restart", cmd_read_restart, kNoFlags)
+WMD_COMMAND("restart", cmd_restart, kNoPhysics)
+
+}  // namespace wmd::md

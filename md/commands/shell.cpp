@@ -1,0 +1,79 @@
+// `shell cd|mkdir|mv|rm|rmdir|putenv ...`, done by wafermd itself with LAMMPS's semantics (cd and putenv on
+// every rank, the file operations on rank 0; a failed file operation is a warning, a failed cd an error).
+// Anything else is refused: an input file must not run arbitrary programs.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "md/run/command_registry.hpp"
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+void warn(Simulation& sim, const std::string& what, const std::string& arg) {
+  sim.log.line("WARNING: Shell command '" + what + " " + arg + "' failed: " + std::strerror(errno));
+}
+
+void cmd_shell(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string op = a.word("a shell command");
+  static const std::vector<std::string> ops = {"cd", "mkdir", "mv", "rm", "rmdir", "putenv"};
+  if (std::find(ops.begin(), ops.end(), op) == ops.end())
+    a.fail("shell '" + op +
+           "' is not run: wafermd's shell does cd, mkdir, mv, rm, rmdir and putenv itself and runs no "
+           "other program");
+  std::vector<std::string> args;
+  while (!a.done()) args.push_back(a.word("an argument"));
+  if (op == "cd" && args.size() != 1) a.fail("shell cd takes one directory");
+  if (op == "mv" && args.size() != 2) a.fail("shell mv takes two names (old new)");
+  if (args.empty()) a.fail("shell " + op + " needs at least one argument");
+  if (op == "putenv") {
+    for (const auto& kv : args) {
+      const size_t eq = kv.find('=');
+      if (eq == 0) a.fail("shell putenv needs NAME=value or NAME, got '" + kv + "'");
+      // Every rank, in the dry run too: getenv variables read later must see it.
+      ::setenv(kv.substr(0, eq).c_str(), eq == std::string::npos ? "" : kv.substr(eq + 1).c_str(), 1);
+    }
+    return;
+  }
+  if (op == "cd") {
+    // The dry run follows a cd into a directory that exists (later relative paths are checked from
+    // there; the program returns to its directory afterwards); one that a `shell mkdir` will create is
+    // only entered by the real run.
+    if (sim.dry_run) {
+      struct stat st;
+      if (::stat(args[0].c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        const int rc = ::chdir(args[0].c_str());
+        (void)rc;  // a directory that exists but cannot be entered fails in the real run
+      }
+      return;
+    }
+    if (::chdir(args[0].c_str()) != 0) a.fail("shell cd '" + args[0] + "' failed: " + std::strerror(errno));
+    return;
+  }
+  if (sim.dry_run || !sim.comm.root()) return;  // files are written by rank 0 in the real run
+  if (op == "mkdir") {
+    for (const auto& d : args)
+      if (::mkdir(d.c_str(), 0755) != 0) warn(sim, op, d);
+  } else if (op == "rmdir") {
+    for (const auto& d : args)
+      if (::rmdir(d.c_str()) != 0) warn(sim, op, d);
+  } else if (op == "rm") {
+    for (const auto& f : args)
+      if (::unlink(f.c_str()) != 0) warn(sim, op, f);
+  } else if (std::rename(args[0].c_str(), args[1].c_str()) != 0) {
+    warn(sim, op, args[0] + " " + args[1]);
+  }
+}
+
+}  // namespace
+
+WMD_COMMAND("shell", cmd_shell, kNoPhysics)
+
+}  // namespace wmd::md

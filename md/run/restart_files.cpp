@@ -1,0 +1,186 @@
+// LAMMPS's write_restart, read_restart and `restart N` with wafermd's own restart files: the checkpoint
+// format (md/run/checkpoint_state.cpp), read back as LAMMPS reads a restart — box, boundary, atom types and
+// masses, groups, atoms with velocities and image flags, step, time and timestep — after which the script
+// defines the potential, fixes and outputs again. A run continued this way repeats, bit for bit, the run the
+// same input would have made without stopping: the next `run`'s set-up rebuilds everything else from these.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "md/run/simulation.hpp"
+
+namespace wmd::md {
+namespace {
+
+std::string expand_step(std::string name, int64_t step) {
+  const size_t star = name.find('*');
+  if (star != std::string::npos) name.replace(star, 1, std::to_string(step));
+  return name;
+}
+
+// LAMMPS's binary restart files begin with this magic string (read_restart.cpp, MAGIC_STRING).
+bool is_lammps_restart(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[16] = {};
+  in.read(head, 15);
+  return std::memcmp(head, "LammpS RestartT", 15) == 0;
+}
+
+}  // namespace
+
+void Simulation::write_restart_file(const std::string& path) {
+  // A '*' in the name is the step (the two-file form has none: LAMMPS overwrites the pair in turn).
+  io::CheckpointData d = checkpoint_data();
+  std::string faces;
+  for (int k = 0; k < 3; ++k)
+    faces += std::string(k ? " " : "") + static_cast<char>(state.box.face[k][0]) +
+             static_cast<char>(state.box.face[k][1]);
+  d.texts["box/boundary"] = faces;
+  d.ints["lammps_order/next_sort"] = {atom_sort.next_step};
+  const std::string file = expand_step(path, state.step);
+  if (comm.root()) io::write_checkpoint(file, d);
+  comm.barrier();
+}
+
+void Simulation::write_restarts_due() {
+  // Steps that are multiples of N, never a run's first (LAMMPS's next_restart).
+  RestartOutput& r = restart_output;
+  if (state.step == run_start_step) return;
+  if (r.every_single > 0 && state.step % r.every_single == 0) write_restart_file(r.single);
+  if (r.every_double > 0 && state.step % r.every_double == 0) {
+    write_restart_file(r.pair[r.next]);
+    r.next = 1 - r.next;
+  }
+}
+
+void Simulation::read_restart_file(const std::string& path, const SourcePos& at) {
+  if (is_lammps_restart(path))
+    fail_input(at, "'" + path +
+                       "' is a LAMMPS binary restart file, which wafermd cannot read: convert it with "
+                       "`lmp -r2data " +
+                       path + " data.file` and use read_data data.file");
+  const io::CheckpointData d = read_broadcast(path, at);
+  const std::string what = "restart file '" + path + "'";
+  auto ints = [&](const std::string& k) -> const std::vector<int64_t>& {
+    auto it = d.ints.find(k);
+    if (it == d.ints.end() || it->second.empty()) fail_input(at, what + " lacks " + k);
+    return it->second;
+  };
+  auto reals = [&](const std::string& k) -> const std::vector<double>& {
+    auto it = d.reals.find(k);
+    if (it == d.reals.end() || it->second.empty()) fail_input(at, what + " lacks " + k);
+    return it->second;
+  };
+  const int64_t natoms = ints("meta/natoms")[0];
+  for (const char* k : {"atoms/x", "atoms/y", "atoms/z", "atoms/vx", "atoms/vy", "atoms/vz"})
+    if (static_cast<int64_t>(reals(k).size()) != natoms) fail_input(at, what + " is inconsistent: " + k);
+  for (const char* k : {"atoms/id", "atoms/type", "atoms/ix", "atoms/iy", "atoms/iz", "atoms/mask"})
+    if (static_cast<int64_t>(ints(k).size()) != natoms) fail_input(at, what + " is inconsistent: " + k);
+  state.step = ints("meta/step")[0];
+  state.time = reals("meta/time")[0];
+  state.dt = reals("meta/dt")[0];
+  state.ntypes = static_cast<int>(ints("meta/ntypes")[0]);
+  state.mass = reals("types/mass");
+  if (static_cast<int>(state.mass.size()) != state.ntypes + 1)
+    fail_input(at, what + " is inconsistent: types/mass");
+  Box& b = state.box;
+  for (int k = 0; k < 3; ++k) {
+    b.lo[k] = reals("box/lo")[k], b.hi[k] = reals("box/hi")[k];
+    b.min_lo[k] = reals("box/min_lo")[k], b.min_hi[k] = reals("box/min_hi")[k];
+  }
+  const auto faces = d.texts.find("box/boundary");
+  if (faces != d.texts.end()) {
+    std::istringstream w(faces->second);
+    for (int k = 0; k < 3; ++k) {
+      std::string f;
+      w >> f;
+      if (f.size() != 2) fail_input(at, what + " is inconsistent: box/boundary");
+      b.face[k][0] = static_cast<Face>(f[0]), b.face[k][1] = static_cast<Face>(f[1]);
+    }
+  }
+  b.defined = true;
+  {
+    std::vector<std::string> names;
+    std::istringstream in(d.texts.count("groups/names") ? d.texts.at("groups/names") : "all");
+    for (std::string l; std::getline(in, l);) names.push_back(l);
+    state.group_names = names;
+  }
+  const auto sort = d.ints.find("lammps_order/next_sort");
+  if (sort != d.ints.end() && !sort->second.empty()) atom_sort.next_step = sort->second[0];
+  set_decomposition(io::Command{"read_restart", {path}, at, ""});
+  // The cuts `balance` had moved decide which rank sums which atoms: kept when the grid is the same.
+  for (int k = 0; k < 3; ++k) {
+    const auto it = d.reals.find(std::string("decomposition/cuts_") + "xyz"[k]);
+    if (it == d.reals.end() || it->second.size() != decomp.cuts(k).size()) continue;
+    try {
+      decomp.set_cuts(k, it->second);
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  const int64_t saved_ranks = ints("meta/ranks")[0];
+  if (saved_ranks == comm.size()) {
+    // The same rank count: each rank takes back its atoms in their saved order, as the run that wrote
+    // them held them (the sums of the next run then add in the same order).
+    keep_my_restored_atoms(d, comm.rank());
+  } else {
+    // Another rank count: every rank keeps the atoms its sub-domain owns (the next set-up migrates any
+    // stragglers).
+    Atoms a;
+    const auto &x = reals("atoms/x"), &y = reals("atoms/y"), &z = reals("atoms/z");
+    const auto &vx = reals("atoms/vx"), &vy = reals("atoms/vy"), &vz = reals("atoms/vz");
+    const auto &id = ints("atoms/id"), &type = ints("atoms/type"), &mask = ints("atoms/mask");
+    const auto &ix = ints("atoms/ix"), &iy = ints("atoms/iy"), &iz = ints("atoms/iz");
+    const auto order = d.ints.find("atoms/order");
+    for (int64_t k = 0; k < natoms; ++k) {
+      if (!decomp.owns(b, x[k], y[k], z[k])) continue;
+      a.add(id[k], static_cast<int>(type[k]), x[k], y[k], z[k],
+            order == d.ints.end() ? -1 : order->second[k]);
+      a.vx.back() = vx[k], a.vy.back() = vy[k], a.vz.back() = vz[k];
+      a.ix.back() = static_cast<int>(ix[k]), a.iy.back() = static_cast<int>(iy[k]),
+      a.iz.back() = static_cast<int>(iz[k]);
+      a.mask.back() = static_cast<uint32_t>(mask[k]);
+    }
+    state.atoms = std::move(a);
+  }
+  // Fix states, taken back by fixes defined later with the same ID and style (cmd_fix).
+  restart_fix_states.clear();
+  if (d.texts.count("fixes/ids")) {
+    std::istringstream ids(d.texts.at("fixes/ids"));
+    for (std::string id; std::getline(ids, id);) {
+      const auto style = d.texts.find("fixes/" + id + "/style");
+      if (id.empty() || style == d.texts.end()) continue;
+      NamedArrays mine = ranked_arrays(d, "fixes/" + id, saved_ranks == comm.size() ? comm.rank() : 0);
+      bool empty = true;
+      for (const auto& [k, v] : ranked_arrays(d, "fixes/" + id, 0)) empty = empty && v.empty();
+      if (saved_ranks != comm.size() && !empty)
+        mine = {{"wafermd_restart_ranks", {static_cast<double>(saved_ranks)}}};  // refused at its fix
+      restart_fix_states[id] = {style->second, mine};
+    }
+  }
+  for (int64_t t : ints("atoms/type"))
+    if (t < 1 || t > state.ntypes) fail_input(at, what + " is inconsistent: an atom type out of range");
+  // The mesh keeps each atom on its PE between runs: the same backend on the same ranks takes back the
+  // PE assignment, so the next run sums in the order the uninterrupted one would have. (The cluster
+  // backend rebuilds everything at a run's set-up from the atoms alone.)
+  const auto saved_backend = d.texts.find("meta/backend");
+  if (backend->name() == "mesh" && saved_backend != d.texts.end() && saved_backend->second == "mesh" &&
+      saved_ranks == comm.size()) {
+    NamedArrays st = ranked_arrays(d, "backend", comm.rank());
+    // Another precision maps alike but sums other bits: nothing to keep then.
+    const auto prec = st.find("precision");
+    const double bits = settings.mesh_precision == "fp64" ? 64 : 32;
+    if (prec != st.end() && prec->second.size() == 1 && prec->second[0] == bits) {
+      st["wafermd_mapping_only"] = {b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]};
+      backend->restore_state(st);
+    }
+  }
+  forces_current = false;
+  if (!dry_run)
+    log.line(fmt::format("Reading restart file {} (step {}, {} atoms, {} atom types)", path, state.step,
+                         natoms, state.ntypes));
+}
+
+}  // namespace wmd::md

@@ -1,0 +1,336 @@
+// LAMMPS script commands end to end against Debian lmp (references from validation/script/regenerate.sh):
+// print's substitutions, label/jump/next loops and if/elif/else ladders print lmp's lines; dump atom and
+// dump xyz files equal lmp's byte for byte; read_data of a .gz file and dump custom/gz give lmp's atoms;
+// write_restart + read_restart continue bit-identically with the same two runs in one script (cluster at 1
+// and 2 ranks, mesh); and every bad use of the new commands exits 2 with one line and writes nothing.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "program_harness.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using wmd::test::run_shell;
+using wmd::test::run_wafermd_in;
+using wmd::test::slurp;
+
+const std::string kData = std::string(WAFERMD_SOURCE_DIR) + "/tests/data/script/";
+
+// A scratch directory holding copies of the named files of tests/data/script.
+std::string setup_dir(const std::string& name, const std::vector<std::string>& files) {
+  const std::string dir = wmd::test::scratch_dir("script_" + name);
+  for (const auto& f : files) fs::copy_file(kData + f, dir + "/" + f);
+  return dir;
+}
+
+std::string lines_starting(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind(prefix, 0) == 0) out += l + "\n";
+  return out;
+}
+
+std::string gunzip(const std::string& path) {
+  gzFile g = gzopen(path.c_str(), "rb");
+  if (!g) return "<cannot open " + path + ">";
+  std::string text;
+  char buf[4096];
+  for (int n; (n = gzread(g, buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  gzclose(g);
+  return text;
+}
+
+// Two texts word by word: equal words, or numbers within `tol` (relative).
+void expect_same_words(const std::string& got, const std::string& want, double tol) {
+  std::istringstream g(got), w(want);
+  std::string a, b;
+  size_t n = 0;
+  while (w >> b) {
+    ASSERT_TRUE(static_cast<bool>(g >> a)) << "wafermd's text ends early at word " << n;
+    ++n;
+    if (a == b) continue;
+    char *ea = nullptr, *eb = nullptr;
+    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+    ASSERT_TRUE(*ea == 0 && *eb == 0) << "word " << n << ": '" << a << "' vs lmp's '" << b << "'";
+    ASSERT_NEAR(x, y, tol * std::max(1.0, std::fabs(y))) << "word " << n;
+  }
+  EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's text is longer";
+}
+
+TEST(ScriptParity, PrintSubstitutesAsLammps) {
+  const std::string dir = setup_dir("print", {"in.print"});
+  const auto r = run_wafermd_in(dir, "run in.print --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_starting(r.out, ">>"), slurp(kData + "print.ref"));
+}
+
+TEST(ScriptParity, LoopsAndIfLaddersAsLammps) {
+  const std::string dir = setup_dir("loop", {"in.loop"});
+  const auto r = run_wafermd_in(dir, "run in.loop --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_starting(r.out, ">>"), slurp(kData + "loop.ref"));
+  // The loop body's run ran three times: 3 × 5 steps.
+  EXPECT_NE(slurp(dir + "/out/report.json").find("\"steps\": 15"), std::string::npos);
+}
+
+// The thermo blocks (header to the line before "Loop time") of a log.
+std::string thermo_blocks(const std::string& log) {
+  std::istringstream in(log);
+  std::string out;
+  bool inside = false;
+  for (std::string l; std::getline(in, l);) {
+    if (l.find("Step") != std::string::npos && l.find_first_not_of(' ') == l.find("Step")) inside = true;
+    if (l.rfind("Loop time", 0) == 0) inside = false;
+    if (inside) out += l + "\n";
+  }
+  return out;
+}
+
+TEST(ScriptParity, ThermoKeywordsAsLammps) {
+  const std::string dir = setup_dir("thermo", {"in.thermo"});
+  const auto r = run_wafermd_in(dir, "run in.thermo --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Step 0's forces are round-off (1e-15): numbers agree to 1e-9 of their size, headers exactly.
+  expect_same_words(thermo_blocks(r.out), slurp(kData + "thermo.ref"), 1e-9);
+}
+
+TEST(ScriptDumps, AtomAndXyzEqualLammpsByteForByte) {
+  const std::string dir = setup_dir("dumps", {"in.dumps"});
+  const auto r = run_wafermd_in(dir, "run in.dumps --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"atom.dump", "plain.xyz", "atom_unscaled_image.dump", "element.xyz",
+                        "atom_every.dump", "atom_first.dump"}) {
+    EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + f)) << f;
+  }
+}
+
+TEST(ScriptDumps, OneFilePerFrameAsLammps) {
+  const std::string dir = setup_dir("multifile", {"in.multifile"});
+  const auto r = run_wafermd_in(dir, "run in.multifile --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"frame.000.dump", "frame.005.dump", "frame.010.dump"})
+    EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + f)) << f;
+  EXPECT_TRUE(fs::exists(dir + "/z.0.xyz.gz"));
+  EXPECT_EQ(gunzip(dir + "/z.10.xyz.gz"), slurp(kData + "z.10.xyz"));
+}
+
+TEST(ScriptDumps, GzDataAndCustomGzDumpAsLammps) {
+  const std::string dir = setup_dir("gz", {"in.gz", "data.alloy.gz"});
+  const auto r = run_wafermd_in(dir, "run in.gz --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string got = gunzip(dir + "/custom.dump.gz"), want = slurp(kData + "custom.dump");
+  // The step-0 frame (the atoms read_data read from the .gz file) is lmp's to the last digit; after 5 and
+  // 10 steps of dynamics the last bits may differ.
+  const size_t second = want.find("ITEM: TIMESTEP", 1);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_EQ(got.substr(0, second), want.substr(0, second));
+  expect_same_words(got, want, 1e-12);
+}
+
+TEST(ScriptDumps, CustomGzIsTheCustomDumpCompressed) {
+  const std::string dir = setup_dir("gz_plain", {"data.alloy.gz"});
+  std::ofstream(dir + "/in.both") << "units metal\natom_style atomic\nread_data data.alloy.gz\n"
+                                     "write_data back.data\npair_style eam/alloy\npair_coeff * * "
+                                     "/usr/share/lammps/potentials/CuNi.eam.alloy Cu Ni\nfix 1 all nve\n"
+                                     "dump p all custom 3 plain.dump id type xu yu zu fx\n"
+                                     "dump g all custom/gz 3 packed.dump.gz id type xu yu zu fx\n"
+                                     "run 7\n";
+  const auto r = run_wafermd_in(dir, "run in.both --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string plain = slurp(dir + "/plain.dump");
+  EXPECT_GT(plain.size(), 1000u);
+  EXPECT_EQ(gunzip(dir + "/packed.dump.gz"), plain);
+  // read_data of the .gz file read what the plain file holds: write_data gives the same text back.
+  ASSERT_EQ(run_shell(dir, "gzip -dk data.alloy.gz").status, 0);
+  std::ofstream(dir + "/in.plain") << "units metal\natom_style atomic\nread_data data.alloy\n"
+                                      "write_data back_plain.data\n";
+  ASSERT_EQ(run_wafermd_in(dir, "run in.plain --output out2").status, 0);
+  EXPECT_EQ(slurp(dir + "/back.data"), slurp(dir + "/back_plain.data"));
+}
+
+struct RestartCase {
+  const char* name;
+  const char* backend;
+  int ranks;
+};
+
+void PrintTo(const RestartCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class ScriptRestart : public ::testing::TestWithParam<RestartCase> {};
+
+// Rows of thermo.csv from the last row of `first_step` on (a run's set-up row, not the previous run's last).
+std::string thermo_from(const std::string& csv, long first_step) {
+  std::istringstream in(csv);
+  std::string out;
+  for (std::string l; std::getline(in, l);) {
+    char* end = nullptr;
+    const long step = std::strtol(l.c_str(), &end, 10);
+    if (end == l.c_str() || step < first_step) continue;
+    if (step == first_step) out.clear();
+    out += l + "\n";
+  }
+  return out;
+}
+
+// Frames of a dump file from `first_step` on.
+std::string frames_from(const std::string& dump, long first_step) {
+  const std::string mark = "ITEM: TIMESTEP\n";
+  std::string out;
+  for (size_t p = dump.find(mark); p != std::string::npos;) {
+    const size_t next = dump.find(mark, p + mark.size());
+    const std::string frame = dump.substr(p, next == std::string::npos ? std::string::npos : next - p);
+    if (std::stol(frame.substr(mark.size())) >= first_step) out += frame;
+    p = next;
+  }
+  return out;
+}
+
+TEST_P(ScriptRestart, ContinuesBitIdenticallyWithOneScript) {
+  const RestartCase& c = GetParam();
+  const std::string dir = setup_dir(std::string("restart_") + c.name, {"in.restart_one", "in.restart_two"});
+  std::string launcher;
+  if (c.ranks > 1) {
+#ifdef WAFERMD_MPIEXEC
+    launcher = std::string("'") + WAFERMD_MPIEXEC + "' --oversubscribe --allow-run-as-root -np " +
+               std::to_string(c.ranks) + " ";
+#else
+    GTEST_SKIP() << "no MPI launcher";
+#endif
+  }
+  const std::string exe = launcher + "'" + WAFERMD_EXE + "' run ";
+  const std::string opts = std::string(" --backend ") + c.backend;
+  auto r = run_shell(dir, exe + "in.restart_one --output one" + opts);
+  ASSERT_EQ(r.status, 0) << r.err;
+  fs::rename(dir + "/final.dump", dir + "/final_one.dump");
+  ASSERT_TRUE(fs::exists(dir + "/state.restart"));
+  r = run_shell(dir, exe + "in.restart_two --output two" + opts);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string one = thermo_from(slurp(dir + "/one/thermo.csv"), 40),
+                    two = thermo_from(slurp(dir + "/two/thermo.csv"), 40);
+  EXPECT_EQ(std::count(two.begin(), two.end(), '\n'), 5) << two;
+  EXPECT_EQ(two, one);
+  const std::string d1 = frames_from(slurp(dir + "/final_one.dump"), 40),
+                    d2 = frames_from(slurp(dir + "/final.dump"), 40);
+  EXPECT_GT(d2.size(), 1000u);
+  EXPECT_EQ(d2, d1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Script, ScriptRestart,
+                         ::testing::Values(RestartCase{"cluster_1", "cluster", 1},
+                                           RestartCase{"cluster_2", "cluster", 2},
+                                           RestartCase{"mesh_1", "mesh", 1}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(ScriptRestartEvery, WritesOnMultiplesAsLammpsAndTheFilesRead) {
+  // lmp writes snap.20, snap.40 and snap.60 (the one-file setting stays on in the second run), a.rst at 45
+  // and b.rst at 60; none at a run's first step.
+  const std::string dir = wmd::test::scratch_dir("script_restart_every");
+  const std::string head =
+      "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\ncreate_box 1 box\n"
+      "create_atoms 1 box\nmass 1 63.546\npair_style eam\n"
+      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n";
+  std::ofstream(dir + "/in.r") << head
+                               << "velocity all create 600 1 loop geom\nfix 1 all nve\nrestart 20 snap.*\n"
+                                  "run 40\nrestart 15 a.rst b.rst\nrun 30\n";
+  ASSERT_EQ(run_wafermd_in(dir, "run in.r --output out").status, 0);
+  for (const char* f : {"snap.20", "snap.40", "snap.60", "a.rst", "b.rst"})
+    EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
+  for (const char* f : {"snap.0", "snap.45"}) EXPECT_FALSE(fs::exists(dir + "/" + f)) << f;
+  // b.rst holds step 60 (a.rst 45): reading it continues from there.
+  std::ofstream(dir + "/in.read") << "read_restart b.rst\nprint \">> step $(step) atoms $(atoms)\"\n";
+  const auto r = run_wafermd_in(dir, "run in.read --output out2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_starting(r.out, ">>"), ">> step 60 atoms 108\n");
+}
+
+struct BadCase {
+  const char* name;
+  std::string text;
+  int line;
+  const char* needle;
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class ScriptBadUse : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(ScriptBadUse, ExitsTwoWithOneLineAndWritesNothing) {
+  const BadCase& c = GetParam();
+  const std::string dir = wmd::test::scratch_dir(std::string("script_bad_") + c.name);
+  std::ofstream(dir + "/in.bad") << c.text;
+  std::ofstream(dir + "/lammps.restart") << "LammpS RestartT\x01\x02 binary";
+  const auto r = run_wafermd_in(dir, "run in.bad --output out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  const std::string want = "error: in.bad:" + std::to_string(c.line) + ": ";
+  EXPECT_EQ(r.err.rfind(want, 0), 0u) << "stderr: " << r.err;
+  EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/out")) << "nothing may be written for bad input";
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 4u) << "only the input, the fake restart file and the captured stdout and stderr";
+}
+
+const std::string kBox =
+    "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\ncreate_box 1 box\n"
+    "create_atoms 1 box\nmass 1 63.546\npair_style eam\n"
+    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n";  // 9 lines
+
+INSTANTIATE_TEST_SUITE_P(
+    Script, ScriptBadUse,
+    ::testing::Values(
+        BadCase{"atom_variable", "variable a atom x*2\n", 1, "variable style 'atom' is not supported"},
+        BadCase{"unknown_variable_style", "variable a bogus 1\n", 1, "a variable style"},
+        BadCase{"loop_zero", "variable i loop 0\n", 1, "at least one value"},
+        BadCase{"redefine_style", "variable a string x\nvariable a equal 2\n", 2, "cannot be redefined"},
+        BadCase{"bad_format", "variable a equal 1\nvariable f format a %d\n", 2, "is not one C conversion"},
+        BadCase{"next_string", "variable s string x\nnext s\n", 2, "only index and loop variables"},
+        BadCase{"next_undefined", "next nope\n", 1, "undefined variable 'nope'"},
+        BadCase{"missing_label", "print hi\njump SELF nowhere\nprint after\n", 2,
+                "label 'nowhere' not found"},
+        BadCase{"jump_missing_file", "jump in.none\n", 1, "cannot open input file 'in.none'"},
+        BadCase{"if_without_then", "if \"1 > 0\" \"print x\"\n", 1, "'then'"},
+        BadCase{"if_bad_boolean", "if \"1 > abc\" then \"print x\"\n", 1, "cannot evaluate Boolean"},
+        BadCase{"if_bad_branch_command", "if \"1 > 0\" then \"timestep fast\"\n", 1, "(a number)"},
+        BadCase{"if_empty_else", "if \"1 > 0\" then \"print x\" else\n", 1, "'else' needs"},
+        BadCase{"quit_status", "quit 1\n", 1, "non-zero exit status"},
+        BadCase{"shell_program", "shell ls -l\n", 1, "runs no other program"},
+        BadCase{"shell_cd_args", "shell cd a b\n", 1, "one directory"},
+        BadCase{"print_keyword", "print hello world\n", 1, "a print keyword"},
+        BadCase{"lammps_restart", "read_restart lammps.restart\n", 1, "lmp -r2data"},
+        BadCase{"missing_restart", "read_restart none.restart\n", 1, "none.restart"},
+        BadCase{"write_restart_fileper", kBox + "write_restart r.* fileper 2\n", 10,
+                "'fileper' is not supported"},
+        BadCase{"restart_percent", "restart 10 r.%.restart\n", 1, "'%'"},
+        BadCase{"restart_pair_star", "restart 10 a.* b.*\n", 1, "without '*'"},
+        BadCase{"log_keyword", "log run.log replace\n", 1, "append"},
+        BadCase{"read_restart_after_box", kBox + "read_restart x.restart\n", 10, "before the box"},
+        BadCase{"dump_style_cfg", kBox + "dump d all cfg 10 d.cfg mass type xs ys zs\n", 10,
+                "dump style 'cfg' is not supported"},
+        BadCase{"dump_xyz_columns", kBox + "dump d all xyz 10 d.xyz x y z\n", 10, "takes no columns"},
+        BadCase{"dump_gz_name", kBox + "dump d all custom/gz 10 d.dump id\n", 10, "ending in .gz"},
+        BadCase{"dump_plain_gz_name", kBox + "dump d all atom 10 d.dump.gz\n", 10, "atom/gz"},
+        BadCase{"dump_modify_scale_custom", kBox + "dump d all custom 10 d.dump id\ndump_modify d scale no\n",
+                11, "dump atom only"},
+        BadCase{"dump_modify_format_xyz", kBox + "dump d all xyz 10 d.xyz\ndump_modify d format line %d\n",
+                11, "not supported for dump xyz"},
+        BadCase{"dump_modify_element_count", kBox + "dump d all xyz 10 d.xyz\ndump_modify d element\n", 11,
+                "an element name"},
+        BadCase{"dimension_2", "dimension 2\n", 1, "dimension 2 is not supported"},
+        BadCase{"atom_modify_first", "atom_modify first g\n", 1, "atom_modify first is not supported"},
+        BadCase{"atom_modify_map_late", kBox + "atom_modify map array\n", 10, "before the box"}));
+
+}  // namespace

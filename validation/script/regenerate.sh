@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Regenerates tests/data/script/: Debian lmp's outputs for the script commands of tests/md/test_script.cpp —
+# the lines print writes (in.print, in.loop: those starting with ">>"), the thermo lines of in.thermo
+# (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), dump atom and dump xyz files with
+# their dump_modify settings (in.dumps), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
+# (in.make_data writes data.alloy, compressed here to data.alloy.gz; in.gz reads it; custom.dump is lmp's
+# custom.dump.gz decompressed). in.restart_one/in.restart_two are wafermd-only (bit-identical continuation).
+# Usage: validation/script/regenerate.sh   (needs Debian's lmp and its potentials)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+data="$here/../../tests/data/script"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$data"/in.* "$work/"
+cd "$work"
+run() { lmp -in "$1" -log none -echo none >"$1.out"; }
+run in.print
+grep '^>>' in.print.out >"$data/print.ref"
+run in.loop
+grep '^>>' in.loop.out >"$data/loop.ref"
+run in.thermo
+sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
+run in.dumps
+cp atom.dump plain.xyz atom_unscaled_image.dump element.xyz atom_every.dump atom_first.dump "$data/"
+run in.multifile
+cp frame.000.dump frame.005.dump frame.010.dump "$data/"
+gzip -dc z.10.xyz.gz >"$data/z.10.xyz"
+run in.make_data
+gzip -n -9 -c data.alloy >"$data/data.alloy.gz"
+cp "$data/data.alloy.gz" .
+run in.gz
+gzip -dc custom.dump.gz >"$data/custom.dump"
+echo "regenerated $data"
