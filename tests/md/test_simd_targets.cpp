@@ -301,7 +301,9 @@ TEST_P(Targets, DeterministicRunsHaveTheScalarTargetsBits) {
   static std::map<std::string, std::string> reference;  // backend → thermo.csv and data file of scalar
   for (const std::string backend : {"cluster", "mesh"}) {
     auto run = [&](const std::string& target) {
-      const std::string dir = test::scratch_dir("simd_det_" + backend + "_" + target);
+      // Named after the test's own target too: ctest runs the targets' tests in parallel processes, and
+      // each runs the scalar reference.
+      const std::string dir = test::scratch_dir("simd_det_" + backend + "_" + target + "_for_" + GetParam());
       std::ofstream(dir + "/in.det") << input;
       const test::ProgramResult r = test::run_wafermd_in(
           dir, "run in.det --backend " + backend + " --set deterministic=true --set mesh.precision=fp64 " +
