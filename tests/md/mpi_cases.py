@@ -153,7 +153,7 @@ def lammps_digits():
 
 
 def lammps_digits_targets():
-    # in.eam at 2 and 4 ranks on every SIMD target this CPU runs besides its best (which lammps_digits runs):
+    # in.eam at 2, 3 and 4 ranks on every SIMD target this CPU runs besides its best (which lammps_digits runs):
     # LAMMPS's step-100 row each time, so the target decides speed only.
     d = fresh("digits_targets_probe")
     rc, out, err = run(1, ["run", f"{SOURCE}/inputs/lammps/in.eam", "--output", "out"], d)
@@ -163,7 +163,7 @@ def lammps_digits_targets():
     if not avail or LAMMPS_STEP_100 not in out.splitlines():
         fail(f"report.json names no SIMD targets ({avail}) or the row is missing")
     for target in avail[1:]:
-        for n in (2, 4):
+        for n in (2, 3, 4):
             d = fresh(f"digits_{target}_{n}")
             rc, out, err = run(n, ["run", f"{SOURCE}/inputs/lammps/in.eam", "--set", f"simd={target}",
                                    "--output", "out"], d)
