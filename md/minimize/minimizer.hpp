@@ -6,10 +6,10 @@
 #include <functional>
 #include <string>
 
-#include "md/force/backend.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/neighbor_settings.hpp"
 #include "md/core/state.hpp"
+#include "md/force/backend.hpp"
 #include "potentials/eam_tables.hpp"
 
 namespace wmd::md {
