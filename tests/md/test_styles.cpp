@@ -109,7 +109,12 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fix 2 all temp/rescale 1 300 300 1 0.5\nfix_modify 2 energy yes", "energy"),
         std::make_pair("fix 2 all temp/rescale 1 300 300 1 0.5\nfix_modify 2 temp nope", "nope"),
         std::make_pair("velocity all scale 300 temp t bias yes", "bias"),
-        std::make_pair("thermo_modify temp nope", "nope")),
+        std::make_pair("thermo_modify temp nope", "nope"),
+        std::make_pair("fix 2 all aveforce NULL 0 x", "expected a number or NULL, got 'x'"),
+        std::make_pair("fix 2 all setforce 0 NULL 0 region nowhere",
+                       "fix setforce: region nowhere does not exist"),
+        std::make_pair("compute tr all temp/region nowhere",
+                       "compute temp/region: region nowhere does not exist")),
     [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
       return std::to_string(info.index);  // ctest names without the pointers gtest would print
     });

@@ -8,6 +8,7 @@
 
 #include "md/styles/compute.hpp"
 #include "md/styles/reference.hpp"
+#include "md/styles/style_args.hpp"
 
 namespace wmd::md {
 namespace {
@@ -80,11 +81,8 @@ class ComputeReduce : public Compute {
 std::unique_ptr<Compute> make(const ComputeArgs& c) {
   std::optional<Region> region;
   if (c.style == "reduce/region") {
-    const std::string rid = c.a.word("a region ID");
-    const auto it = c.ctx.regions.find(rid);
-    if (it == c.ctx.regions.end()) c.a.fail("compute reduce/region: region " + rid + " does not exist");
-    if (it->second.dynamic()) c.a.fail("compute reduce/region: moving or variable regions are not supported");
-    region = it->second;
+    region = region_arg(c.a, c.ctx.regions, "compute reduce/region");
+    if (region->dynamic()) c.a.fail("compute reduce/region: moving or variable regions are not supported");
   }
   static const char* modes[] = {"sum", "min", "max", "ave", "sumsq", "avesq", "sumabs", "aveabs"};
   const std::string m =

@@ -1,6 +1,7 @@
 // compute temp/region REGION: the temperature of the group's atoms inside the region, counted afresh at each
 // evaluation (dof = 3·count − extra_dof); atoms outside are its bias, as LAMMPS compute temp/region.
 #include "md/styles/computes/temperature_compute.hpp"
+#include "md/styles/style_args.hpp"
 
 namespace wmd::md {
 namespace {
@@ -62,12 +63,10 @@ class ComputeTempRegion : public TemperatureCompute {
 };
 
 std::unique_ptr<Compute> make(const ComputeArgs& c) {
-  const std::string id = c.a.word("a region ID");
+  const Region& region = region_arg(c.a, c.ctx.regions, "compute temp/region");
   c.a.finish();
-  const auto it = c.ctx.regions.find(id);
-  if (it == c.ctx.regions.end()) c.a.fail("compute temp/region: region " + id + " does not exist");
-  if (it->second.dynamic()) c.a.fail("compute temp/region: moving or variable regions are not supported");
-  return std::make_unique<ComputeTempRegion>(c, it->second);
+  if (region.dynamic()) c.a.fail("compute temp/region: moving or variable regions are not supported");
+  return std::make_unique<ComputeTempRegion>(c, region);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "md/styles/fix.hpp"
+#include "md/styles/style_args.hpp"
 
 namespace wmd::md {
 namespace {
@@ -72,10 +73,7 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
     if (k == "every") {
       every = static_cast<int>(f.a.integer("every (steps)", 1, 2000000000));
     } else if (k == "region") {
-      const std::string rid = f.a.word("a region ID");
-      const auto it = f.ctx.regions.find(rid);
-      if (it == f.ctx.regions.end()) f.a.fail("fix addforce: region " + rid + " does not exist");
-      region = it->second;
+      region = region_arg(f.a, f.ctx.regions, "fix addforce");
     } else {
       f.a.fail("fix addforce: the energy keyword (a variable) is not supported");
     }

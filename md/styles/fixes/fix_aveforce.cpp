@@ -2,6 +2,7 @@
 // plus the given value in each set component (NULL leaves one alone), after the forces and at the set-up; its
 // vector is the group's total force before (LAMMPS fix aveforce; extensive). Variable components are refused.
 #include "md/styles/fix.hpp"
+#include "md/styles/style_args.hpp"
 
 namespace wmd::md {
 namespace {
@@ -44,21 +45,12 @@ class FixAveforce : public Fix {
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
   bool set[3];
-  double value[3] = {0, 0, 0};
-  for (int d = 0; d < 3; ++d) {
-    const std::string w = f.a.word("three force components (eV/Å, or NULL)");
-    set[d] = w != "NULL";
-    if (w.rfind("v_", 0) == 0) f.a.fail("fix aveforce: variable components (" + w + ") are not supported");
-    if (set[d] && !io::parse_double(w, value[d]))
-      f.a.fail("fix aveforce expected a number or NULL, got '" + w + "'");
-  }
+  double value[3];
+  force_components_arg(f.a, "fix aveforce", set, value);
   auto fix = std::make_unique<FixAveforce>(f, set, value);
   while (!f.a.done()) {
     f.a.choice("a fix aveforce keyword", {"region"});
-    const std::string rid = f.a.word("a region ID");
-    const auto it = f.ctx.regions.find(rid);
-    if (it == f.ctx.regions.end()) f.a.fail("fix aveforce: region " + rid + " does not exist");
-    fix->set_region(it->second);
+    fix->set_region(region_arg(f.a, f.ctx.regions, "fix aveforce"));
   }
   return fix;
 }

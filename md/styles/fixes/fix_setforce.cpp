@@ -2,6 +2,7 @@
 // after the forces of each step and at the run's set-up; its vector is the total force the atoms had before
 // (LAMMPS fix setforce, f_ID[1..3], extensive).
 #include "md/styles/fix.hpp"
+#include "md/styles/style_args.hpp"
 
 namespace wmd::md {
 namespace {
@@ -50,21 +51,12 @@ class FixSetforce : public Fix {
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
   bool set[3];
-  double value[3] = {0, 0, 0};
-  for (int d = 0; d < 3; ++d) {
-    const std::string w = f.a.word("three force components (eV/Å, or NULL)");
-    set[d] = w != "NULL";
-    if (w.rfind("v_", 0) == 0) f.a.fail("fix setforce: variable components (" + w + ") are not supported");
-    if (set[d] && !io::parse_double(w, value[d]))
-      f.a.fail("fix setforce expected a number or NULL, got '" + w + "'");
-  }
+  double value[3];
+  force_components_arg(f.a, "fix setforce", set, value);
   std::unique_ptr<FixSetforce> fix = std::make_unique<FixSetforce>(f, set, value);
   while (!f.a.done()) {
     f.a.choice("a fix setforce keyword", {"region"});
-    const std::string rid = f.a.word("a region ID");
-    const auto it = f.ctx.regions.find(rid);
-    if (it == f.ctx.regions.end()) f.a.fail("fix setforce: region " + rid + " does not exist");
-    fix->set_region(it->second);
+    fix->set_region(region_arg(f.a, f.ctx.regions, "fix setforce"));
   }
   return fix;
 }
