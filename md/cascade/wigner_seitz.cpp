@@ -119,12 +119,11 @@ double ws_cluster_cutoff(const std::string& style, double a) {
   return 0.5 * (std::sqrt(2.0) + std::sqrt(3.0)) * a;
 }
 
-WsResult wigner_seitz(const Box& box, const std::vector<double>& sites, const std::vector<double>& pos,
-                      double cluster_cutoff) {
-  WsResult r;
+std::vector<int> nearest_sites(const Box& box, const std::vector<double>& sites,
+                               const std::vector<double>& pos) {
   const size_t ns = sites.size() / 3, na = pos.size() / 3;
-  r.occupancy.assign(ns, 0);
-  if (ns == 0) return r;
+  std::vector<int> nearest(na, -1);
+  if (ns == 0) return nearest;
   // Bin edge ~ the mean site spacing: the nearest site lies within the atom's bin or the next ring of bins
   // unless the atom is far from every site, in which case the search widens.
   const double vol_per_site = box.volume() / static_cast<double>(ns);
@@ -142,8 +141,18 @@ WsResult wigner_seitz(const Box& box, const std::vector<double>& sites, const st
       });
       if (reach > 64) break;
     }
-    ++r.occupancy[best];
+    nearest[i] = best;
   }
+  return nearest;
+}
+
+WsResult wigner_seitz(const Box& box, const std::vector<double>& sites, const std::vector<double>& pos,
+                      double cluster_cutoff) {
+  WsResult r;
+  const size_t ns = sites.size() / 3;
+  r.occupancy.assign(ns, 0);
+  if (ns == 0) return r;
+  for (const int best : nearest_sites(box, sites, pos)) ++r.occupancy[best];
   std::vector<int> defects;  // sites that are vacant (occupancy 0) or multiply occupied
   for (size_t s = 0; s < ns; ++s) {
     if (r.occupancy[s] == 0) ++r.vacancies, defects.push_back(static_cast<int>(s));

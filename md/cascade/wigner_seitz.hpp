@@ -27,6 +27,11 @@ struct WsResult {
 std::vector<double> perfect_lattice_sites(const Box& box, const double spacing[3],
                                           const std::vector<std::array<double, 3>>& basis);
 
+/// The index of the nearest of `sites` (xyz interleaved) to each of the positions `pos` (xyz interleaved):
+/// minimum image in `box`'s periodic directions, the lower index on a tie.
+std::vector<int> nearest_sites(const Box& box, const std::vector<double>& sites,
+                               const std::vector<double>& pos);
+
 /// Wigner–Seitz analysis of `n` positions (xyz interleaved) against `sites` (xyz interleaved) in `box`;
 /// `cluster_cutoff` (Å) joins defects into clusters (choose it between the 2nd and 3rd neighbour shells).
 WsResult wigner_seitz(const Box& box, const std::vector<double>& sites, const std::vector<double>& pos,

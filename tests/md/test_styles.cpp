@@ -77,6 +77,40 @@ TEST(ComputeReferences, MeshChargesAComputesReductionsInTheCycleAccount) {
             plain["cycles_per_step"]["reductions"].get<double>());
 }
 
+TEST(ComputeVoronoiAtom, OccupationOnTheMeshEqualsTheClusterAndIsCharged) {
+  // A 100 eV knock-on in 4000 Cu atoms: Wigner–Seitz counts against the lattice at the run's set-up, the
+  // same on either backend; on the mesh its per-site sum is one more fabric reduction per thermo line.
+  auto run = [](const std::string& backend, bool voronoi, double* values) {
+    io::RunSettings s;
+    s.backend = backend;
+    s.mesh_precision = "fp64";
+    std::string script = kCu + "group pka id 1000\nvelocity pka set 120 90 45 units box\ntimestep 0.0005\n";
+    script.replace(script.find("block 0 4 0 4 0 4"), 17, "block 0 10 0 10 0 10");
+    script += voronoi ? "compute v all voronoi/atom occupation\ncompute r all reduce max c_v[2]\n"
+                        "compute n all reduce sum c_v[2]\ncompute z all reduce min c_v[1]\n"
+                        "thermo_style custom step temp c_r c_n c_z\n"
+                      : "thermo_style custom step temp\n";
+    script += "fix 1 all nve\nthermo 10\nrun 40\n";
+    test::ScriptRun r(script, test::scratch_dir("voronoi_" + backend + (voronoi ? "_v" : "")), s);
+    if (values)
+      for (int k = 0; k < 3; ++k)
+        EXPECT_TRUE(r.sim->keyword_value(k == 0 ? "c_r" : k == 1 ? "c_n" : "c_z", values[k]));
+    if (backend != "mesh") return int64_t{0};
+    return dynamic_cast<const md::mesh::MeshBackend&>(*r.sim->backend)
+        .fabric_json()["style_reductions"]
+        .get<int64_t>();
+  };
+  double cluster[3], mesh[3];
+  run("cluster", true, cluster);
+  const int64_t with = run("mesh", true, mesh);
+  const int64_t without = run("mesh", false, nullptr);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(mesh[k], cluster[k]) << k;
+  EXPECT_GE(cluster[0], 2.0);        // an interstitial shares a cell
+  EXPECT_GT(cluster[1], 4000.0);     // Σ column 2 counts each shared cell's atoms twice or more
+  EXPECT_EQ(cluster[2], 0.0);        // and a vacancy is left
+  EXPECT_GE(with, without + 4 * 4);  // four thermo lines, each with the per-site sum and three reductions
+}
+
 class StylesBadInput : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 // Each case's own scratch directory: ctest runs the cases in parallel.
@@ -114,7 +148,8 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fix 2 all setforce 0 NULL 0 region nowhere",
                        "fix setforce: region nowhere does not exist"),
         std::make_pair("compute tr all temp/region nowhere",
-                       "compute temp/region: region nowhere does not exist")),
+                       "compute temp/region: region nowhere does not exist"),
+        std::make_pair("compute v all voronoi/atom occupation surface all", "'surface' is not supported")),
     [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
       return std::to_string(info.index);  // ctest names without the pointers gtest would print
     });
