@@ -40,6 +40,8 @@ class ArgCursor {
   std::string choice(const std::string& what, const std::vector<std::string>& choices);
   /// Fails unless every argument was consumed.
   void finish() const;
+  /// Where the command was written (errors a style raises later, at run time, name it).
+  const SourcePos& pos() const { return cmd_.pos; }
   /// Throws InputError at the command's position.
   [[noreturn]] void fail(const std::string& message) const;
 

@@ -33,6 +33,18 @@ void cmd_run(Simulation& sim, const io::Command& c) {
     if (sim.state.mass[t] <= 0.0) a.fail("atom type " + std::to_string(t) + " has no mass");
   }
   if (sim.natoms() == 0) a.fail("run needs atoms (create_atoms or read_data)");
+  // LAMMPS's Thermo::init: a fix's global value is current only every global_freq steps (fix ave/time).
+  for (const std::string& k : sim.thermo_keywords()) {
+    if (k.rfind("f_", 0) != 0) continue;
+    const std::string id =
+        k.substr(2, k.find('[') == std::string::npos ? std::string::npos : k.find('[') - 2);
+    const Fix* f = sim.find_fix(id);
+    if (f && f->global_freq() > 1 && sim.thermo.every % f->global_freq() != 0)
+      a.fail(
+          fmt::format("thermo every {} steps and fix {} (computed every {} steps) are not computed at "
+                      "compatible times (LAMMPS: \"Thermo and fix not computed at compatible times\")",
+                      sim.thermo.every, id, f->global_freq()));
+  }
   if (sim.comm.max(sim.state.atoms.max_id()) > 2147483647LL)
     a.fail("atom ids above 2147483647 are not supported");
   // Ghosts come from face neighbours only (one hop per direction), so every sub-domain must be at least the

@@ -34,7 +34,9 @@ bool Simulation::eatom_needed(int64_t step) const {
   // A per-atom energy compute may be read by thermo (through compute reduce or a variable) on its steps.
   const bool thermo_step =
       step == run_start_step || step == run_end_step || (thermo.every > 0 && step % thermo.every == 0);
-  if (thermo_step)
+  bool sampled = thermo_step;  // fix ave/time and fix print invoke computes on their own steps
+  for (const auto& f : fixes) sampled = sampled || f->samples_at(step);
+  if (sampled)
     for (const auto& c : computes)
       if (c->needs_eatom()) return true;
   for (const auto& d : dumps) {

@@ -1,6 +1,7 @@
 #include "md/run/simulation.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "md/cluster/cluster_backend.hpp"
 #include "md/mesh/mesh_backend.hpp"
@@ -118,7 +119,17 @@ void Simulation::apply_zbl(potentials::EamTables& t) const {
 Compute* Simulation::find_compute(const std::string& id) const {
   for (const auto& c : computes)
     if (c->id() == id) return c.get();
-  return nullptr;
+  // The computes LAMMPS's thermo output defines at start-up (`compute thermo_temp all temp`, `thermo_press
+  // all pressure thermo_temp`, `thermo_pe all pe`), made here when a script first names one.
+  static const std::map<std::string, std::vector<std::string>> builtin = {
+      {"thermo_temp", {"temp"}}, {"thermo_press", {"pressure", "thermo_temp"}}, {"thermo_pe", {"pe"}}};
+  const auto b = builtin.find(id);
+  if (b == builtin.end() || !state.box.defined) return nullptr;
+  const io::Command cmd{"compute", b->second, SourcePos{"compute " + id, 0}, ""};
+  io::ArgCursor a(cmd, 1);
+  const ComputeBuildContext ctx = compute_build_context();
+  computes.push_back(make_compute(ComputeArgs{id, 1u, b->second[0], a, ctx}));
+  return computes.back().get();
 }
 
 Fix* Simulation::find_fix(const std::string& id) const {
@@ -131,6 +142,7 @@ FixBuildContext Simulation::fix_build_context() const {
   FixBuildContext c{state, regions, lattice.defined() ? lattice.spacing[0] : 0.0,
                     settings.backend == "cluster" ? &decomp : nullptr, settings.backend};
   c.styles = this;
+  c.comm = &comm;
   for (int d = 0; d < 3 && lattice.defined(); ++d) c.lattice[d] = lattice.spacing[d];
   return c;
 }
@@ -150,6 +162,55 @@ bool Simulation::has_variable(const std::string& name) const {
 double Simulation::variable(const std::string& name) {
   if (!vars) throw RunError("variable " + name + " referenced, but this input has no variables");
   return vars->value(name, SourcePos{"v_" + name, 0});
+}
+
+std::string Simulation::substitute(const std::string& text, const SourcePos& at) {
+  // LAMMPS's Input::substitute, as the script reader applies it to `print`: text in quotes is left alone.
+  if (!vars) return text;
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quote || c == '"' || c == '\'') {
+      quote = quote == c ? 0 : quote ? quote : c;
+      out += c;
+      continue;
+    }
+    if (c != '$' || i + 1 >= text.size()) {
+      out += c;
+      continue;
+    }
+    const char n = text[i + 1];
+    if (n == '{') {
+      const size_t end = text.find('}', i + 2);
+      if (end == std::string::npos) fail_input(at, "missing '}' in variable reference: " + text);
+      out += vars->text(text.substr(i + 2, end - i - 2), at);
+      i = end;
+    } else if (n == '(') {
+      int depth = 0;
+      size_t end = i + 1;
+      for (; end < text.size(); ++end) {
+        if (text[end] == '(') ++depth;
+        if (text[end] == ')' && --depth == 0) break;
+      }
+      if (end >= text.size()) fail_input(at, "missing ')' in immediate expression: " + text);
+      std::string expr = text.substr(i + 2, end - i - 2), format = "%.20g";
+      const auto colon = expr.rfind(":%");
+      if (colon != std::string::npos) format = expr.substr(colon + 1), expr = expr.substr(0, colon);
+      const size_t conv = format.find_first_of("eEfgG", 1);
+      if (format.find('%', 1) != std::string::npos || conv == std::string::npos ||
+          format.find_first_not_of("0123456789.-+ #", 1) != conv)
+        fail_input(at, "'" + format + "' in $(...) must print one floating-point value");
+      char buf[128];
+      std::snprintf(buf, sizeof buf, format.c_str(), vars->evaluate(expr, at));
+      out += buf;
+      i = end;
+    } else {
+      out += vars->text(std::string(1, n), at);
+      ++i;
+    }
+  }
+  return out;
 }
 
 void Simulation::clearstep_computes() {
@@ -183,6 +244,13 @@ bool Simulation::keyword_value(const std::string& name, double& value) {
   const io::ArgCursor at(none);
   if (name.size() > 2 && name[0] != 'v' && parse_reference(name, r, at)) {
     check_reference(r, Reference::Shape::global, *this, at, "variable");
+    // LAMMPS: "Fix in variable not computed at a compatible time" (fix ave/time between its Nfreq steps).
+    const Fix* f = r.kind == Reference::Kind::fix ? find_fix(r.id) : nullptr;
+    if (f && running && f->global_freq() > 1 && state.step % f->global_freq() != 0)
+      fail_input(SourcePos{name, 0}, name + ": fix " + r.id + " is computed every " +
+                                         std::to_string(f->global_freq()) + " steps, not at step " +
+                                         std::to_string(state.step) +
+                                         " (LAMMPS: \"Fix in variable not computed at a compatible time\")");
     value = reference_value(r, compute_context(), SourcePos{name, 0});
     return true;
   }

@@ -202,6 +202,10 @@ class Simulation : public StyleLookup {
   double variable(const std::string& name) override;
   void clearstep_computes() override;
   bool in_run() const override { return running; }
+  std::string substitute(const std::string& text, const SourcePos& at) override;
+  /// The thermo keywords of the current style (LAMMPS's `one` unless thermo_style custom).
+  std::vector<std::string> thermo_keywords() const;
+  void print_line(const std::string& text) override { log.line(text); }
   /// What a compute invoked now sees (the last forces when they belong to the current positions).
   ComputeContext compute_context();
   /// Thermo's context at this step: with `thermo_modify temp ID`, that compute's temperature, dof and
@@ -228,7 +232,8 @@ class Simulation : public StyleLookup {
   std::optional<ZblSettings> zbl;
   NeighborSettings neighbor;
   std::vector<std::unique_ptr<Fix>> fixes;
-  std::vector<std::unique_ptr<Compute>> computes;
+  // mutable: LAMMPS's thermo_temp, thermo_press and thermo_pe are made when first looked up
+  mutable std::vector<std::unique_ptr<Compute>> computes;
   ThermoSettings thermo;
   std::vector<Dump> dumps;
   RestartOutput restart_output;
@@ -269,8 +274,6 @@ class Simulation : public StyleLookup {
   void print_run_summary(int64_t nsteps, double seconds, const PhaseTimes& pt, double output, double modify,
                          double waited);
   bool eatom_needed(int64_t step) const;
-  /// The thermo keywords of the current style (LAMMPS's `one` unless thermo_style custom).
-  std::vector<std::string> thermo_keywords() const;
   /// True when something reads the global energy or virial after this step's forces (thermo, progress,
   /// dumps, trajectories, the run's last step, a fix that may read them).
   bool tally_needed(int64_t step, int64_t end, bool progress) const;

@@ -113,6 +113,15 @@ class Fix {
   virtual const LoadBalance* load_balance() const { return nullptr; }
   /// The box relaxation this fix asks of `minimize` (fix box/relax); null for every other fix.
   virtual const BoxRelax* box_relax() const { return nullptr; }
+  /// LAMMPS's global_freq: its global outputs are current only on multiples of this many steps (fix
+  /// ave/time: Nfreq); thermo and variables that read them must come on those steps.
+  virtual int64_t global_freq() const { return 1; }
+  /// True when the fix samples references at this step (fix ave/time, fix print): the step's forces must then
+  /// come with what the computes it invokes read (per-atom energies).
+  virtual bool samples_at(int64_t step) const {
+    (void)step;
+    return false;
+  }
   /// The fix's LAMMPS outputs (f_ID, f_ID[i], per-atom values).
   virtual OutputShape shape() const { return {}; }
   /// The backends that can run this fix (a backend outside the set refuses the fix at its command).
@@ -147,6 +156,7 @@ struct FixBuildContext {
   std::string backend = "cluster";               // the backend that will run the fix
   const StyleLookup* styles = nullptr;           // computes, fixes and variables defined so far
   double lattice[3] = {0.0, 0.0, 0.0};           // lattice spacings x, y, z (0: no lattice)
+  const Comm* comm = nullptr;  // the ranks (fixes that keep per-atom values by id gather them)
 };
 
 /// `fix ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.

@@ -4,6 +4,8 @@
 #pragma once
 #include <string>
 
+#include "base/error.hpp"
+
 namespace wmd::md {
 
 class Compute;
@@ -24,6 +26,10 @@ class StyleLookup {
   /// LAMMPS's modify->clearstep_compute(): the next reference to a compute in this output event computes it
   /// afresh (fix ave/time and fix print start their sampling with it, as thermo and dumps do).
   virtual void clearstep_computes() = 0;
+  /// The text with LAMMPS's $x, ${name} and $(formula[:fmt]) substituted now (fix print), as `print` does.
+  virtual std::string substitute(const std::string& text, const SourcePos& at) = 0;
+  /// A line for the screen and the log (rank 0 prints it).
+  virtual void print_line(const std::string& text) = 0;
   /// True while a run or minimisation is in progress (references then invoke computes; between runs a
   /// reference may only read a current value).
   virtual bool in_run() const = 0;

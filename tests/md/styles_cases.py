@@ -95,7 +95,42 @@ def main():
                         return 1
             print("%s at %d ranks: %d per-atom dump lines agree with lmp, largest error %.3g"
                   % (CASE, ranks, len(a), worst))
+        for ref_out in sorted(os.listdir(DATA)):
+            if not ref_out.startswith("lammps_%s.out." % CASE):
+                continue
+            err = compare_text(os.path.join(d, ref_out[len("lammps_"):]), os.path.join(DATA, ref_out), tol)
+            if err:
+                print("FAIL: %d ranks: %s" % (ranks, err))
+                return 1
+            print("%s at %d ranks: %s agrees with lmp's" % (CASE, ranks, ref_out[len("lammps_"):]))
     return 0
+
+
+def compare_text(path, ref_path, tol):
+    """A file a fix writes (fix ave/time, fix print) against lmp's: the same lines, words equal except
+    numbers, which agree to tol (of max(1, |lmp|)); numbers lmp printed with %g's six digits to that
+    precision."""
+    if not os.path.exists(path):
+        return "%s was not written" % path
+    ours, ref = open(path).read().splitlines(), open(ref_path).read().splitlines()
+    if len(ours) != len(ref):
+        return "%s has %d lines, lmp's %d" % (path, len(ours), len(ref))
+    for n, (a, b) in enumerate(zip(ours, ref)):
+        wa, wb = a.split(), b.split()
+        if len(wa) != len(wb):
+            return "%s line %d: '%s', lmp '%s'" % (path, n + 1, a, b)
+        for x, y in zip(wa, wb):
+            if x == y:
+                continue
+            try:
+                u, v = float(x), float(y)
+            except ValueError:
+                return "%s line %d: '%s', lmp '%s'" % (path, n + 1, a, b)
+            digits = len(y.lower().split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
+            t = max(tol, 10.0 ** (1 - digits)) if digits < 15 else tol
+            if abs(u - v) / max(1.0, abs(v)) > t:
+                return "%s line %d: %s, lmp %s" % (path, n + 1, x, y)
+    return None
 
 
 sys.exit(main())

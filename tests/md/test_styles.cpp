@@ -149,7 +149,15 @@ INSTANTIATE_TEST_SUITE_P(
                        "fix setforce: region nowhere does not exist"),
         std::make_pair("compute tr all temp/region nowhere",
                        "compute temp/region: region nowhere does not exist"),
-        std::make_pair("compute v all voronoi/atom occupation surface all", "'surface' is not supported")),
+        std::make_pair("compute v all voronoi/atom occupation surface all", "'surface' is not supported"),
+        std::make_pair("fix a all ave/time 3 2 10 c_t", "multiple of Nevery"),
+        std::make_pair("fix a all ave/time 1 1 10 c_t[*]", "wildcards"),
+        std::make_pair("fix a all ave/time 1 1 10 c_t format %s", "one floating-point value"),
+        std::make_pair("fix a all ave/time 1 1 10 v_t mode vector", "variable"),
+        std::make_pair("fix a all ave/time 1 1 10 c_t[2] c_t mode vector", "no global array"),
+        std::make_pair("fix a all ave/time 5 1 10 c_t\nthermo_style custom step f_a\nthermo 5\nrun 10",
+                       "compatible times"),
+        std::make_pair("fix p all print 10 hi nope yes", "nope")),
     [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
       return std::to_string(info.index);  // ctest names without the pointers gtest would print
     });
