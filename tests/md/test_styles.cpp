@@ -157,7 +157,11 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fix a all ave/time 1 1 10 c_t[2] c_t mode vector", "no global array"),
         std::make_pair("fix a all ave/time 5 1 10 c_t\nthermo_style custom step f_a\nthermo 5\nrun 10",
                        "compatible times"),
-        std::make_pair("fix p all print 10 hi nope yes", "nope")),
+        std::make_pair("fix p all print 10 hi nope yes", "nope"),
+        std::make_pair("compute sa all stress/atom NULL bogus", "'bogus' is not supported"),
+        std::make_pair("compute tc all temp/com\ncompute sa all stress/atom tc", "bias"),
+        std::make_pair("fix s all store/state 0 x com yes", "com yes"),
+        std::make_pair("fix s all store/state 0 q", "input 'q' is not supported")),
     [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
       return std::to_string(info.index);  // ctest names without the pointers gtest would print
     });
