@@ -40,6 +40,8 @@ const char* Variables::style_name(Style s) {
       return "format";
     case Style::equal:
       return "equal";
+    case Style::atom:
+      return "atom";
   }
   return "?";
 }
@@ -68,14 +70,14 @@ void Variables::define(const Command& cmd) {
     vars_.erase(name);
     return;
   }
-  static const std::vector<std::string> refused = {"world",  "universe", "uloop",    "atom",     "vector",
-                                                   "python", "file",     "atomfile", "internal", "timer"};
+  static const std::vector<std::string> refused = {"world", "universe", "uloop",    "vector", "python",
+                                                   "file",  "atomfile", "internal", "timer"};
   const std::string style_word = a.peek();
   if (std::find(refused.begin(), refused.end(), style_word) != refused.end())
     a.fail("variable style '" + style_word +
-           "' is not supported (supported: index, loop, string, getenv, format, equal)");
+           "' is not supported (supported: index, loop, string, getenv, format, equal, atom)");
   const std::string style =
-      a.choice("a variable style", {"index", "loop", "string", "getenv", "format", "equal"});
+      a.choice("a variable style", {"index", "loop", "string", "getenv", "format", "equal", "atom"});
   auto it = vars_.find(name);
   if (style == "index" || style == "loop") {
     Var v{style == "index" ? Style::index : Style::loop, "", {}, 0};
@@ -113,6 +115,7 @@ void Variables::define(const Command& cmd) {
     s = Style::format;
   } else {
     while (!a.done()) text += " " + a.word("more formula");
+    if (style == "atom") s = Style::atom;  // a formula per atom, evaluated by md/ where it is read
   }
   // LAMMPS: "Cannot redefine variable as a different style".
   if (it != vars_.end() && it->second.style != s)
@@ -135,6 +138,11 @@ std::string Variables::text(const std::string& name, const SourcePos& pos) const
     std::snprintf(buf, sizeof buf, var.text.substr(space + 1).c_str(), value(var.text.substr(0, space), pos));
     return buf;
   }
+  if (var.style == Style::atom)
+    fail_input(pos,
+               "atom-style variable '" + name +
+                   "' has a value per atom, not one value (read it in dump custom, compute reduce or fix "
+                   "store/state)");
   if (var.style != Style::equal) return var.text;
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.15g", value(name, pos));

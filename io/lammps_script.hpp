@@ -29,6 +29,11 @@ class Variables {
   double evaluate(const std::string& expr, const SourcePos& pos) const;
   /// True when a variable of that name exists.
   bool defined(const std::string& name) const { return vars_.count(name) != 0; }
+  /// The formula of an atom-style variable (evaluated per atom by its reader), or null for any other.
+  const std::string* atom_formula(const std::string& name) const {
+    const auto it = vars_.find(name);
+    return it != vars_.end() && it->second.style == Style::atom ? &it->second.text : nullptr;
+  }
   /// Executes `next NAME...`: advances index and loop variables; an exhausted one is deleted and the result
   /// is true (LAMMPS then skips the next `jump`).
   bool next(const Command& cmd);
@@ -36,7 +41,7 @@ class Variables {
   void set_thermo_resolver(NameResolver resolver) { thermo_ = std::move(resolver); }
 
  private:
-  enum class Style { index, loop, string, getenv, format, equal };
+  enum class Style { index, loop, string, getenv, format, equal, atom };
   struct Var {
     Style style;
     std::string text;                 // the current value (index, loop, string), name (getenv), formula

@@ -30,6 +30,8 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
         // computes and fixes must exist, with the output the reference names.
         if (r.kind != Reference::Kind::variable)
           check_reference(r, Reference::Shape::global, sim, a, "thermo_style custom");
+        else if (sim.has_atom_variable(r.id))  // LAMMPS: "Thermo custom variable is not equal-style variable"
+          a.fail("thermo_style custom " + k + ": variable " + r.id + " is atom-style (a value per atom)");
         keys.push_back(k);
         continue;
       }

@@ -42,6 +42,9 @@ bool Simulation::eatom_needed(int64_t step) const {
   for (const auto& d : dumps) {
     if (step % d.every != 0) continue;
     for (const auto& col : d.columns) {
+      if (col.rfind("v_", 0) == 0)  // an atom-style variable may read any per-atom compute
+        for (const auto& c : computes)
+          if (c->needs_eatom()) return true;
       if (col.rfind("c_", 0) != 0) continue;
       const Compute* cp = find_compute(col.substr(2));
       if (cp && cp->needs_eatom()) return true;

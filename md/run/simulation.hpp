@@ -199,6 +199,8 @@ class Simulation : public StyleLookup {
   Compute* compute(const std::string& id) const override { return find_compute(id); }
   Fix* fix(const std::string& id) const override { return find_fix(id); }
   bool has_variable(const std::string& name) const override;
+  bool has_atom_variable(const std::string& name) const override;
+  void atom_variable(const std::string& name, const SourcePos& at, std::vector<double>& out) override;
   double variable(const std::string& name) override;
   void clearstep_computes() override;
   bool in_run() const override { return running; }
@@ -250,8 +252,9 @@ class Simulation : public StyleLookup {
 
   // ---- Where the runs stand
   // --------------------------------------------------------------------------------
-  bool forces_current = false;  // the backend's result belongs to the current positions
-  bool running = false;         // inside a run or minimisation (references may invoke computes)
+  bool forces_current = false;   // the backend's result belongs to the current positions
+  bool running = false;          // inside a run or minimisation (references may invoke computes)
+  int atom_variable_depth_ = 0;  // atom-style variables that read others (a guard against cycles)
   std::chrono::steady_clock::time_point run_clock;
   int64_t run_start_step = 0, run_end_step = 0;
   RunTotals totals;

@@ -70,8 +70,12 @@ void check_reference(const Reference& r, Reference::Shape want, const StyleLooku
   const std::string w = who + " " + r.text + ": ";
   if (r.kind == Reference::Kind::variable) {
     if (!styles.has_variable(r.id)) at.fail(w + "variable " + r.id + " does not exist");
-    if (want != Reference::Shape::global)
-      at.fail(w + "needs an atom-style variable, and atom-style variables are not supported yet");
+    const bool atom = styles.has_atom_variable(r.id);
+    if (want == Reference::Shape::global && atom)
+      at.fail(w + "variable " + r.id + " is atom-style (a value per atom), where one value is needed");
+    if (want == Reference::Shape::local) at.fail(w + "a variable has no local values");
+    if (want == Reference::Shape::peratom && !atom)
+      at.fail(w + "variable " + r.id + " is not atom-style (per-atom values need variable NAME atom …)");
     return;
   }
   OutputShape s;
@@ -166,7 +170,10 @@ void reference_peratom(const Reference& r, const ComputeContext& ctx, const Sour
   const std::vector<double>* src = nullptr;
   int cols = 0;
   if (r.kind == Reference::Kind::variable) {
-    fail_input(at, r.text + ": atom-style variables are not supported yet");
+    if (!ctx.styles) fail_input(at, r.text + ": no variables here");
+    ctx.styles->atom_variable(r.id, at, out);
+    out.resize(n, 0.0);
+    return;
   } else if (r.kind == Reference::Kind::fix) {
     const Fix& f = find_fix(r, ctx, at);
     src = f.peratom_values();

@@ -3,6 +3,7 @@
 // Simulation implements it (md/run/), so styles stay below the run layer.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "base/error.hpp"
 
@@ -26,6 +27,16 @@ class StyleLookup {
   /// LAMMPS's modify->clearstep_compute(): the next reference to a compute in this output event computes it
   /// afresh (fix ave/time and fix print start their sampling with it, as thermo and dumps do).
   virtual void clearstep_computes() = 0;
+  /// True when `name` is an atom-style variable (a value per atom).
+  virtual bool has_atom_variable(const std::string& name) const {
+    (void)name;
+    return false;
+  }
+  /// This rank's values of atom-style variable `name` (state order), its formula evaluated per atom now.
+  virtual void atom_variable(const std::string& name, const SourcePos& at, std::vector<double>& out) {
+    (void)name, (void)out;
+    fail_input(at, "atom-style variable " + name + ": no atoms here");
+  }
   /// The text with LAMMPS's $x, ${name} and $(formula[:fmt]) substituted now (fix print), as `print` does.
   virtual std::string substitute(const std::string& text, const SourcePos& at) = 0;
   /// A line for the screen and the log (rank 0 prints it).

@@ -165,7 +165,10 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fix d all deform 1 x final 0 5 remap v", "remap v"),
         std::make_pair("fix d all deform 1 xy final 0 1", "triclinic"),
         std::make_pair("fix d all deform 1 x volume", "style 'volume' is not supported"),
-        std::make_pair("fix m all move rotate 0 0 0 0 0 1 10", "style 'rotate' is not supported")),
+        std::make_pair("fix m all move rotate 0 0 0 0 0 1 10", "style 'rotate' is not supported"),
+        std::make_pair("compute c all cna/atom", "cutoff"),
+        std::make_pair("variable a atom x*2\nthermo_style custom step v_a", "atom-style"),
+        std::make_pair("variable a equal 2\ncompute r all reduce sum v_a", "not atom-style")),
     [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
       return std::to_string(info.index);  // ctest names without the pointers gtest would print
     });
