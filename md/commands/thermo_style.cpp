@@ -66,7 +66,9 @@ void cmd_thermo_modify(Simulation& sim, const io::Command& c) {
     } else if (key == "flush") {
       a.yes_no("flush");
     } else if (key == "lost") {
-      a.choice("lost", {"error"});
+      // A lost atom stops wafermd's run with an error (exit 3) whatever this says: warn and ignore, which let
+      // LAMMPS go on without it, change nothing while no atom is lost (periodic faces never lose one).
+      a.choice("lost", {"error", "warn", "ignore"});
     } else {
       const std::string what = a.word("line, int, float, none or a column number");
       if (what == "none") {

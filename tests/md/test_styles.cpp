@@ -168,7 +168,8 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fix m all move rotate 0 0 0 0 0 1 10", "style 'rotate' is not supported"),
         std::make_pair("compute c all cna/atom", "cutoff"),
         std::make_pair("variable a atom x*2\nthermo_style custom step v_a", "atom-style"),
-        std::make_pair("variable a equal 2\ncompute r all reduce sum v_a", "not atom-style")),
+        std::make_pair("variable a equal 2\ncompute r all reduce sum v_a", "not atom-style"),
+        std::make_pair("fix e all electron/stopping/fit 3.49 1.8e-3", "c2 of type 1")),
     [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
       return std::to_string(info.index);  // ctest names without the pointers gtest would print
     });
