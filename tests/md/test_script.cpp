@@ -292,7 +292,8 @@ const std::string kBox =
 INSTANTIATE_TEST_SUITE_P(
     Script, ScriptBadUse,
     ::testing::Values(
-        BadCase{"atom_variable", "variable a atom x*2\n", 1, "variable style 'atom' is not supported"},
+        BadCase{"vector_variable", "variable a vector [1,2]\n", 1,
+                "variable style 'vector' is not supported"},
         BadCase{"unknown_variable_style", "variable a bogus 1\n", 1, "a variable style"},
         BadCase{"loop_zero", "variable i loop 0\n", 1, "at least one value"},
         BadCase{"redefine_style", "variable a string x\nvariable a equal 2\n", 2, "cannot be redefined"},
