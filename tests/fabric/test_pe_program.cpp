@@ -270,8 +270,8 @@ TEST(CostModel, SlotLandingFollowsTheSimulator) {
 class MdStepSweep : public ::testing::TestWithParam<int> {};
 
 // The acceptance sweep: b = 1..8 (2b+1 <= n), wrap on and off, on every mesh size of the parameter, for the
-// step `wafermd model` prices (the local trigger: streaming, with and without a rescan) and the serial
-// program with the vote.
+// step `wafermd model` prices (the local trigger, streaming; its rescan step on the folded torus) and the
+// serial program with the vote.
 TEST_P(MdStepSweep, ModelWithinFivePercent) {
   const HardwareSpec hw = preset("wse2");
   const int n = GetParam();
@@ -280,6 +280,8 @@ TEST_P(MdStepSweep, ModelWithinFivePercent) {
   for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
     for (bool wrap : {false, true})
       for (int variant = 0; variant < 3; ++variant) {
+        if (variant == 1 && !wrap)
+          continue;  // rescan steps on the folded torus only (the slabs are periodic)
         const bool streaming = variant < 2;
         MdStepSpec s = md_spec(n, b, wrap, streaming);
         s.local_trigger = streaming;
