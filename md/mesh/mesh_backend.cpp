@@ -248,7 +248,7 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
     rebuild_restored(s);
   else
     rebuild(s, !same || edited);
-  if (!restored && (!same || edited)) choose_trigger();
+  if (!restored) choose_trigger();  // each run chooses from its own start, as a script read back would
   if (edited && !restored) charge_edit_remap(old_pe_id, old_width, old_height);
   mapped_edits_ = s.edits;
   const MeshCounters saved = counters_;
