@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -69,6 +70,52 @@ void apply_compute(const std::string& file, const YAML::Node& node, ComputeCycle
   }
 }
 
+void apply(const std::string& file, const YAML::Node& root, HardwareSpec& h);
+
+// A parameter key of `ranges` as a one-entry YAML map ("compute_cycles.fdiv" -> {compute_cycles: {fdiv: v}}).
+YAML::Node parameter_node(const std::string& key, double value) {
+  YAML::Node n;
+  const auto dot = key.find('.');
+  if (dot == std::string::npos)
+    n[key] = value;
+  else
+    n[key.substr(0, dot)][key.substr(dot + 1)] = value;
+  return n;
+}
+
+// `ranges: {key: [low, high], ...}`: every key must name a numeric parameter, and both ends must be values it
+// can take (checked by applying them to a copy).
+void apply_ranges(const std::string& file, const YAML::Node& node, HardwareSpec& h) {
+  if (!node.IsMap()) fail_at(file, node, "'ranges' must be a map of parameter to [low, high]");
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    if (key == "ranges" || key == "name" || key == "description" || key == "base" || key == "grid")
+      fail_at(file, kv.first, "'ranges." + key + "' is not a numeric parameter");
+    if (!kv.second.IsSequence() || kv.second.size() != 2)
+      fail_at(file, kv.second, "'ranges." + key + "' must be [low, high]");
+    ParameterRange r;
+    r.key = key;
+    r.low = read_scalar<double>(file, kv.second[0], "ranges." + key);
+    r.high = read_scalar<double>(file, kv.second[1], "ranges." + key);
+    if (r.low > r.high) fail_at(file, kv.second, "'ranges." + key + "' must have low <= high");
+    for (double v : {r.low, r.high}) {
+      HardwareSpec copy = h;
+      try {
+        apply(file, parameter_node(key, v), copy);
+      } catch (const InputError&) {
+        fail_at(file, kv.first,
+                "'ranges." + key +
+                    "' does not name a numeric hardware parameter or its ends "
+                    "are not values it can take");
+      }
+    }
+    h.ranges.erase(std::remove_if(h.ranges.begin(), h.ranges.end(),
+                                  [&](const ParameterRange& x) { return x.key == key; }),
+                   h.ranges.end());
+    h.ranges.push_back(r);
+  }
+}
+
 void apply(const std::string& file, const YAML::Node& root, HardwareSpec& h) {
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
@@ -109,6 +156,8 @@ void apply(const std::string& file, const YAML::Node& root, HardwareSpec& h) {
       read_positive(file, v, key, h.power_per_pe_watts, /*allow_zero=*/true);
     } else if (key == "compute_cycles") {
       apply_compute(file, v, h.compute);
+    } else if (key == "ranges") {
+      apply_ranges(file, v, h);
     } else {
       fail_at(file, kv.first, "unknown hardware key '" + key + "'");
     }
@@ -166,6 +215,12 @@ HardwareSpec parse_hardware_yaml(const std::string& text, const std::string& fil
   }
   require_complete(file, h);
   return h;
+}
+
+HardwareSpec with_parameter(const HardwareSpec& h, const std::string& key, double value) {
+  HardwareSpec copy = h;
+  apply("<parameter " + key + ">", parameter_node(key, value), copy);
+  return copy;
 }
 
 HardwareSpec preset(const std::string& name) {

@@ -2,6 +2,7 @@
 // costs.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace wmd::fabric {
 
@@ -17,6 +18,13 @@ struct ComputeCycles {
   // Vector (DSD-style) instructions: a fixed issue overhead, then the class cost per group of elements.
   double vector_issue = 2;               // cycles to issue one vector instruction
   double vector_elements_per_cycle = 1;  // fp32 elements a vector instruction retires per class cost
+};
+
+/// The plausible range of a parameter that is an estimate or a reported spread ([E], or [S] with a range):
+/// `key` as the YAML names it ("clock_hz", "compute_cycles.fdiv", ...), its two ends and why.
+struct ParameterRange {
+  std::string key;
+  double low = 0, high = 0;
 };
 
 /// One wafer's fabric and PE resources. Presets `wse2` and `wse3`; any field can be overridden from YAML.
@@ -37,10 +45,15 @@ struct HardwareSpec {
   int phase_sync_cycles = 0;        // gap between two phases of a schedule (statically timed phases: 0)
   double power_per_pe_watts = 0;    // average power of one PE
   ComputeCycles compute;
+  std::vector<ParameterRange> ranges;  // YAML `ranges:`, each key checked against the fields above
 
   /// Seconds per cycle.
   double seconds_per_cycle() const { return 1.0 / clock_hz; }
 };
+
+/// `h` with the parameter `key` (a `ranges` key) set to `value`; throws wmd::InputError for an unknown key or
+/// a value the field cannot take.
+HardwareSpec with_parameter(const HardwareSpec& h, const std::string& key, double value);
 
 /// Names of the built-in presets ("wse2", "wse3").
 const char* const* preset_names(int* count);

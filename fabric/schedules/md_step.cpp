@@ -1,6 +1,8 @@
 // The MD step as a PE program. LAMMPS's order: drift; the rebuild trigger and its vote; on a rebuild step the
 // swaps and the window scan; the positions multicast; the density pass; embedding; the F′ multicast; the
-// force pass; the closing half kick. Streaming passes are data tasks that take neighbour k as soon as its
+// force pass; the closing half kick. With the local trigger there is no vote: the positions carry a flag
+// word that the density pass checks slot by slot, and a rescan step rescans from the PE's references.
+// Streaming passes are data tasks that take neighbour k as soon as its
 // word has landed; a serial program waits for each multicast's last word, which is the additive account.
 #include "fabric/schedules/md_step.hpp"
 
@@ -42,6 +44,8 @@ const std::vector<Instr> kTrigger = {{O::Fadd, 3}, {O::Fma, 3}, {O::Fminmax, 1}}
 // Window scan per slot: a candidate plus the periodic-shift choice (3 compares); per kept entry a list store.
 const std::vector<Instr> kScanExtra = {{O::Fminmax, 3}};
 const std::vector<Instr> kListStore = {{O::MemWord, 2}};
+// Local trigger: each window slot's flag word, loaded and folded into the PE's "rescan" flag as it lands.
+const std::vector<Instr> kFlagCheck = {{O::MemWord, 1}, {O::Fminmax, 1}};
 
 std::int32_t cycles_of(const std::vector<Instr>& seq, const ComputeCycles& c, double times = 1) {
   return static_cast<std::int32_t>(std::ceil(times * instr_cycles(seq, c)));
@@ -59,6 +63,9 @@ std::uint32_t mix(std::uint32_t x) {  // a fixed integer hash: the same jitter o
 struct Offset {
   int dx, dy;
 };
+
+// The per-entry sequences of the passes, indexed in a pass unit's counts.
+enum Seq : int { SeqCandidate = 0, SeqDensity, SeqForce, SeqScan, SeqFlag, kSeqs };
 
 }  // namespace
 
@@ -125,13 +132,16 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
   };
   const int drift = task("drift", ActIntegration, -1, -1);
   const int trigger = task("rebuild_trigger", ActRebuild, drift, -1);
-  if (s.vote) comm(ScheduleKind::Reduction, 1, ReduceOp::Max, ActReductions, trigger);
+  if (s.vote && !s.local_trigger) comm(ScheduleKind::Reduction, 1, ReduceOp::Max, ActReductions, trigger);
   int swap = -1, swap_compare = -1, scan = -1;
   if (s.rebuild) {
     swap = comm(ScheduleKind::NeighbourSwap, s.swap_words, ReduceOp::Sum, ActSwap, trigger);
     swap_compare = task("swap_compare", ActRebuild, trigger, swap);
   }
-  const int pos_words = s.rebuild ? s.scan_words : s.position_words;
+  // The local trigger's positions carry a flag word; a rescan reads the references the PE keeps, so no
+  // 5-word scan multicast is needed.
+  const int pos_words =
+      s.local_trigger ? s.position_words + 1 : (s.rebuild ? s.scan_words : s.position_words);
   const int positions = comm(ScheduleKind::WindowMulticast, pos_words, ReduceOp::Sum, ActPositions,
                              s.rebuild ? swap_compare : drift);
   if (s.rebuild) scan = task("window_scan", ActRebuild, swap_compare, s.streaming ? -1 : positions);
@@ -183,8 +193,27 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
     p.pe_class[pe] = it->second;
   }
 
-  const std::int32_t c_candidate = cycles_of(kCandidate, k), c_density = cycles_of(kDensityPair, k);
-  const std::int32_t c_force = cycles_of(kForcePair, k), c_scan = cycles_of(kScanExtra, k) + c_candidate;
+  // Per-entry sequences. Scalar forms cost n times one entry; vector forms (when they are cheaper on this
+  // preset, and the program allows groups) one instruction per operation over the group's n elements.
+  std::vector<Instr> scan_seq = kCandidate;
+  scan_seq.insert(scan_seq.end(), kScanExtra.begin(), kScanExtra.end());
+  const std::array<const std::vector<Instr>*, kSeqs> seqs = {&kCandidate, &kDensityPair, &kForcePair,
+                                                             &scan_seq, &kFlagCheck};
+  auto vector_form = [](const std::vector<Instr>& seq, int n) {
+    std::vector<Instr> v = seq;
+    for (Instr& i : v) i.elements = n;
+    return v;
+  };
+  const int want = std::max(1, s.vector_group);
+  bool vec = want > 1;
+  for (const auto* q : seqs)
+    vec = vec && instr_cycles(vector_form(*q, want), k) < want * std::ceil(instr_cycles(*q, k));
+  const int group = vec ? want : 1;
+  auto seq_cycles = [&](int q, int n) -> std::int32_t {
+    if (n <= 0) return 0;
+    if (!vec) return n * cycles_of(*seqs[q], k);
+    return static_cast<std::int32_t>(std::ceil(instr_cycles(vector_form(*seqs[q], n), k)));
+  };
   ProgramBuilder pb(p);
   for (const auto& key : keys) {
     const int cand = key[0], in_cut = key[1];
@@ -201,18 +230,36 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
       for (std::size_t q = 0; q < by_landing.size(); ++q)
         if (by_landing[q].dx == entries[e].dx && by_landing[q].dy == entries[e].dy)
           near[q] = 1, cut[q] = e < in_cut;
-    auto stream_items = [&](int c, int words, std::int32_t per, std::int32_t extra_in_cut,
-                            bool only_cut_waits) {
-      // Entries outside the cutoff need no word of this exchange when only_cut_waits: they go first.
-      if (only_cut_waits)
-        for (std::size_t q = 0; q < by_landing.size(); ++q)
-          if (near[q] && !cut[q]) pb.add({-1, -1, per});
-      for (std::size_t q = 0; q < by_landing.size(); ++q) {
-        if (!near[q] || (only_cut_waits && !cut[q])) continue;
-        const Offset& o = by_landing[q];
-        const std::int32_t slot = window_slot(s.b, words, o.dx, o.dy, words - 1);
-        pb.add({s.streaming ? c : -1, s.streaming ? slot : -1, per + (cut[q] ? extra_in_cut : 0)});
+    // One unit of pass work: the word it waits for (comm -1: none) and how many times each per-entry
+    // sequence runs on it. Units are emitted one item each (scalar forms) or in groups of `vec_group`
+    // (vector forms: one instruction per operation over the group, waiting for the group's last word).
+    struct Unit {
+      std::int32_t comm = -1, slot = -1;
+      std::array<int, kSeqs> n{};
+    };
+    std::vector<Unit> units;
+    auto emit = [&]() {
+      for (std::size_t u0 = 0; u0 < units.size(); u0 += static_cast<std::size_t>(group)) {
+        const std::size_t u1 = std::min(units.size(), u0 + static_cast<std::size_t>(group));
+        std::array<int, kSeqs> n{};
+        TaskItem it;
+        for (std::size_t u = u0; u < u1; ++u) {
+          for (int q = 0; q < kSeqs; ++q) n[q] += units[u].n[q];
+          if (units[u].comm >= 0) it.comm = units[u].comm, it.slot = units[u].slot;
+        }
+        for (int q = 0; q < kSeqs; ++q) it.cycles += seq_cycles(q, n[q]);
+        pb.add(it);
       }
+      units.clear();
+    };
+    auto waits = [&](int c, int words, const Offset& o, Unit u) {
+      if (s.streaming) u.comm = c, u.slot = window_slot(s.b, words, o.dx, o.dy, words - 1);
+      return u;
+    };
+    auto unit = [](std::initializer_list<std::pair<int, int>> counts) {
+      Unit u;
+      for (const auto& [q, m] : counts) u.n[q] = m;
+      return u;
     };
     for (std::size_t t = 0; t < p.tasks.size(); ++t) {
       pb.next_task();
@@ -223,20 +270,36 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
         pb.add({-1, -1, cycles_of({{O::Fminmax, 8}, {O::MemWord, 4 * s.swap_words}}, k)});
       if (ti == scan) {
         for (const Offset& o : by_landing)
-          if (exists(o))
-            pb.add({s.streaming ? positions : -1,
-                    s.streaming ? window_slot(s.b, pos_words, o.dx, o.dy, pos_words - 1) : -1, c_scan});
+          if (exists(o)) units.push_back(waits(positions, pos_words, o, unit({{SeqScan, 1}})));
+        emit();
         if (cand > 0) pb.add({-1, -1, cycles_of(kListStore, k, cand)});
       }
-      // After a scan the window is already here, so the density pass waits on nothing.
       if (ti == density) {
-        if (s.rebuild)
-          for (std::size_t q = 0; q < by_landing.size(); ++q)
-            if (near[q]) pb.add({-1, -1, c_candidate + (cut[q] ? c_density : 0)});
-        if (!s.rebuild) stream_items(positions, pos_words, c_candidate, c_density, false);
+        for (std::size_t q = 0; q < by_landing.size(); ++q) {
+          const Offset& o = by_landing[q];
+          if (s.rebuild) {  // after a scan the window is already here: no waits
+            if (near[q]) units.push_back(unit({{SeqCandidate, 1}, {SeqDensity, cut[q]}}));
+          } else if (s.local_trigger) {  // every slot's flag as it lands; entries also their pair work
+            if (exists(o))
+              units.push_back(waits(positions, pos_words, o,
+                                    unit({{SeqFlag, 1}, {SeqCandidate, near[q]}, {SeqDensity, cut[q]}})));
+          } else if (near[q]) {
+            units.push_back(waits(positions, pos_words, o, unit({{SeqCandidate, 1}, {SeqDensity, cut[q]}})));
+          }
+        }
+        emit();
+      }
+      if (ti == force) {
+        // Entries outside the cutoff need no F′: they go first, then in-cut pairs as their F′ lands.
+        for (std::size_t q = 0; q < by_landing.size(); ++q)
+          if (near[q] && !cut[q]) units.push_back(unit({{SeqCandidate, 1}}));
+        emit();
+        for (std::size_t q = 0; q < by_landing.size(); ++q)
+          if (near[q] && cut[q])
+            units.push_back(waits(fp, s.fp_words, by_landing[q], unit({{SeqCandidate, 1}, {SeqForce, 1}})));
+        emit();
       }
       if (ti == embed) pb.add({-1, -1, cycles_of(kEmbed, k)});
-      if (ti == force) stream_items(fp, s.fp_words, c_candidate, c_force, true);
       if (ti == static_cast<int>(p.tasks.size()) - 1) pb.add({-1, -1, cycles_of(kKick, k)});
     }
   }

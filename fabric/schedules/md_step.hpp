@@ -37,7 +37,15 @@ struct MdStepSpec {
   std::vector<int> in_cut;      // per logical PE: of those, pairs within the cutoff
   bool rebuild = false;         // a rebuild step: swaps and the whole-window scan
   bool vote = true;             // the rebuild trigger's global max every step (LAMMPS `check yes`)
-  bool streaming = true;        // passes consume words as they land; false: each waits for its exchange's end
+  // The local rebuild criterion instead of the vote (docs/fabric.md): the positions carry one flag word per
+  // PE, the density pass checks every window slot's flag as it lands, and a rescan step (`rebuild`) swaps
+  // among flagged pairs and rescans the window from the references the PE keeps, with no scan multicast.
+  bool local_trigger = false;
+  bool streaming = true;  // passes consume words as they land; false: each waits for its exchange's end
+  // Vector forms: the passes' per-entry work as one vector instruction per operation over groups of this
+  // many entries (in landing order), used when the preset makes them cheaper than scalar forms (its
+  // vector_issue and vector_elements_per_cycle); 0 or 1: scalar forms.
+  int vector_group = 8;
 };
 
 /// Fills `s.candidates` and `s.in_cut` with a crystal-like neighbourhood: about `fraction` of the window

@@ -26,7 +26,8 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
   const int cand = std::min(window, static_cast<int>(std::ceil(w.candidates)));
   uniform_neighbours(spec, cand, std::min(cand, static_cast<int>(std::ceil(w.in_cut))));
   // Steps mix: with or without the rebuild vote (checks_per_step), with or without a rebuild (1/interval).
-  const double vote = std::clamp(w.checks_per_step, 0.0, 1.0);
+  spec.local_trigger = w.local_trigger;
+  const double vote = w.local_trigger ? 0.0 : std::clamp(w.checks_per_step, 0.0, 1.0);
   const double rebuild = 1.0 / std::max(1.0, w.rebuild_interval);
   std::vector<double> path(MdActivities, 0), busy(MdActivities, 0);
   for (int v = 0; v < 2; ++v)

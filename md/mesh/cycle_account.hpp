@@ -26,6 +26,7 @@ struct StepWork {
   double in_cut = 0;            // of those, pairs within the potential's cutoff
   double rebuild_interval = 1;  // steps between neighbour rebuilds (measured, or estimated by the model)
   double checks_per_step = 1;   // rebuild-trigger reductions per step (LAMMPS `check yes`: one per step)
+  bool local_trigger = false;   // rebuilds decided per PE from the positions' flag words (no vote)
   double remap_cycles_per_step = 0;
   double style_reduction_cycles_per_step = 0;  // fixes' and outputs' global sums (Backend::charge)
 };

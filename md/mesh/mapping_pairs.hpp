@@ -32,7 +32,9 @@ void for_each_pair(const Box& box, const double* x, const double* y, const doubl
   for (int i = n - 1; i >= 0; --i) {
     int c[3];
     for (int d = 0; d < 3; ++d) {
-      c[d] = static_cast<int>((pos[d][i] - lo[d]) / len[d] * nc[d]);
+      double u = pos[d][i] - lo[d];
+      if (per[d]) u -= len[d] * std::floor(u / len[d]);  // an atom not yet wrapped bins with its image
+      c[d] = static_cast<int>(u / len[d] * nc[d]);
       c[d] = std::clamp(c[d], 0, nc[d] - 1);
     }
     cell[i] = (c[2] * nc[1] + c[1]) * nc[0] + c[0];

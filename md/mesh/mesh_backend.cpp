@@ -248,6 +248,7 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
     rebuild_restored(s);
   else
     rebuild(s, !same || edited);
+  if (!restored) choose_trigger();  // each run chooses from its own start, as a script read back would
   if (edited && !restored) charge_edit_remap(old_pe_id, old_width, old_height);
   mapped_edits_ = s.edits;
   const MeshCounters saved = counters_;
@@ -261,16 +262,19 @@ NamedArrays MeshBackend::save_state() const {
   auto d = [](auto v) { return static_cast<double>(v); };
   // Every rank writes the whole PE assignment and its band's hold positions (restarts run on the same rank
   // count, which the checkpoint reader enforces, so each rank takes back its own copy).
-  return {{"grid", {d(map_.width), d(map_.height), d(map_.wrap ? 1 : 0)}},
-          {"pe_atom_id", std::vector<double>(pe_id_.begin(), pe_id_.end())},
-          {"window_b", {d(b_)}},
-          {"ago", {d(ago_)}},
-          {"xhold", xhold_},
-          {"precision", {d(opt_.fp64 ? 64 : 32)}},
-          {"counters",
-           {d(c.steps), d(c.forces), d(c.rebuilds), d(c.step_rebuilds), d(c.swaps), d(c.remaps), d(c.checks),
-            c.remap_cycles, c.sum_candidates_max, c.sum_in_cut_max, d(c.max_b)}},
-          {"style_reductions", {d(c.style_reductions), c.style_reduction_cycles}}};
+  return {
+      {"grid", {d(map_.width), d(map_.height), d(map_.wrap ? 1 : 0)}},
+      {"pe_atom_id", std::vector<double>(pe_id_.begin(), pe_id_.end())},
+      {"window_b", {d(b_)}},
+      {"ago", {d(ago_)}},
+      {"xhold", xhold_},
+      {"precision", {d(opt_.fp64 ? 64 : 32)}},
+      {"counters",
+       {d(c.steps), d(c.forces), d(c.rebuilds), d(c.step_rebuilds), d(c.swaps), d(c.remaps), d(c.checks),
+        c.remap_cycles, c.sum_candidates_max, c.sum_in_cut_max, d(c.max_b)}},
+      {"style_reductions", {d(c.style_reductions), c.style_reduction_cycles}},
+      {"active", std::vector<double>(active_.begin(), active_.end())},
+      {"local_trigger", {d(c.rescan_steps), d(c.pe_rescans), d(c.guard_misses), d(local_choice_ ? 1 : 0)}}};
 }
 
 void MeshBackend::restore_state(const NamedArrays& state) {
@@ -320,6 +324,13 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   if (sr != state.end() && sr->second.size() == 2)
     counters_.style_reductions = static_cast<int64_t>(sr->second[0]),
     counters_.style_reduction_cycles = sr->second[1];
+  const auto act = state.find("active");
+  if (act != state.end()) active_.assign(act->second.begin(), act->second.end());
+  const auto lt = state.find("local_trigger");
+  if (lt != state.end() && lt->second.size() == 4)
+    counters_.rescan_steps = static_cast<int64_t>(lt->second[0]),
+    counters_.pe_rescans = static_cast<int64_t>(lt->second[1]),
+    counters_.guard_misses = static_cast<int64_t>(lt->second[2]), local_choice_ = lt->second[3] != 0;
   restored_ = true;
 }
 
@@ -388,11 +399,191 @@ void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
 
 void MeshBackend::compute(State& s, bool eatom, bool tally) {
   ++counters_.steps;
-  if (rebuild_due(s)) {
+  if (local_trigger()) {
+    local_upkeep(s);
+  } else if (rebuild_due(s)) {
     rebuild(s, false);
     ++counters_.step_rebuilds;
   }
+  if (opt_.audit_lists) audit_lists(s);
   forces(s, eatom, tally);
+}
+
+// The local rebuild criterion (docs/fabric.md, "The mesh backend"): no PE waits for a global vote. A PE's
+// lists hold every pair whose reference positions lie within cutoff + skin. Each PE resets its atom's
+// reference to the atom's position when the atom has moved more than skin/2 from it, and says so in the flag
+// word of this step's positions multicast; every PE whose window holds a flagged PE rescans its window from
+// the references. Neighbour pairs where a PE flagged at the last check exchange atoms (an odd-even round)
+// at this one, and a PE whose atom changed flags too. The emulator reaches the same decisions from the
+// flagged PEs directly; the host-side guard checks the window still covers every reference pair.
+void MeshBackend::local_upkeep(State& s) {
+  ++ago_;
+  if (ago_ < nb_.delay || ago_ % nb_.every != 0) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  Atoms& a = s.atoms;
+  const int npe = map_.size(), nb = pe1_ - pe0_, n = static_cast<int>(a.size());
+  const double trigger = 0.25 * nb_.skin * nb_.skin;
+  if (active_.size() != static_cast<size_t>(npe)) active_.assign(npe, 0u);
+  std::vector<uint32_t> flag(npe, 0u);
+  int64_t moved = 0;
+  for (int q = 0; q < nb; ++q) {
+    const int i = local_[q];
+    if (i < 0) continue;
+    const double dx = a.x[i] - xhold_[3 * q], dy = a.y[i] - xhold_[3 * q + 1],
+                 dz = a.z[i] - xhold_[3 * q + 2];
+    if (dx * dx + dy * dy + dz * dz > trigger) flag[pe0_ + q] = 1u, ++moved;
+  }
+  bool any_active = false;
+  for (int p = 0; p < npe && !any_active; ++p) any_active = active_[p] != 0;
+  // Whether anything happens anywhere is the emulator's bookkeeping (it skips the work), not a PE's input.
+  if (comm_->sum(moved) == 0 && !any_active) return;
+  comm_->bit_or(flag.data(), npe);
+  // A flagged atom is wrapped (periodic) or reported lost (fixed faces) as its reference resets.
+  static const char* axis[] = {"x", "y", "z"};
+  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
+  for (int q = 0; q < nb; ++q) {
+    const int i = local_[q];
+    if (i < 0 || !flag[pe0_ + q]) continue;
+    for (int d = 0; d < 3; ++d) {
+      if (!std::isfinite(pos[d][i]))
+        throw RunError(
+            fmt::format("atom {} has a non-finite {} coordinate at step {}", a.id[i], axis[d], s.step));
+      if (s.box.periodic(d))
+        wrap_periodic(pos[d][i], img[d][i], s.box.lo[d], s.box.hi[d]);
+      else if (pos[d][i] < s.box.lo[d] || pos[d][i] >= s.box.hi[d])
+        throw RunError(
+            fmt::format("lost atom {}: it left the box through the non-periodic {} boundary at "
+                        "step {} ({} = {})",
+                        a.id[i], axis[d], s.step, axis[d], pos[d][i]));
+    }
+  }
+  // Positions (swap keys) and references (what the lists are built from) of every atom.
+  AllAtoms g;
+  gather_atoms(*comm_, a, g);
+  std::vector<double> hx(n), hy(n), hz(n);
+  for (int q = 0; q < nb; ++q) {
+    const int i = local_[q];
+    if (i >= 0) hx[i] = xhold_[3 * q], hy[i] = xhold_[3 * q + 1], hz[i] = xhold_[3 * q + 2];
+  }
+  AllAtoms ref;
+  ref.x = comm_->allgather(hx), ref.y = comm_->allgather(hy), ref.z = comm_->allgather(hz);
+  ref.id = g.id, ref.type = g.type, ref.first = g.first;
+  const int nall = g.size();
+  const IdIndex where(g.id);
+  map_.atom_of.assign(npe, -1);
+  map_.pe_of.assign(nall, -1);
+  for (int p = 0; p < npe; ++p) {
+    if (!pe_id_[p]) continue;
+    const int32_t k = where.find(pe_id_[p]);
+    if (k < 0) throw RunError(fmt::format("mesh: atom {} of PE {} is missing", pe_id_[p], p));
+    map_.atom_of[p] = k, map_.pe_of[k] = p;
+  }
+  std::vector<uint32_t> swapped(npe, 0u);
+  if (any_active) swap_round(s.box, g, &active_, &swapped);
+  for (int p = 0; p < npe; ++p) {
+    flag[p] |= swapped[p];
+    const int k = map_.atom_of[p];
+    if (flag[p] && k >= 0) ref.x[k] = g.x[k], ref.y[k] = g.y[k], ref.z[k] = g.z[k];
+  }
+  // The host-side guard: every pair within cutoff + skin of the references inside the window.
+  if (required_window(map_, s.box, ref.x.data(), ref.y.data(), ref.z.data(), nall, cutneigh_) > b_) {
+    ++counters_.guard_misses;
+    if (!opt_.guard_report_only) {  // a global rebuild from the current positions (remap, b may grow)
+      times_.neigh += seconds_since(t0);
+      rebuild(s, false);
+      ++counters_.step_rebuilds;
+      ++counters_.rescan_steps;
+      counters_.pe_rescans += npe;
+      return;
+    }
+  }
+  for (int p = 0; p < npe; ++p)
+    if (map_.atom_of[p] >= 0) pe_id_[p] = g.id[map_.atom_of[p]];
+  distribute(s, g);
+  index_band(s);
+  for (int q = 0; q < nb; ++q) {
+    const int i = local_[q];
+    if (i >= 0 && flag[pe0_ + q])
+      xhold_[3 * q] = a.x[i], xhold_[3 * q + 1] = a.y[i], xhold_[3 * q + 2] = a.z[i];
+  }
+  // Every PE within b of a flagged PE rescans (its window holds a changed reference or atom).
+  std::vector<char> rescan(nb, 0);
+  const fabric::MeshMap& mm = impl_->scan->map();
+  int64_t rescans = 0;
+  for (int p = 0; p < npe; ++p) {
+    if (!flag[p]) continue;
+    const int px = p % map_.width, py = p / map_.width;
+    for (int dy = -b_; dy <= b_; ++dy) {
+      const int y = mm.y.step(py, dy);
+      if (y < row0_ || y >= row1_) continue;
+      for (int dx = -b_; dx <= b_; ++dx) {
+        const int x = mm.x.step(px, dx);
+        if (x < 0) continue;
+        char& r = rescan[y * map_.width + x - pe0_];
+        rescans += r == 0;
+        r = 1;
+      }
+    }
+  }
+  scan_windows(s.box, ref, &rescan);
+  map_.atom_of.clear(), map_.atom_of.shrink_to_fit();
+  map_.pe_of.clear(), map_.pe_of.shrink_to_fit();
+  active_.swap(flag);
+  ++counters_.rescan_steps;
+  ++counters_.step_rebuilds;
+  counters_.pe_rescans += comm_->sum(rescans);
+  ++stats_.builds;
+  stats_.pairs = static_cast<int64_t>(nbr_src_.size());
+  times_.neigh += seconds_since(t0);
+}
+
+// `check yes` without a vote costs every PE a flag check per window slot and step; the vote costs a chain
+// reduction over the grid. Each system takes the cheaper on its wafer (priced by the step's PE program from
+// the busiest PE's slots of the first scan), as the wafer's program would be chosen per input.
+void MeshBackend::choose_trigger() {
+  local_choice_ = forced_trigger_ != 0;
+  if (!nb_.check || nb_.once || opt_.deterministic || forced_trigger_ >= 0) return;
+  int cand = 0;
+  for (int q = 0; q < pe1_ - pe0_; ++q) cand = std::max(cand, nbr_off_[q + 1] - nbr_off_[q]);
+  StepWork w;
+  w.grid = fabric::Grid{map_.width, map_.height};
+  w.wrap = map_.wrap;
+  w.b = b_;
+  w.position_words = opt_.fp64 ? 6 : 3;
+  w.fp_words = opt_.fp64 ? 2 : 1;
+  w.candidates = static_cast<double>(comm_->max(static_cast<int64_t>(cand)));
+  w.in_cut = 0.5 * w.candidates;  // [E] the in-cut share does not enter the choice: both pay the same passes
+  w.rebuild_interval = 20;
+  w.checks_per_step = 1.0 / std::max(1, nb_.every);
+  const double vote = account_step(w, hw_).total;
+  w.local_trigger = true;
+  local_choice_ = account_step(w, hw_).total <= vote;
+}
+
+// Every pair within the cutoff (current positions, nearest image) must sit in the lists of both its PEs.
+void MeshBackend::audit_lists(const State& s) {
+  if (comm_->size() != 1) throw RunError("mesh: the list audit runs on one rank");
+  const Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size()), nb = pe1_ - pe0_;
+  std::vector<int> pe_of(n, -1);
+  for (int q = 0; q < nb; ++q)
+    if (local_[q] >= 0) pe_of[local_[q]] = q;
+  auto listed = [&](int i, int j) {
+    const int q = pe_of[i];
+    const int64_t id = a.id[j];
+    const int32_t* b = nbr_src_.data() + nbr_off_[q];
+    const int32_t* e = nbr_src_.data() + nbr_off_[q + 1];
+    const int32_t* it = std::lower_bound(b, e, id, [&](int32_t src, int64_t v) { return pe_id_[src] < v; });
+    return it != e && pe_id_[*it] == id;
+  };
+  int64_t missing = 0;
+  for_each_pair(s.box, a.x.data(), a.y.data(), a.z.data(), n, tables_->cutmax, [&](int i, int j) {
+    missing += !listed(i, j);
+    missing += !listed(j, i);
+  });
+  counters_.audit_missing += missing;
+  ++counters_.audit_steps;
 }
 
 bool MeshBackend::rebuild_due(State& s) {
@@ -492,6 +683,7 @@ void MeshBackend::rebuild(State& s, bool first) {
   map_.atom_of.clear(), map_.atom_of.shrink_to_fit();
   map_.pe_of.clear(), map_.pe_of.shrink_to_fit();
   ago_ = 0;
+  active_.assign(npe, 0u);
   ++stats_.builds;
   ++counters_.rebuilds;
   stats_.pairs = static_cast<int64_t>(nbr_src_.size());
@@ -547,8 +739,10 @@ void MeshBackend::index_band(const State& s) {
 // One odd-even transposition round through the neighbour-swap schedule: x pairs from even then odd columns,
 // then y pairs likewise. A pair swaps its atoms when they are out of order along that axis, keeping the
 // mapping sorted (and so local) as atoms move. Every rank runs the whole grid's round on the gathered atoms.
-void MeshBackend::swap_round(const Box& box, const AllAtoms& g) {
+void MeshBackend::swap_round(const Box& box, const AllAtoms& g, const std::vector<uint32_t>* active,
+                             std::vector<uint32_t>* swapped) {
   Impl& I = *impl_;
+  bool exchanged = false;
   const int W = map_.width, H = map_.height, npe = map_.size();
   std::vector<uint32_t> payload(static_cast<size_t>(npe) * swap_words, 0u);
   std::vector<int32_t> off(npe + 1), src;
@@ -587,7 +781,11 @@ void MeshBackend::swap_round(const Box& box, const AllAtoms& g) {
       if (q < 0 || q >= n || map_.atom_of[p] < 0) continue;
       const int qpe = axis == 0 ? row * W + q : q * W + c;
       if (map_.atom_of[qpe] < 0) continue;
+      // Under the local trigger a pair exchanges only when one of its PEs reset its atom's reference at the
+      // last check: both learnt that from the flag word of the positions multicast.
+      if (active && !(*active)[p] && !(*active)[qpe]) continue;
       partner[p] = qpe;
+      exchanged = true;
       src.push_back(qpe);
     }
     off[npe] = static_cast<int32_t>(src.size());
@@ -605,11 +803,12 @@ void MeshBackend::swap_round(const Box& box, const AllAtoms& g) {
       if (lower ? km > kt : kt > km) {
         next[p] = theirs;
         if (lower) ++counters_.swaps;
+        if (swapped) (*swapped)[p] = 1;
       }
     }
     map_.atom_of.swap(next);
   }
-  I.swap->charge();  // the schedule's four phases are the four rounds above
+  if (exchanged || !active) I.swap->charge();  // the schedule's four phases are the four rounds above
   for (int p = 0; p < npe; ++p)
     if (map_.atom_of[p] >= 0) map_.pe_of[map_.atom_of[p]] = p;
 }
@@ -665,7 +864,7 @@ void MeshBackend::remap_if_needed(const Box& box, const AllAtoms& g) {
 
 // At a rebuild each PE of the band receives its whole window (position, type, id) and keeps the atoms within
 // cutoff + skin, each with the periodic image that brings it closest, in ascending global id.
-void MeshBackend::scan_windows(const Box& box, const AllAtoms& g) {
+void MeshBackend::scan_windows(const Box& box, const AllAtoms& g, const std::vector<char>* only) {
   Impl& I = *impl_;
   const int npe = map_.size();
   const bool fp64 = opt_.fp64;
@@ -693,9 +892,14 @@ void MeshBackend::scan_windows(const Box& box, const AllAtoms& g) {
   bool per[3];
   for (int d = 0; d < 3; ++d) L[d] = box.prd(d), per[d] = box.periodic(d);
   const int nb = pe1_ - pe0_;
+  // A partial scan keeps the slots of the PEs it does not scan.
+  std::vector<int32_t> old_off, old_src;
+  std::vector<int8_t> old_shift, old_type;
+  if (only)
+    old_off.swap(nbr_off_), old_src.swap(nbr_src_), old_shift.swap(nbr_shift_), old_type.swap(nbr_type_);
   nbr_off_.assign(nb + 1, 0);
   // Sized from the last scan (or, the first time, after the first chunk) so the slot arrays do not double.
-  const size_t last = nbr_src_.size();
+  const size_t last = only ? old_src.size() : nbr_src_.size();
   nbr_src_.clear();
   nbr_shift_.clear();
   nbr_type_.clear();
@@ -710,8 +914,26 @@ void MeshBackend::scan_windows(const Box& box, const AllAtoms& g) {
   };
   std::vector<Cand> cand;
   const fabric::MeshMap& mm = I.scan->map();
-  for (int d0 = pe0_; d0 < pe1_; d0 += chunk) {
-    const int d1 = std::min(pe1_, d0 + chunk);
+  for (int d0 = pe0_; d0 < pe1_;) {
+    int d1 = std::min(pe1_, d0 + chunk);
+    if (only) {  // a run of PEs to scan, or of PEs that keep their slots
+      const char scan = (*only)[d0 - pe0_];
+      int e = d0 + 1;
+      while (e < d1 && (*only)[e - pe0_] == scan) ++e;
+      d1 = e;
+      if (!scan) {
+        for (int p = d0; p < d1; ++p) {
+          const int q = p - pe0_;
+          nbr_off_[q] = static_cast<int32_t>(nbr_src_.size());
+          nbr_src_.insert(nbr_src_.end(), old_src.begin() + old_off[q], old_src.begin() + old_off[q + 1]);
+          nbr_shift_.insert(nbr_shift_.end(), old_shift.begin() + old_off[q],
+                            old_shift.begin() + old_off[q + 1]);
+          nbr_type_.insert(nbr_type_.end(), old_type.begin() + old_off[q], old_type.begin() + old_off[q + 1]);
+        }
+        d0 = d1;
+        continue;
+      }
+    }
     I.buf.resize(static_cast<size_t>(d1 - d0) * slots * sw);
     I.scan->deliver_window_range(d0, d1, payload.data(), I.buf.data());
     for (int p = d0; p < d1; ++p) {
@@ -766,9 +988,10 @@ void MeshBackend::scan_windows(const Box& box, const AllAtoms& g) {
     }
     if (last == 0 && d0 == pe0_ && d1 > d0)
       reserve(nbr_src_.size() * static_cast<size_t>(nb) / static_cast<size_t>(d1 - d0) * 17 / 16 + 64);
+    d0 = d1;
   }
   nbr_off_[nb] = static_cast<int32_t>(nbr_src_.size());
-  I.scan->charge();
+  if (!only) I.scan->charge();  // a partial scan reads the window from the positions multicast's flag word
   // Every request of the new slots is checked against the window multicast's coverage here, once: the slots
   // stay fixed until the next scan, so the per-step deliveries only copy.
   I.pos->approve_requests(pe0_, pe1_, nbr_off_.data(), nbr_src_.data());
@@ -1166,6 +1389,7 @@ StepCycles MeshBackend::step_cycles() const {
   const double steps = std::max<double>(1.0, static_cast<double>(counters_.steps));
   w.rebuild_interval = steps / std::max<double>(1.0, static_cast<double>(counters_.step_rebuilds));
   w.checks_per_step = counters_.steps > 0 ? static_cast<double>(counters_.checks) / steps : 1.0;
+  w.local_trigger = local_trigger();
   w.remap_cycles_per_step = counters_.remap_cycles / steps;
   w.style_reduction_cycles_per_step = counters_.style_reduction_cycles / steps;
   return account_step(w, hw_);
@@ -1188,7 +1412,11 @@ nlohmann::json MeshBackend::fabric_json() const {
       {"rebuilds", counters_.rebuilds},
       {"rebuild_checks", counters_.checks},
       {"style_reductions", counters_.style_reductions},
-      {"remap_cycles", counters_.remap_cycles}};
+      {"remap_cycles", counters_.remap_cycles},
+      {"rebuild_trigger", local_trigger() ? "local" : (nb_.check && !nb_.once ? "vote" : "interval")},
+      {"rescan_steps", counters_.rescan_steps},
+      {"pe_rescans", counters_.pe_rescans},
+      {"guard_misses", counters_.guard_misses}};
 }
 
 std::vector<std::string> MeshBackend::setup_notes() const {

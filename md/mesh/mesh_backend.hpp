@@ -30,6 +30,13 @@ struct MeshOptions {
   bool fp64 = false;           // PE arithmetic in fp64 (comparison mode) instead of fp32
   bool deterministic = false;  // the input's key; fp64 PEs always sum in ascending global id (deterministic)
   int chunk_pes = 1024;        // PEs streamed through the transport at once (bounds the receive buffer)
+  // The host-side window guard (every pair within cutoff + skin of the atoms' references inside the window):
+  // false remaps when it fails; true only counts the failures (MeshCounters::guard_misses), for tests that
+  // show the local rebuild criterion and the swaps keep every pair without it.
+  bool guard_report_only = false;
+  // A brute-force check after every step's list upkeep that each pair within the cutoff is in both PEs'
+  // lists (one rank only; MeshCounters::audit_missing). For tests: it costs an all-pairs binning per step.
+  bool audit_lists = false;
 };
 
 /// Counters of the fabric traffic and of the mapping's upkeep over the backend's life (all runs).
@@ -40,6 +47,10 @@ struct MeshCounters {
   double style_reduction_cycles = 0;  // their cost on the wafer
   double sum_candidates_max = 0, sum_in_cut_max = 0;  // per force step, busiest PE
   int max_b = 0;
+  // The local rebuild criterion (no vote): steps on which some PE rescanned its window, PE rescans, swap
+  // exchanges between neighbour pairs, guard failures seen (remapped, or counted in report-only mode).
+  int64_t rescan_steps = 0, pe_rescans = 0, guard_misses = 0;
+  int64_t audit_steps = 0, audit_missing = 0;  // MeshOptions::audit_lists
 };
 
 class MeshBackend : public Backend {
@@ -75,6 +86,16 @@ class MeshBackend : public Backend {
   void add_report(nlohmann::json& report) const override { report["fabric"] = fabric_json(); }
   /// Prices the fixes' and outputs' global reductions of a step as fabric reductions over the grid.
   void charge(const MeshWork& work) override;
+  /// Test switches (MeshOptions::guard_report_only, audit_lists), settable after construction.
+  void set_checks(bool guard_report_only, bool audit_lists) {
+    opt_.guard_report_only = guard_report_only;
+    opt_.audit_lists = audit_lists;
+  }
+  /// Tests: the local trigger (true) or the vote (false) whichever is cheaper (choose_trigger).
+  void force_trigger(bool local) { forced_trigger_ = local ? 1 : 0; }
+  /// True when rebuilds are decided per PE (no global vote): `check yes`, not `once`, not deterministic, and
+  /// cheaper than the vote on this system's wafer program (choose_trigger).
+  bool local_trigger() const { return nb_.check && !nb_.once && !opt_.deterministic && local_choice_; }
 
   struct Impl;
   struct AllAtoms;
@@ -83,10 +104,18 @@ class MeshBackend : public Backend {
   void rebuild(State& s, bool first);
   void rebuild_restored(State& s);
   bool rebuild_due(State& s);
+  void local_upkeep(State& s);
+  void choose_trigger();
+  void audit_lists(const State& s);
   void set_bands();
   void make_transports();
-  void scan_windows(const Box& box, const AllAtoms& g);
-  void swap_round(const Box& box, const AllAtoms& g);
+  /// Scans the windows of the band's PEs (only those marked in `only`, band-indexed, when given; the others
+  /// keep their slots) from the positions in `g`.
+  void scan_windows(const Box& box, const AllAtoms& g, const std::vector<char>* only = nullptr);
+  /// One odd-even transposition round; with `active` (per PE) only pairs with an active PE exchange, and
+  /// `swapped` (per PE) marks the PEs whose atom changed.
+  void swap_round(const Box& box, const AllAtoms& g, const std::vector<uint32_t>* active = nullptr,
+                  std::vector<uint32_t>* swapped = nullptr);
   void remap_if_needed(const Box& box, const AllAtoms& g);
   void charge_edit_remap(const std::vector<int64_t>& old_pe_id, int old_width, int old_height);
   void distribute(State& s, const AllAtoms& g);
@@ -130,7 +159,9 @@ class MeshBackend : public Backend {
   Mapping map_;  // grid and wrap; its atom_of/pe_of index the gathered atoms, during a rebuild only
   int b_ = 1;
   int ago_ = 0;
-  bool restored_ = false;  // setup continues from restore_state instead of rebuilding
+  bool restored_ = false;     // setup continues from restore_state instead of rebuilding
+  bool local_choice_ = true;  // the local trigger is cheaper than the vote for this system (choose_trigger)
+  int forced_trigger_ = -1;   // force_trigger: -1 none, 0 vote, 1 local
   double cutneigh_ = 0;
   double box_lo_[3] = {0, 0, 0}, box_hi_[3] = {0, 0, 0};  // box of the current mapping
   int64_t mapped_atoms_ = 0;                              // atoms in the current mapping (all ranks)
@@ -143,7 +174,8 @@ class MeshBackend : public Backend {
   std::vector<int> local_;         // this rank's atom index of the PE's atom, −1 for an empty PE
   std::vector<int> type_;          // 0 for an empty PE
   std::vector<double> rho_, fp_;   // ρ̄ and F'(ρ̄) of the PE's atom
-  std::vector<double> xhold_;      // 3 per PE: position at the last rebuild
+  std::vector<double> xhold_;      // 3 per PE: the atom's reference position (its lists are built from these)
+  std::vector<uint32_t> active_;   // [pe] every PE: its atom's reference was reset last check (local trigger)
   std::vector<int32_t> nbr_off_;   // neighbour slots: nbr_src_[nbr_off_[q] .. nbr_off_[q+1])
   std::vector<int32_t> nbr_src_;   // logical PE of each neighbour, ascending global id
   std::vector<int8_t> nbr_shift_;  // periodic image of each neighbour: (sx+1) + 3(sy+1) + 9(sz+1)

@@ -126,7 +126,34 @@ nlohmann::json model_input(const ModelOptions& opt) {
   work.in_cut = n > 0 ? *std::max_element(incut.begin(), incut.end()) : 0;
   work.rebuild_interval = interval;
   work.checks_per_step = (snap->nb.check && !snap->nb.once) ? 1.0 / std::max(1, snap->nb.every) : 0.0;
+  // `check yes` is decided per PE (no vote) where that prices lower than the vote, as the mesh backend
+  // chooses; deterministic mode keeps LAMMPS's global decision.
+  double vote_total = 0, local_total = 0;
+  if (snap->nb.check && !snap->nb.once && !settings.deterministic) {
+    vote_total = mesh::account_step(work, hw).total;
+    work.local_trigger = true;
+    local_total = mesh::account_step(work, hw).total;
+    work.local_trigger = local_total <= vote_total;
+  }
   const mesh::StepCycles c = mesh::account_step(work, hw);
+  // The range: every [E] parameter (and the clock's reported spread) at the end of its range that slows the
+  // step, then every one at the end that speeds it; each parameter's own two ends are listed too.
+  nlohmann::json ranges = nlohmann::json::array();
+  fabric::HardwareSpec slow = hw, fast = hw;
+  for (const fabric::ParameterRange& r : hw.ranges) {
+    const double at_low = mesh::account_step(work, fabric::with_parameter(hw, r.key, r.low)).steps_per_second;
+    const double at_high =
+        mesh::account_step(work, fabric::with_parameter(hw, r.key, r.high)).steps_per_second;
+    slow = fabric::with_parameter(slow, r.key, at_low <= at_high ? r.low : r.high);
+    fast = fabric::with_parameter(fast, r.key, at_low <= at_high ? r.high : r.low);
+    ranges.push_back({{"parameter", r.key},
+                      {"low", r.low},
+                      {"high", r.high},
+                      {"steps_per_second_at_low", at_low},
+                      {"steps_per_second_at_high", at_high}});
+  }
+  const double low = mesh::account_step(work, slow).steps_per_second;
+  const double high = mesh::account_step(work, fast).steps_per_second;
   nlohmann::json j;
   j["input"] = opt.input;
   j["wafer"] = hw.name;
@@ -141,6 +168,11 @@ nlohmann::json model_input(const ModelOptions& opt) {
   j["cycles_per_step"] = mesh::cycles_json(c);
   j["clock_hz"] = hw.clock_hz;
   j["predicted_steps_per_second"] = c.steps_per_second;
+  j["predicted_steps_per_second_low"] = low;
+  j["predicted_steps_per_second_high"] = high;
+  j["parameter_ranges"] = ranges;
+  j["rebuild_trigger"] = work.local_trigger ? "local" : (work.checks_per_step > 0 ? "vote" : "interval");
+  if (vote_total > 0) j["trigger_cycles_per_step"] = {{"vote", vote_total}, {"local", local_total}};
   j["energy_per_step_joules"] = c.energy_per_step_j;
   return j;
 }
@@ -170,9 +202,10 @@ int run_model_command(const ModelOptions& opt, std::ostream& out) {
   out << fmt::format(
       "Critical path (cycles per step): {}; total {:.0f} against {:.0f} with nothing overlapped\n", path,
       c["total"].get<double>(), c["additive"].get<double>());
-  out << fmt::format("Predicted: {:.4g} steps/s, {:.3g} J per step\n",
-                     j["predicted_steps_per_second"].get<double>(),
-                     j["energy_per_step_joules"].get<double>());
+  out << fmt::format(
+      "Predicted: {:.4g} steps/s ({:.4g} to {:.4g} over the parameters' ranges), {:.3g} J per step\n",
+      j["predicted_steps_per_second"].get<double>(), j["predicted_steps_per_second_low"].get<double>(),
+      j["predicted_steps_per_second_high"].get<double>(), j["energy_per_step_joules"].get<double>());
   return 0;
 }
 

@@ -1,6 +1,8 @@
 // Hardware descriptions: presets load, user files override, bad files fail with file and line.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "base/error.hpp"
 #include "fabric/hardware.hpp"
 
@@ -56,6 +58,39 @@ TEST(Hardware, ErrorsCarryFileAndLine) {
   EXPECT_THROW(parse_hardware_yaml("name: only\n", "bad.yaml"), InputError);  // incomplete without base
   EXPECT_THROW(load_hardware("/nonexistent/file.yaml"), InputError);
   EXPECT_THROW(preset("wse9"), InputError);
+}
+
+// Every [E] parameter that prices a step has a range in the presets (the clock's reported spread among them);
+// a range must name a numeric parameter with ends it can take.
+TEST(Hardware, RangesNameParametersAndTheirEnds) {
+  for (const char* name : {"wse2", "wse3"}) {
+    const HardwareSpec h = preset(name);
+    std::map<std::string, ParameterRange> r;
+    for (const ParameterRange& x : h.ranges) r[x.key] = x;
+    for (const char* key : {"clock_hz", "ramp_latency_cycles", "phase_sync_cycles", "compute_cycles.fadd",
+                            "compute_cycles.fmul", "compute_cycles.fma", "compute_cycles.fminmax",
+                            "compute_cycles.fdiv", "compute_cycles.fsqrt", "compute_cycles.mem_word",
+                            "compute_cycles.vector_issue", "compute_cycles.vector_elements_per_cycle"})
+      EXPECT_TRUE(r.count(key)) << name << " lacks a range for " << key;
+    EXPECT_DOUBLE_EQ(r.at("clock_hz").low, 0.85e9);
+    EXPECT_DOUBLE_EQ(r.at("clock_hz").high, 1.1e9);
+    EXPECT_DOUBLE_EQ(with_parameter(h, "compute_cycles.fdiv", 16).compute.fdiv, 16);
+    EXPECT_EQ(with_parameter(h, "ramp_latency_cycles", 3).ramp_latency_cycles, 3);
+  }
+  auto line_of = [](const std::string& text) {
+    try {
+      parse_hardware_yaml(text, "bad.yaml");
+    } catch (const InputError& e) {
+      return e.line();
+    }
+    return -1;
+  };
+  EXPECT_EQ(line_of("base: wse2\nranges:\n  clock_speed: [1, 2]\n"), 3);  // no such parameter
+  EXPECT_EQ(line_of("base: wse2\nranges:\n  compute_cycles.fdiv: [8]\n"), 3);
+  EXPECT_EQ(line_of("base: wse2\nranges:\n  compute_cycles.fdiv: [9, 4]\n"), 3);    // low > high
+  EXPECT_EQ(line_of("base: wse2\nranges:\n  ramp_latency_cycles: [1, 2.5]\n"), 3);  // not a whole number
+  EXPECT_EQ(line_of("base: wse2\nranges:\n  grid: [1, 2]\n"), 3);
+  EXPECT_THROW(with_parameter(preset("wse2"), "no_such_key", 1), InputError);
 }
 
 }  // namespace

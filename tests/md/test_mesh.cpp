@@ -14,10 +14,12 @@
 #include <random>
 #include <sstream>
 
+#include "io/yaml_input.hpp"
 #include "md/cluster/cluster_backend.hpp"
 #include "md/force/eam_atom_kernels.hpp"
 #include "md/mesh/mapping.hpp"
 #include "md/mesh/mesh_backend.hpp"
+#include "md/run/simulation.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
 
@@ -265,8 +267,124 @@ TEST(MeshBackend, KnockOnAtomRemapsWithoutLosingInteractions) {
   EXPECT_EQ(checks, 6);
 }
 
+// The local rebuild criterion keeps every interaction by itself: with the host-side window guard only
+// reporting, a 1 keV Cu cascade (inputs/cascade_cu_1kev.yaml shortened: 12^3 cells, 6,912 atoms, 0.04 ps of
+// equilibration and 0.15 ps of cascade) has every pair within the cutoff in the lists of both its PEs at
+// every step, audited by brute force after each step's upkeep.
+TEST(MeshBackend, LocalTriggerMissesNoPairInACascade) {
+  const std::string dir = test::scratch_dir("mesh_local_cascade");
+  const std::vector<std::pair<std::string, std::string>> sets = {{"backend", "mesh"},
+                                                                 {"system.cells", "[12, 12, 12]"},
+                                                                 {"equilibrate.time_ps", "0.04"},
+                                                                 {"cascade.time_ps", "0.15"},
+                                                                 {"cascade.defects_every", "1000"}};
+  io::YamlInput y =
+      io::read_yaml_input(std::string(WAFERMD_SOURCE_DIR) + "/inputs/cascade_cu_1kev.yaml", sets);
+  y.settings.output_dir = dir + "/out";
+  io::Log log;
+  md::Simulation sim(log, y.settings, false, nullptr);
+  auto* mesh = dynamic_cast<md::mesh::MeshBackend*>(&*sim.backend);
+  ASSERT_NE(mesh, nullptr);
+  mesh->set_checks(/*guard_report_only=*/true, /*audit_lists=*/true);
+  mesh->force_trigger(true);  // on its own this small grid would take the cheaper vote
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  for (const auto& c : y.commands) sim.execute(c);
+  std::filesystem::current_path(cwd);
+  const md::mesh::MeshCounters& c = mesh->counters();
+  EXPECT_TRUE(mesh->local_trigger());
+  EXPECT_GT(c.audit_steps, 100);
+  EXPECT_EQ(c.audit_missing, 0) << "pairs within the cutoff missing from a PE's list";
+  EXPECT_EQ(c.guard_misses, 0) << "the window no longer covered every reference pair";
+  EXPECT_EQ(c.checks, 0) << "no global vote";
+  EXPECT_GT(c.rescan_steps, 0);
+  EXPECT_GT(c.swaps, 0) << "the knock-on atom's PE swaps with its neighbours";
+  // Rescans stay local: far fewer PE rescans than every PE at every rescan step.
+  EXPECT_LT(c.pe_rescans, c.rescan_steps * static_cast<int64_t>(mesh->pe_atom_ids().size()) / 2);
+  std::printf("cascade: %lld audited steps, %lld rescan steps, %lld PE rescans, %lld swaps, b = %d\n",
+              static_cast<long long>(c.audit_steps), static_cast<long long>(c.rescan_steps),
+              static_cast<long long>(c.pe_rescans), static_cast<long long>(c.swaps), mesh->window_b());
+}
+
+// The audit can fail: a list with a pair removed is caught.
+TEST(MeshBackend, ListAuditCatchesAMissingPair) {
+  md::State s = crystal(8, 0.05, 3);
+  s.ntypes = 1;
+  s.mass = {0.0, 63.55};
+  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
+  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
+  const potentials::EamTables t = eb.build();
+  md::NeighborSettings nb;
+  nb.skin = 1.0;
+  md::mesh::MeshBackend mesh(md::mesh::MeshOptions{});
+  mesh.set_checks(false, true);
+  mesh.setup(s, t, nb, false);
+  mesh.compute(s, false, false);
+  EXPECT_EQ(mesh.counters().audit_missing, 0);
+  // Atom 0 jumps next to the atom farthest from it while the list upkeep waits (delay), so its new pairs are
+  // in nobody's list: the audit must see them.
+  nb.every = 1000;
+  nb.delay = 1000;
+  mesh.setup(s, t, nb, false);
+  md::Atoms& a = s.atoms;
+  size_t k = 1;
+  double best = 0;
+  for (size_t j = 1; j < a.size(); ++j) {
+    double r2 = 0;
+    const double d[3] = {a.x[j] - a.x[0], a.y[j] - a.y[0], a.z[j] - a.z[0]};
+    for (int q = 0; q < 3; ++q) {
+      const double L = s.box.prd(q), e = d[q] - L * std::round(d[q] / L);
+      r2 += e * e;
+    }
+    if (r2 > best) best = r2, k = j;
+  }
+  a.x[0] = a.x[k] + 2.4, a.y[0] = a.y[k], a.z[0] = a.z[k];
+  if (a.x[0] >= s.box.hi[0]) a.x[0] -= s.box.prd(0);
+  mesh.compute(s, false, false);
+  EXPECT_GT(mesh.counters().audit_missing, 0);
+}
+
 using Result = test::ProgramResult;
 using test::run_wafermd_in;
+
+// A thin periodic Cu slab (28,800 atoms, 4 cells thick) takes the local trigger on its own; with a fast
+// knock-on atom its PEs rescan locally, and a run checkpointed half-way and restarted ends byte-identical to
+// the uninterrupted one (the references and last check's flags come back with the checkpoint).
+TEST(MeshProgram, LocalTriggerRestartsBitIdentically) {
+  const std::string dir = test::scratch_dir("mesh_local_restart");
+  auto script = [](int steps) {
+    return "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 60 0 30 0 4\n"
+           "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +
+           kPot +
+           "\nvelocity all create 300.0 4928 loop geom\ngroup pka id 1\nvelocity pka set 540.0 100.0 30.0\n"
+           "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.0002\n"
+           "thermo 20\nrun " +
+           std::to_string(steps) + "\nwrite_data final.data\n";
+  };
+  std::ofstream(dir + "/in.full") << script(40);
+  std::ofstream(dir + "/in.half") << script(20);
+  const Result full = run_wafermd_in(dir, "run in.full --backend mesh --output full");
+  ASSERT_EQ(full.status, 0) << full.err;
+  const std::string a = [&] {
+    std::ifstream in(dir + "/final.data");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  std::ifstream rep(dir + "/full/report.json");
+  const auto f = nlohmann::json::parse(rep).at("fabric");
+  EXPECT_EQ(f.at("rebuild_trigger"), "local");
+  EXPECT_GT(f.at("rescan_steps").get<int64_t>(), 0);
+  EXPECT_EQ(f.at("rebuild_checks").get<int64_t>(), 0) << "no vote";
+  const Result half =
+      run_wafermd_in(dir, "run in.half --backend mesh --output half --set output.checkpoint_every=20");
+  ASSERT_EQ(half.status, 0) << half.err;
+  const Result again =
+      run_wafermd_in(dir, "run in.half --backend mesh --output again --restart half/checkpoint.h5");
+  ASSERT_EQ(again.status, 0) << again.err;
+  std::ifstream in(dir + "/final.data");
+  const std::string b(std::istreambuf_iterator<char>(in), {});
+  EXPECT_FALSE(a.empty());
+  EXPECT_TRUE(a == b) << "the restarted run's data file differs from the uninterrupted run's";
+}
 
 TEST(MeshProgram, ModelJsonHasTheContractKeys) {
   const std::string dir = test::scratch_dir("mesh_model");
@@ -281,6 +399,17 @@ TEST(MeshProgram, ModelJsonHasTheContractKeys) {
        {"multicast_positions", "multicast_fp", "reductions", "compute", "swap", "total", "additive"})
     EXPECT_GT(j.at("cycles_per_step").at(k).get<double>(), 0.0) << k;
   EXPECT_EQ(j.at("wafer"), "wse3");
+  // The range from every [E] parameter's ends (and the clock's spread) brackets the prediction.
+  const double low = j.at("predicted_steps_per_second_low").get<double>(),
+               high = j.at("predicted_steps_per_second_high").get<double>(),
+               mid = j.at("predicted_steps_per_second").get<double>();
+  EXPECT_LT(low, mid);
+  EXPECT_GT(high, mid);
+  EXPECT_GE(j.at("parameter_ranges").size(), 12u);
+  // The cheaper rebuild trigger on this wafer program: both priced, the lower taken.
+  const auto& tc = j.at("trigger_cycles_per_step");
+  EXPECT_EQ(j.at("rebuild_trigger"),
+            tc.at("local").get<double>() <= tc.at("vote").get<double>() ? "local" : "vote");
   // total is the critical path: its stretches sum to it, and overlap makes it no more than the additive
   // account.
   const auto& c = j.at("cycles_per_step");
