@@ -8,6 +8,11 @@
 
 namespace wmd::io {
 
+/// One expression may nest parentheses, functions and unary operators this deep.
+inline constexpr int kMaxExpressionDepth = 200;
+/// Expressions and the variables they name together may nest this deep (a chain of 1000 variables fits).
+inline constexpr int kMaxExpressionLevels = 5000;
+
 /// Resolves a bare word (thermo keyword) or v_NAME reference; returns false if unknown.
 using NameResolver = std::function<bool(const std::string& name, double& value)>;
 
