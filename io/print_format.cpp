@@ -78,8 +78,8 @@ bool parse_print_format(const std::string& fmt, bool allow_integer, PrintFormat&
   const bool real = c != '\0' && std::strchr("feEgG", c);
   const bool integer = c != '\0' && std::strchr("di", c);
   if (!(real && !long_modifier) && !(integer && allow_integer)) {
-    why = allow_integer ? "is not one conversion %[flags][width][.precision] of f, e, g or d"
-                        : "is not one conversion %[flags][width][.precision] of a real number (f, e or g)";
+    why = allow_integer ? "is not one C conversion %[flags][width][.precision] of f, e, g or d"
+                        : "is not one C conversion %[flags][width][.precision] of a real number (f, e or g)";
     return false;
   }
   if (integer && f.flags.find('#') != std::string::npos) {
