@@ -233,6 +233,17 @@ TEST(Issue29, VariableFanOutIsEvaluatedOncePerVariable) {
   EXPECT_LT(seconds_since(t0), 2.0);
 }
 
+TEST(Issue29, NestingAcrossVariablesIsBounded) {
+  // Each variable nests 190 levels and names the one before: 7600 levels overflowed an ASan build's stack.
+  std::string text = "variable v0 equal 1\n";
+  for (int k = 1; k < 40; ++k)
+    text += "variable v" + std::to_string(k) + " equal " + std::string(190, '(') + "v_v" +
+            std::to_string(k - 1) + "+1" + std::string(190, ')') + "\n";
+  const std::string e = script_error("nest_chain.in", text + "print ${v39}\n");
+  EXPECT_NE(e.find("nested more than 2500 levels deep with the variables it uses"), std::string::npos)
+      << e.substr(0, 300);
+}
+
 TEST(Issue29, OverlyDeepVariableChainIsAnError) {
   const std::string e = script_error("chain_deep.in", chain(1500) + "print ${v1499}\n");
   EXPECT_NE(e.find("more than 1000 deep"), std::string::npos) << e.substr(0, 300);
