@@ -169,6 +169,25 @@ TEST(Issue29, ThermoModifyRefusesBadFormatsAndTooManyColumns) {
             "");
 }
 
+TEST(Issue29, DumpModifyRefusesBadFormats) {
+  const std::string dir = wmd::test::scratch_dir("hostile_dump");
+  auto error_of = [&](const std::string& modify) -> std::string {
+    try {
+      wmd::test::ScriptRun run(
+          "region b block 0 1 0 1 0 1\ncreate_box 1 b\ndump d all custom 1 d.txt id x\n" + modify, dir,
+          /*dry_run=*/true);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error_of("dump_modify d format line \"%d %n\"\n").find("is not a line of formats"),
+            std::string::npos);
+  EXPECT_NE(error_of("dump_modify d format 2 %s\n").find("is not a printf format"), std::string::npos);
+  EXPECT_EQ(error_of("dump_modify d format line \"%5d %10.4f\"\n"), "");
+  EXPECT_EQ(error_of("dump_modify d format 2 %10.4f\n"), "");
+}
+
 // --- Recursion -------------------------------------------------------------------------------------------
 
 TEST(Issue29, DeeplyNestedExpressionIsAnError) {
