@@ -301,6 +301,17 @@ TEST(Issue29, SubstitutionCannotGrowACommandWithoutBound) {
   EXPECT_NE(e.find("after variable substitution"), std::string::npos) << e.substr(0, 300);
 }
 
+TEST(Issue29, VariablesTextIsBounded) {
+  // A loop defining a new 1-MB variable each time would otherwise eat memory without bound.
+  std::string text = "variable a0 string " + std::string(1000, 'x') + "\n";
+  for (int k = 1; k <= 10; ++k)
+    text += "variable a" + std::to_string(k) + " string ${a" + std::to_string(k - 1) + "}${a" +
+            std::to_string(k - 1) + "}\n";
+  text += "variable i loop 400\nlabel top\nvariable v$i string ${a10}\nnext i\njump SELF top\n";
+  const std::string e = script_error("var_bytes.in", text);
+  EXPECT_NE(e.find("variables would hold more than 256 MiB of text"), std::string::npos) << e.substr(0, 300);
+}
+
 TEST(Issue29, IncludeOfDevZeroIsRefused) {
   const std::string e = script_error("inc_zero.in", "include /dev/zero\n");
   EXPECT_NE(e.find("'/dev/zero' is not a regular file"), std::string::npos) << e;
