@@ -9,6 +9,28 @@
 namespace wmd::io {
 namespace {
 
+// Nesting levels of all expressions being evaluated on this thread: a variable's formula is parsed inside
+// the formula that names it, so the stack grows with both.
+thread_local int g_levels = 0;
+
+// Counts one level of recursion for its lifetime.
+class Level {
+ public:
+  explicit Level(int& local) : local_(local) {
+    ++local_;
+    ++g_levels;
+  }
+  ~Level() {
+    --local_;
+    --g_levels;
+  }
+  Level(const Level&) = delete;
+  Level& operator=(const Level&) = delete;
+
+ private:
+  int& local_;
+};
+
 // Recursive-descent parser; precedence from low to high: || && (== != < <= > >=) (+ -) (* / %) ^ unary.
 class Parser {
  public:
@@ -18,13 +40,14 @@ class Parser {
   double parse() {
     const double v = logic_or();
     skip();
-    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_) + "'");
+    if (i_ != s_.size()) fail("unexpected '" + printable(s_.substr(i_), 80) + "'");
     return v;
   }
 
  private:
   [[noreturn]] void fail(const std::string& why) const {
-    fail_input(pos_, "cannot evaluate expression '" + s_ + "': " + why);
+    // The expression may be megabytes long: its start names it, and the reason stays in the message.
+    fail_input(pos_, "cannot evaluate expression '" + printable(s_, 160) + "': " + why);
   }
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
@@ -108,7 +131,15 @@ class Parser {
     while (eat("^")) v = std::pow(v, unary());
     return v;
   }
+  // Every recursion passes here (parentheses, function arguments, unary operators): the depth is bounded
+  // before the stack is.
   double unary() {
+    const Level level(depth_);
+    if (depth_ > kMaxExpressionDepth)
+      fail("nested more than " + std::to_string(kMaxExpressionDepth) + " levels deep");
+    if (g_levels > kMaxExpressionLevels)
+      fail("nested more than " + std::to_string(kMaxExpressionLevels) +
+           " levels deep with the variables it uses");
     if (eat("-")) return -unary();
     if (eat("!")) return unary() == 0.0 ? 1.0 : 0.0;
     if (eat("+")) return unary();
@@ -204,11 +235,14 @@ class Parser {
   const NameResolver& resolve_;
   const SourcePos& pos_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
 
 double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos) {
+  int entry = 0;
+  const Level level(entry);  // a variable's formula costs a level even when flat
   Parser p(text, resolve, pos);
   const double v = p.parse();
   if (!std::isfinite(v)) fail_input(pos, "expression '" + text + "' is not finite");

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "io/command.hpp"
@@ -30,7 +33,7 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   DataFile d;
   auto fail = [&](size_t ln, const std::string& msg) {
-    throw InputError(path, static_cast<int>(ln) + 1, msg);
+    throw InputError(path, static_cast<int>(std::min<size_t>(ln + 1, INT_MAX)), msg);
   };
   auto num = [&](size_t ln, const std::string& tok, const char* what) {
     double v;
@@ -42,6 +45,13 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
     if (!parse_integer(tok, v))
       fail(ln, std::string("expected ") + what + " (an integer), got '" + tok + "'");
     return v;
+  };
+  // Image flags are ints in LAMMPS (and here): a larger one would be silently truncated.
+  auto image = [&](size_t ln, const std::string& tok, const char* what) {
+    const long long v = integer(ln, tok, what);
+    if (v < INT_MIN || v > INT_MAX)
+      fail(ln, std::string("image flag ") + what + " = " + tok + " is outside the range of an int");
+    return static_cast<int>(v);
   };
   size_t ln = 1;  // line 1 is a title
   bool box[3] = {false, false, false};
@@ -81,6 +91,7 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
   d.mass.assign(d.ntypes + 1, 0.0);
   std::map<int64_t, size_t> index;
   bool have_atoms = false;
+  std::set<std::string> seen;  // each section once: a second Atoms would outgrow the header's count
   while (ln < lines.size()) {
     const auto w = words_of(lines[ln]);
     if (w.empty()) {
@@ -89,8 +100,10 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
     }
     const std::string section = w[0];
     const size_t head = ln++;
+    if (!seen.insert(section).second) fail(head, "the " + section + " section appears twice");
     while (ln < lines.size() && words_of(lines[ln]).empty()) ++ln;
     if (section == "Masses") {
+      std::vector<bool> given(d.ntypes + 1, false);
       for (int k = 0; k < d.ntypes; ++k, ++ln) {
         if (ln >= lines.size()) fail(ln, "the Masses section ends early");
         const auto m = words_of(lines[ln]);
@@ -98,6 +111,8 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
         const long long t = integer(ln, m[0], "an atom type");
         if (t < 1 || t > d.ntypes)
           fail(ln, "atom type " + m[0] + " is outside 1.." + std::to_string(d.ntypes));
+        if (given[t]) fail(ln, "the mass of type " + m[0] + " is given twice");
+        given[t] = true;
         d.mass[t] = num(ln, m[1], "a mass");
         if (!(d.mass[t] > 0)) fail(ln, "mass must be positive");
       }
@@ -122,25 +137,32 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
         d.x.push_back(num(ln, a[2], "x")), d.y.push_back(num(ln, a[3], "y")),
             d.z.push_back(num(ln, a[4], "z"));
         const bool img = a.size() == 8;
-        d.ix.push_back(img ? static_cast<int>(integer(ln, a[5], "ix")) : 0);
-        d.iy.push_back(img ? static_cast<int>(integer(ln, a[6], "iy")) : 0);
-        d.iz.push_back(img ? static_cast<int>(integer(ln, a[7], "iz")) : 0);
+        d.ix.push_back(img ? image(ln, a[5], "ix") : 0);
+        d.iy.push_back(img ? image(ln, a[6], "iy") : 0);
+        d.iz.push_back(img ? image(ln, a[7], "iz") : 0);
       }
       have_atoms = true;
     } else if (section == "Velocities") {
       if (!have_atoms) fail(head, "the Velocities section must follow the Atoms section");
       d.has_velocities = true;
-      d.vx.assign(d.natoms, 0.0), d.vy.assign(d.natoms, 0.0), d.vz.assign(d.natoms, 0.0);
-      for (int64_t k = 0; k < d.natoms; ++k, ++ln) {
+      // Sized by the atoms read (not the header's count), and each atom given one velocity.
+      const size_t n = d.id.size();
+      d.vx.assign(n, 0.0), d.vy.assign(n, 0.0), d.vz.assign(n, 0.0);
+      std::vector<bool> given(n, false);
+      for (size_t k = 0; k < n; ++k, ++ln) {
         if (ln >= lines.size()) fail(ln, "the Velocities section ends early");
         const auto v = words_of(lines[ln]);
         if (v.size() != 4) fail(ln, "expected 'id vx vy vz'");
         const long long id = integer(ln, v[0], "an atom id");
         auto it = index.find(id);
         if (it == index.end()) fail(ln, "velocity for unknown atom id " + v[0]);
+        if (given[it->second]) fail(ln, "the velocity of atom " + v[0] + " is given twice");
+        given[it->second] = true;
         d.vx[it->second] = num(ln, v[1], "vx"), d.vy[it->second] = num(ln, v[2], "vy");
         d.vz[it->second] = num(ln, v[3], "vz");
       }
+    } else if (std::isdigit(static_cast<unsigned char>(section[0])) || section[0] == '-') {
+      fail(head, "a data line outside any section (more lines than the header's counts give)");
     } else {
       fail(head, "unknown or unsupported section '" + section + "' (Masses, Atoms, Velocities)");
     }

@@ -8,20 +8,19 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/print_format.hpp"
+#include "io/text_file.hpp"
+
 namespace wmd::io {
 namespace {
 
-// One C conversion of a double (flags, width, precision, then f, e, g, E or G), nothing else after '%'.
-bool valid_real_format(const std::string& f) {
-  const size_t p = f.find('%');
-  if (p == std::string::npos) return false;
-  size_t i = p + 1;
-  while (i < f.size() && std::strchr("-+ #0", f[i])) ++i;
-  while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) ++i;
-  if (i < f.size() && f[i] == '.') ++i;
-  while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) ++i;
-  if (i >= f.size() || !std::strchr("feEgG", f[i])) return false;
-  return f.find('%', i + 1) == std::string::npos;
+// The format of `variable NAME format` and $(expr:FORMAT): one conversion of a real (LAMMPS's docs: "a
+// C-style format for a floating-point number"), checked before it reaches snprintf.
+PrintFormat real_format(const std::string& fmt, const SourcePos& pos) {
+  PrintFormat f;
+  std::string why;
+  if (!parse_print_format(fmt, false, f, why)) fail_input(pos, "format '" + fmt + "' " + why);
+  return f;
 }
 
 }  // namespace
@@ -47,7 +46,52 @@ const char* Variables::style_name(Style s) {
 }
 
 void Variables::define_from_command_line(const std::string& name, const std::string& value) {
-  vars_[name] = Var{Style::index, value, {value}, 0};
+  put(name, Var{Style::index, value, {value}, 0}, SourcePos{"<command line>", 0});
+}
+
+size_t Variables::bytes_of(const std::string& name, const Var& v) {
+  size_t n = name.size() + v.text.size();
+  for (const auto& w : v.values) n += w.size();
+  return n;
+}
+
+void Variables::put(const std::string& name, Var v, const SourcePos& pos) {
+  auto it = vars_.find(name);
+  const size_t old = it == vars_.end() ? 0 : bytes_of(name, it->second), add = bytes_of(name, v);
+  if (bytes_ - old + add > kMaxVariableBytes)
+    fail_input(pos, "variables would hold more than " + std::to_string(kMaxVariableBytes >> 20) +
+                        " MiB of text (defining '" + name + "')");
+  bytes_ = bytes_ - old + add;
+  vars_[name] = std::move(v);
+}
+
+void Variables::erase(std::map<std::string, Var>::iterator it) {
+  bytes_ -= bytes_of(it->first, it->second);
+  vars_.erase(it);
+}
+
+template <class F>
+auto Variables::evaluating(const std::string& name, const SourcePos& pos, F f) const {
+  if (std::find(chain_.begin(), chain_.end(), name) != chain_.end()) {
+    std::string cycle;
+    for (auto it = std::find(chain_.begin(), chain_.end(), name); it != chain_.end(); ++it)
+      cycle += *it + " -> ";
+    fail_input(pos, "variable '" + name + "' refers to itself (" + cycle + name + ")");
+  }
+  if (chain_.size() >= kMaxVariableDepth)
+    fail_input(pos, "variables refer to each other more than " + std::to_string(kMaxVariableDepth) +
+                        " deep (at '" + name + "')");
+  chain_.push_back(name);
+  try {
+    auto v = f();
+    chain_.pop_back();
+    if (chain_.empty()) memo_.clear();
+    return v;
+  } catch (...) {
+    chain_.pop_back();
+    if (chain_.empty()) memo_.clear();
+    throw;
+  }
 }
 
 void Variables::set_current(Var& v) {
@@ -67,7 +111,7 @@ void Variables::define(const Command& cmd) {
   if (a.peek() == "delete") {
     a.word("delete");
     a.finish();
-    vars_.erase(name);
+    if (auto it = vars_.find(name); it != vars_.end()) erase(it);
     return;
   }
   static const std::vector<std::string> refused = {"world", "universe", "uloop",    "vector", "python",
@@ -97,7 +141,7 @@ void Variables::define(const Command& cmd) {
     set_current(v);
     // LAMMPS keeps an index or loop variable that already exists (so -var on the command line wins, and a
     // loop's definition inside its own body does not restart it).
-    if (it == vars_.end()) vars_[name] = v;
+    if (it == vars_.end()) put(name, std::move(v), cmd.pos);
     return;
   }
   std::string text = a.word("a value");
@@ -109,8 +153,7 @@ void Variables::define(const Command& cmd) {
     // variable NAME format EQUALVAR FORMAT: the equal-style variable's value printed with FORMAT.
     const std::string format = a.word("a C format such as %.4f");
     a.finish();
-    if (!valid_real_format(format))
-      a.fail("format '" + format + "' is not one C conversion of a real number (%f, %e, %g)");
+    real_format(format, cmd.pos);
     text += " " + format;
     s = Style::format;
   } else {
@@ -121,7 +164,7 @@ void Variables::define(const Command& cmd) {
   if (it != vars_.end() && it->second.style != s)
     a.fail("variable '" + name + "' is a " + style_name(it->second.style) +
            " variable and cannot be redefined as " + style);
-  vars_[name] = Var{s, text, {}, 0};
+  put(name, Var{s, std::move(text), {}, 0}, cmd.pos);
 }
 
 std::string Variables::text(const std::string& name, const SourcePos& pos) const {
@@ -133,10 +176,10 @@ std::string Variables::text(const std::string& name, const SourcePos& pos) const
     return env ? env : "";
   }
   if (var.style == Style::format) {
+    // NAME format EQUALVAR FORMAT: a format variable naming itself (or a chain back to it) is a cycle.
     const size_t space = var.text.find(' ');
-    char buf[128];
-    std::snprintf(buf, sizeof buf, var.text.substr(space + 1).c_str(), value(var.text.substr(0, space), pos));
-    return buf;
+    const double v = evaluating(name, pos, [&] { return value(var.text.substr(0, space), pos); });
+    return real_format(var.text.substr(space + 1), pos).print(v);
   }
   if (var.style == Style::atom)
     fail_input(pos,
@@ -158,16 +201,12 @@ double Variables::value(const std::string& name, const SourcePos& pos) const {
     if (!parse_double(t, v)) fail_input(pos, "variable '" + name + "' = '" + t + "' is not a number");
     return v;
   }
-  if (depth_ > 32) fail_input(pos, "variable '" + name + "' refers to itself");
-  ++depth_;
-  try {
-    const double v = evaluate(it->second.text, pos);
-    --depth_;
-    return v;
-  } catch (...) {
-    --depth_;
-    throw;
-  }
+  // memo_ holds values only while an outermost evaluation is under way.
+  if (const auto m = memo_.find(name); m != memo_.end()) return m->second;
+  const std::string& formula = it->second.text;
+  const double v = evaluating(name, pos, [&] { return evaluate(formula, pos); });
+  if (!chain_.empty()) memo_[name] = v;
+  return v;
 }
 
 double Variables::evaluate(const std::string& expr, const SourcePos& pos) const {
@@ -184,8 +223,11 @@ double Variables::evaluate(const std::string& expr, const SourcePos& pos) const 
   return evaluate_expression(expr, resolve, pos);
 }
 
-std::string strip_comment(const std::string& line) {
-  char quote = 0;
+namespace {
+
+// The part of `line` before a '#' that is not inside quotes; `quote` carries an open quote from one
+// continuation line to the next.
+std::string strip_comment(const std::string& line, char& quote) {
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (quote) {
@@ -197,6 +239,27 @@ std::string strip_comment(const std::string& line) {
     }
   }
   return line;
+}
+
+}  // namespace
+
+std::string strip_comment(const std::string& line) {
+  char quote = 0;
+  return strip_comment(line, quote);
+}
+
+std::vector<std::string> read_script_lines(const std::string& path, const SourcePos& from) {
+  const std::string text = read_plain_file(path, "input file", from, kMaxScriptBytes);
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(std::move(line));
+    at = end + 1;
+  }
+  return lines;
 }
 
 std::vector<std::string> split_words(const std::string& line, const SourcePos& pos) {
@@ -222,20 +285,22 @@ std::vector<std::string> split_words(const std::string& line, const SourcePos& p
 
 LammpsScript::LammpsScript(const std::string& path, Variables& vars, const SourcePos& from) : vars_(vars) {
   open(path, from);
-  for (const auto& l : stack_.back().lines) text_ += l + "\n";
+  bool any = false;
+  for (const auto& l : stack_.back().lines) {
+    text_ += l + "\n";
+    const std::string body = strip_comment(l);
+    any = any || body.find_first_not_of(" \t\r\f\v") != std::string::npos;
+  }
+  // LAMMPS runs an empty script and exits 0; here that would be a "successful" run of nothing, when the
+  // likely cause is the wrong or a truncated file.
+  if (!any) fail_input(SourcePos{path, 1}, "input has no commands");
 }
 
 void LammpsScript::open(const std::string& path, const SourcePos& from) {
-  std::ifstream in(path);
-  if (!in) fail_input(from, "cannot open input file '" + path + "'");
+  if (stack_.size() > 16) fail_input(from, "include files nested too deeply (more than 16)");
   File f;
   f.path = path;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    f.lines.push_back(line);
-  }
-  if (stack_.size() > 16) fail_input(from, "include files nested too deeply (more than 16)");
+  f.lines = read_script_lines(path, from);
   stack_.push_back(std::move(f));
 }
 
@@ -279,14 +344,17 @@ std::string LammpsScript::substitute(const std::string& line, const SourcePos& p
         format = expr.substr(colon + 1);
         expr = expr.substr(0, colon);
       }
-      char buf[128];
-      std::snprintf(buf, sizeof buf, format.c_str(), vars_.evaluate(expr, pos));
-      out += buf;
+      const PrintFormat f = real_format(format, pos);
+      out += f.print(vars_.evaluate(expr, pos));
       i = end;
     } else {
       out += vars_.text(std::string(1, n), pos);
       ++i;
     }
+    // Variables may hold up to a command's length each, so a line of them could grow without bound.
+    if (out.size() > kMaxCommandBytes)
+      fail_input(pos, "the command is longer than " + std::to_string(kMaxCommandBytes >> 20) +
+                          " MiB after variable substitution");
   }
   return out;
 }
@@ -301,17 +369,24 @@ bool LammpsScript::next(Command& cmd) {
       continue;
     }
     SourcePos pos = f.commands ? f.origin : SourcePos{f.path, static_cast<int>(f.next) + 1};
-    std::string line = f.lines[f.next++];
-    // '&' at the end of a line continues the command on the next one (an `if` branch is one command).
-    for (;;) {
-      std::string body = strip_comment(line);
+    // '&' at the end of a line continues the command on the next one (an `if` branch is one command). Each
+    // piece is stripped of its comment once, so joining stays linear in the command's length.
+    std::string line;
+    char quote = 0;
+    for (const std::string* piece = &f.lines[f.next++];; piece = &f.lines[f.next++]) {
+      if (line.size() + piece->size() > kMaxCommandBytes)
+        fail_input(pos, "the command is longer than " + std::to_string(kMaxCommandBytes >> 20) + " MiB");
+      std::string body = strip_comment(*piece, quote);
       while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.pop_back();
       if (f.commands || body.empty() || body.back() != '&' || f.next >= f.lines.size()) {
-        line = body;
+        // A line that is only a comment or blank ends the command, as before it had any text.
+        if (body.empty() && !line.empty()) line.pop_back();  // the joining space
+        line += body;
         break;
       }
       body.pop_back();
-      line = body + " " + f.lines[f.next++];
+      line += body;
+      line += ' ';
     }
     if (!f.commands && scanning_for_label(line, pos)) continue;
     const std::string text = substitute(line, pos);

@@ -14,6 +14,15 @@
 
 namespace wmd::io {
 
+/// A command (its continuation lines joined, or after variable substitution) longer than this is refused.
+inline constexpr size_t kMaxCommandBytes = size_t(1) << 20;
+/// An input script (or an included one) larger than this is refused.
+inline constexpr size_t kMaxScriptBytes = size_t(64) << 20;
+/// Equal-style variables may refer to others this deep (a true cycle is reported as one at any depth).
+inline constexpr size_t kMaxVariableDepth = 1000;
+/// All variables together may hold this much text.
+inline constexpr size_t kMaxVariableBytes = size_t(256) << 20;
+
 /// LAMMPS variables of styles index, loop, string, getenv, format and equal.
 class Variables {
  public:
@@ -53,9 +62,20 @@ class Variables {
   /// Sets an index or loop variable's text to its current value.
   static void set_current(Var& v);
   static const char* style_name(Style s);
+  static size_t bytes_of(const std::string& name, const Var& v);
+  /// Stores `v` as `name` (replacing any), within kMaxVariableBytes.
+  void put(const std::string& name, Var v, const SourcePos& pos);
+  void erase(std::map<std::string, Var>::iterator it);
+  /// Marks `name` as being evaluated while `f` runs: a variable met again on its own chain is a cycle.
+  template <class F>
+  auto evaluating(const std::string& name, const SourcePos& pos, F f) const;
   std::map<std::string, Var> vars_;
+  size_t bytes_ = 0;  // the text all variables hold
   NameResolver thermo_;
-  mutable int depth_ = 0;  // guards against variables that refer to themselves
+  mutable std::vector<std::string> chain_;  // the variables being evaluated, outermost first
+  // Equal-style values already computed during the current outermost evaluation (nothing changes during
+  // one), so `a = v_b+v_b`, `b = v_c+v_c`, ... costs one evaluation per variable, not 2^depth.
+  mutable std::map<std::string, double> memo_;
 };
 
 /// Reads commands from a LAMMPS input file (and the files it includes).
@@ -103,6 +123,8 @@ class LammpsScript {
 
 /// Splits a line into words, honouring single and double quotes (which are removed).
 std::vector<std::string> split_words(const std::string& line, const SourcePos& pos);
+/// The lines of an input script (at most kMaxScriptBytes; a directory or device is refused), '\r' removed.
+std::vector<std::string> read_script_lines(const std::string& path, const SourcePos& from);
 /// Removes a '#' comment that is not inside quotes.
 std::string strip_comment(const std::string& line);
 /// LAMMPS's Boolean of `if`: numbers or words compared with == != < <= > >=, combined with ! && || |^ and

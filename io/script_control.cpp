@@ -6,7 +6,6 @@
 // commands as if they were lines of the script at the `if`'s place.
 #include <cctype>
 #include <cstring>
-#include <fstream>
 
 #include "io/lammps_script.hpp"
 
@@ -35,9 +34,11 @@ bool Variables::next(const Command& cmd) {
         v.style == Style::index ? v.values.size() : static_cast<size_t>(v.last - v.first + 1);
     if (v.which >= count) {
       exhausted = true;
-      vars_.erase(it);  // LAMMPS removes it, so the loop's `variable` line may define it afresh
+      erase(it);  // LAMMPS removes it, so the loop's `variable` line may define it afresh
     } else {
+      bytes_ -= bytes_of(name, v);
       set_current(v);
+      bytes_ += bytes_of(name, v);
     }
   }
   return exhausted;
@@ -75,15 +76,9 @@ void LammpsScript::jump(const Command& c) {
     f.next = 0;
   } else {
     // Another file replaces the current one (not an include: reading does not come back).
-    std::ifstream in(file);
-    if (!in) fail_input(c.pos, "jump: cannot open input file '" + file + "'");
     File g;
     g.path = file;
-    std::string line;
-    while (std::getline(in, line)) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      g.lines.push_back(line);
-    }
+    g.lines = read_script_lines(file, c.pos);
     f = std::move(g);
   }
   // An `if`'s remaining commands still run (LAMMPS executes them from memory); reading then resumes in the
@@ -166,7 +161,7 @@ class BooleanParser {
   bool parse() {
     const Value v = logic_or();
     skip();
-    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_) + "'");
+    if (i_ != s_.size()) fail("unexpected '" + printable(s_.substr(i_), 80) + "'");
     return number(v) != 0.0;
   }
 
@@ -178,7 +173,7 @@ class BooleanParser {
   };
 
   [[noreturn]] void fail(const std::string& why) const {
-    fail_input(pos_, "if: cannot evaluate Boolean '" + s_ + "': " + why);
+    fail_input(pos_, "if: cannot evaluate Boolean '" + printable(s_, 160) + "': " + why);
   }
   double number(const Value& v) const {
     if (!v.is_number) fail("'" + v.word + "' is not a number");
@@ -249,6 +244,14 @@ class BooleanParser {
     }
   }
   Value unary() {
+    // Every recursion (parentheses, '!') passes here: bounded before the stack is.
+    if (++depth_ > kMaxExpressionDepth)
+      fail("nested more than " + std::to_string(kMaxExpressionDepth) + " levels deep");
+    const Value v = unary_body();
+    --depth_;
+    return v;
+  }
+  Value unary_body() {
     skip();
     // '!' before '=' is the start of != (handled by the caller), not a negation.
     if (i_ + 1 < s_.size() && s_[i_] == '!' && s_[i_ + 1] != '=') {
@@ -268,7 +271,8 @@ class BooleanParser {
     while (i_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[i_])) &&
            !std::strchr("()<>=!&|", s_[i_]))
       ++i_;
-    if (i_ == start) fail(i_ < s_.size() ? "unexpected '" + s_.substr(i_) + "'" : "it ends early");
+    if (i_ == start)
+      fail(i_ < s_.size() ? "unexpected '" + printable(s_.substr(i_), 80) + "'" : "it ends early");
     const std::string w = s_.substr(start, i_ - start);
     double x;
     if (parse_double(w, x)) return Value{true, x, ""};
@@ -278,6 +282,7 @@ class BooleanParser {
   const std::string& s_;
   const SourcePos& pos_;
   size_t i_ = 0;
+  int depth_ = 0;  // not restored on a throw: the parser is not used after one
 };
 
 }  // namespace

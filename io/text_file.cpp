@@ -1,5 +1,6 @@
 #include "io/text_file.hpp"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 namespace wmd::io {
@@ -8,21 +9,61 @@ bool is_gz_name(const std::string& path) {
   return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
 }
 
-std::string read_text_file(const std::string& path, const std::string& what, const SourcePos& from) {
-  // gzopen reads plain files too, but only a .gz name may be compressed (LAMMPS decides by the name).
+namespace {
+
+// Refuses what is not a regular file before it is read: a directory reads as empty, /dev/zero never ends.
+void check_regular(const std::string& path, const std::string& what, const SourcePos& from) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) fail_input(from, "cannot open " + what + " '" + path + "'");
+  if (S_ISDIR(st.st_mode)) fail_input(from, what + " '" + path + "' is a directory");
+  if (!S_ISREG(st.st_mode)) fail_input(from, what + " '" + path + "' is not a regular file");
+}
+
+[[noreturn]] void too_large(const std::string& path, const std::string& what, const SourcePos& from,
+                            size_t max_bytes) {
+  fail_input(from, what + " '" + path + "' is larger than " + std::to_string(max_bytes >> 20) + " MiB");
+}
+
+}  // namespace
+
+std::string read_plain_file(const std::string& path, const std::string& what, const SourcePos& from,
+                            size_t max_bytes) {
+  check_regular(path, what, from);
   std::string text;
   char buf[1 << 16];
-  if (!is_gz_name(path)) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) fail_input(from, "cannot open " + what + " '" + path + "'");
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
-    std::fclose(f);
-    return text;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) fail_input(from, "cannot open " + what + " '" + path + "'");
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
+    if (text.size() + n > max_bytes) {
+      std::fclose(f);
+      too_large(path, what, from, max_bytes);
+    }
+    text.append(buf, n);
   }
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) fail_input(from, "cannot read " + what + " '" + path + "'");
+  return text;
+}
+
+std::string read_text_file(const std::string& path, const std::string& what, const SourcePos& from,
+                           size_t max_bytes) {
+  // gzopen reads plain files too, but only a .gz name may be compressed (LAMMPS decides by the name).
+  if (!is_gz_name(path)) return read_plain_file(path, what, from, max_bytes);
+  check_regular(path, what, from);
+  std::string text;
+  char buf[1 << 16];
   gzFile g = gzopen(path.c_str(), "rb");
   if (!g) fail_input(from, "cannot open " + what + " '" + path + "'");
   int n;
-  while ((n = gzread(g, buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(n));
+  while ((n = gzread(g, buf, sizeof buf)) > 0) {
+    // The bound applies to the decompressed text: a small .gz may expand a thousandfold.
+    if (text.size() + static_cast<size_t>(n) > max_bytes) {
+      gzclose(g);
+      too_large(path, what, from, max_bytes);
+    }
+    text.append(buf, static_cast<size_t>(n));
+  }
   int err = Z_OK;
   const char* msg = n < 0 ? gzerror(g, &err) : nullptr;
   const std::string why = msg ? msg : "";

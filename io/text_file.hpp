@@ -10,9 +10,17 @@ namespace wmd::io {
 
 /// True when `path` ends in ".gz".
 bool is_gz_name(const std::string& path);
-/// The whole text of `path`, decompressed when it ends in .gz; a missing or corrupt file is an InputError at
-/// `from` naming `what` (e.g. "data file").
-std::string read_text_file(const std::string& path, const std::string& what, const SourcePos& from);
+/// Files larger than this (decompressed) are refused unless a caller gives its own bound.
+inline constexpr size_t kMaxTextFileBytes = size_t(4) << 30;
+
+/// The whole text of `path`, decompressed when it ends in .gz; a missing, corrupt or non-regular file (a
+/// directory, /dev/zero, a pipe) or one larger than `max_bytes` is an InputError at `from` naming `what`
+/// (e.g. "data file").
+std::string read_text_file(const std::string& path, const std::string& what, const SourcePos& from,
+                           size_t max_bytes = kMaxTextFileBytes);
+/// As read_text_file, but never decompressing (an input script or YAML file is read as it is).
+std::string read_plain_file(const std::string& path, const std::string& what, const SourcePos& from,
+                            size_t max_bytes);
 
 /// A text file being written, plain or gzip-compressed.
 class TextSink {

@@ -1,34 +1,46 @@
 #include "io/thermo_format.hpp"
 
-#include <cinttypes>
-#include <cstdio>
-#include <regex>
 #include <sstream>
+
+#include "io/print_format.hpp"
 
 namespace wmd::io {
 
 bool valid_float_format(const std::string& fmt) {
-  static const std::regex re(R"(^[^%]*%[-+ #0]*[0-9]*(\.[0-9]+)?[gGfFeE][^%]*$)");
-  return std::regex_match(fmt, re);
+  PrintFormat f;
+  std::string why;
+  return parse_print_format(fmt, false, f, why);
 }
 
 bool valid_int_format(const std::string& fmt) {
-  static const std::regex re(R"(^[^%]*%[-+ 0]*[0-9]*(l|ll)?[di][^%]*$)");
-  return std::regex_match(fmt, re);
+  PrintFormat f;
+  std::string why;
+  return parse_print_format(fmt, true, f, why) && f.is_integer();
+}
+
+bool valid_line_format(const std::string& line) {
+  std::istringstream words(line);
+  size_t n = 0;
+  for (std::string w; words >> w; ++n) {
+    PrintFormat f;
+    std::string why;
+    if (!parse_print_format(w, true, f, why)) return false;
+  }
+  return n > 0;
 }
 
 std::string format_value(const std::string& fmt, double value, bool is_integer) {
-  char buf[256];
-  if (is_integer && valid_int_format(fmt)) {
-    // Normalise any length modifier to a 64-bit conversion.
-    std::string f = std::regex_replace(fmt, std::regex("(l|ll)?([di])"), "ll$2");
-    std::snprintf(buf, sizeof buf, f.c_str(), static_cast<long long>(value));
-  } else if (valid_float_format(fmt)) {
-    std::snprintf(buf, sizeof buf, fmt.c_str(), value);
-  } else {
-    std::snprintf(buf, sizeof buf, "%g", value);
-  }
-  return buf;
+  PrintFormat f;
+  std::string why;
+  // Formats are checked when the command sets them; one that is not a format still prints the value.
+  if (!parse_print_format(fmt, true, f, why)) parse_print_format(is_integer ? "%d" : "%g", true, f, why);
+  return f.print(value);
+}
+
+void ThermoFormat::set_line(const std::string& formats) {
+  line_.clear();
+  std::istringstream words(formats);
+  for (std::string w; words >> w;) line_.push_back(w);
 }
 
 void ThermoFormat::set_columns(const std::vector<std::string>& headers, const std::vector<bool>& is_integer) {
@@ -48,13 +60,7 @@ void ThermoFormat::reset_user_formats() {
 
 std::string ThermoFormat::format_of(size_t i) const {
   if (!column_[i].empty()) return column_[i];
-  if (!line_.empty()) {
-    std::istringstream words(line_);
-    std::string w;
-    for (size_t k = 0; words >> w; ++k) {
-      if (k == i) return w;
-    }
-  }
+  if (i < line_.size()) return line_[i];
   if (is_int_[i]) return int_.empty() ? "%8d" : int_;
   return float_.empty() ? "%12.8g" : float_;
 }

@@ -11,7 +11,7 @@ class ThermoFormat {
   /// Sets the columns: header words and whether each holds an integer.
   void set_columns(const std::vector<std::string>& headers, const std::vector<bool>& is_integer);
   /// thermo_modify format line "f1 f2 ...".
-  void set_line(const std::string& formats) { line_ = formats; }
+  void set_line(const std::string& formats);
   /// thermo_modify format int FMT.
   void set_int(const std::string& f) { int_ = f; }
   /// thermo_modify format float FMT.
@@ -29,15 +29,19 @@ class ThermoFormat {
   std::string format_of(size_t i) const;
   std::vector<std::string> headers_;
   std::vector<bool> is_int_;
-  std::string line_, int_, float_;
+  std::vector<std::string> line_;  // the line format's words, one per column
+  std::string int_, float_;
   std::vector<std::string> column_;
 };
 
-/// True when `fmt` is a single printf conversion for a double (%g %f %e with flags/width/precision).
+/// True when `fmt` is one printf conversion of a double (%g %f %e with flags, width, precision and text
+/// around; io/print_format.hpp).
 bool valid_float_format(const std::string& fmt);
-/// True when `fmt` is a single printf conversion for an integer (%d %i %ld).
+/// True when `fmt` is one printf conversion of an integer (%d %i %ld).
 bool valid_int_format(const std::string& fmt);
-/// Formats one value with a checked printf format.
+/// True when every word of `line` (thermo_modify format line) is a real or integer format.
+bool valid_line_format(const std::string& line);
+/// Formats one value with a checked printf format (an invalid one prints as %d or %g).
 std::string format_value(const std::string& fmt, double value, bool is_integer);
 
 }  // namespace wmd::io

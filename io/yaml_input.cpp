@@ -5,17 +5,25 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include "io/text_file.hpp"
+
 namespace wmd::io {
 namespace {
+
+// A YAML input larger than this is refused (inputs are a page or two).
+constexpr size_t kMaxYamlBytes = size_t(16) << 20;
 
 class Translator {
  public:
   Translator(std::string path, YamlInput& out) : path_(std::move(path)), out_(out) {}
 
   SourcePos pos(const YAML::Node& n) const {
+    // A key that is absent has no place in the file (yaml-cpp throws for its mark).
+    if (!n.IsDefined()) return SourcePos{path_, 0};
     return SourcePos{path_, n.Mark().line >= 0 ? n.Mark().line + 1 : 0};
   }
   [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const { fail_input(pos(n), msg); }
@@ -67,6 +75,7 @@ class Translator {
     } else {
       fail(n, what + " must be a list");
     }
+    if (v.empty()) fail(n, what + " must list at least one entry");
     return v;
   }
   void emit(const YAML::Node& at, std::string name, std::vector<std::string> args) {
@@ -93,6 +102,8 @@ class Translator {
     if (!root["system"])
       fail_input(SourcePos{path_, 1}, "missing key 'system' (the atoms: lattice or read_data)");
     if (!root["potential"]) fail_input(SourcePos{path_, 1}, "missing key 'potential'");
+    if (!root["potential"].IsMap())
+      fail(root["potential"], "potential must be a mapping of keys (style, file, elements, ...)");
     system(root["system"], root["potential"]);
     potential(root["potential"]);
     if (root["velocity"] && !root["minimize"]) velocity(root["velocity"]);
@@ -119,6 +130,7 @@ class Translator {
     } else if (root["stages"]) {
       const YAML::Node& st = root["stages"];
       if (!st.IsSequence()) fail(st, "stages must be a list");
+      if (st.size() == 0) fail(st, "stages must list at least one stage (each with 'run')");
       for (const auto& s : st) stage(s);
     } else if (!root["minimize"]) {
       fail_input(SourcePos{path_, 1}, "missing key 'run' (number of steps), 'stages' or 'minimize'");
@@ -364,6 +376,7 @@ class Translator {
     // Adaptive timestep, LAMMPS fix dt/reset semantics; defaults follow common cascade practice.
     double xmax = 0.05, tmax = 0.002, tmin = 1e-6, emax = 20.0;
     if (const auto r = c["dt_reset"]) {
+      if (!r.IsScalar() && !r.IsMap()) fail(r, "cascade.dt_reset must be true, false or a mapping");
       if (r.IsScalar() && !boolean(r, "cascade.dt_reset")) xmax = -1.0;
       if (r.IsMap()) {
         only_keys(r, "cascade.dt_reset", {"xmax", "tmin", "tmax", "emax"});
@@ -528,25 +541,70 @@ void set_path(YAML::Node root, const std::string& key, const std::string& value)
   set_path(root, parts, 0, key, value);
 }
 
+// Before translation, the whole document: every mapping key a single value and given once (yaml-cpp keeps
+// duplicates, and a lookup would silently take one), nesting and size bounded (aliases can make a small
+// file a huge tree).
+class TreeCheck {
+ public:
+  explicit TreeCheck(const std::string& path) : path_(path) {}
+  void check(const YAML::Node& n, int depth) {
+    if (++nodes_ > 100000) fail(n, "the YAML document has more than 100000 nodes (counting aliases)");
+    if (depth > 64) fail(n, "the YAML document is nested more than 64 levels deep");
+    if (n.IsSequence()) {
+      for (const auto& e : n) check(e, depth + 1);
+    } else if (n.IsMap()) {
+      std::map<std::string, int> lines;
+      for (const auto& kv : n) {
+        if (!kv.first.IsScalar()) fail(kv.first, "a mapping key must be a single value (a word or number)");
+        const std::string k = kv.first.as<std::string>();
+        const int line = kv.first.Mark().line + 1;
+        if (!lines.emplace(k, line).second)
+          fail(kv.first, "duplicate key '" + k + "' (first given at line " + std::to_string(lines[k]) + ")");
+        check(kv.second, depth + 1);
+      }
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const {
+    fail_input(SourcePos{path_, n.Mark().line >= 0 ? n.Mark().line + 1 : 0}, msg);
+  }
+  const std::string& path_;
+  size_t nodes_ = 0;
+};
+
+// yaml-cpp reports problems as exceptions carrying a mark; they become input errors at that line.
+[[noreturn]] void yaml_failure(const std::string& file, const YAML::Exception& e, const std::string& what) {
+  throw InputError(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, what + e.msg);
+}
+
 }  // namespace
 
 YamlInput read_yaml_input(const std::string& path,
                           const std::vector<std::pair<std::string, std::string>>& sets) {
   YamlInput out;
-  std::ifstream in(path);
-  if (!in) fail_input(SourcePos{path, 0}, "cannot open input file '" + path + "'");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  out.text = buf.str();
+  out.text = read_plain_file(path, "input file", SourcePos{path, 0}, kMaxYamlBytes);
   YAML::Node root;
   try {
     root = YAML::Load(out.text);
   } catch (const YAML::Exception& e) {
-    throw InputError(path, e.mark.line + 1, "invalid YAML: " + e.msg);
+    yaml_failure(path, e, "invalid YAML: ");
   }
   if (!root.IsMap()) fail_input(SourcePos{path, 1}, "the input must be a YAML mapping of keys");
-  for (const auto& [k, v] : sets) set_path(root, k, v);
-  Translator(path, out).translate(root);
+  try {
+    TreeCheck(path).check(root, 0);
+    for (const auto& [k, v] : sets) {
+      try {
+        set_path(root, k, v);
+      } catch (const YAML::Exception& e) {
+        yaml_failure("--set", e, "--set " + k + ": invalid YAML value: ");
+      }
+    }
+    Translator(path, out).translate(root);
+  } catch (const YAML::Exception& e) {
+    // A shape the translator did not foresee (it checks each node before it uses it).
+    yaml_failure(path, e, "unexpected YAML structure: ");
+  }
   return out;
 }
 

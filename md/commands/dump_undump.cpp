@@ -174,6 +174,8 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
       }
       const std::string fmt = a.word("a format string");
       if (what == "line") {
+        if (!io::valid_line_format(fmt))
+          a.fail("'" + fmt + "' is not a line of formats (one %d, %f, %e or %g each)");
         it->line_format = fmt;
       } else if (what == "int" || what == "float") {
         const bool is_int = what == "int";
@@ -190,6 +192,8 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
         if (!io::parse_integer(what, n) || n < 1 || n > static_cast<long long>(it->columns.size())) {
           a.fail("dump_modify format expected line, int, float or a column number, got '" + what + "'");
         }
+        if (!io::valid_float_format(fmt) && !io::valid_int_format(fmt))
+          a.fail("'" + fmt + "' is not a printf format of one number (%d, %f, %e or %g)");
         it->column_formats[n - 1] = fmt;
       }
     }

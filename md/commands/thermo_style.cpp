@@ -22,6 +22,9 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
     sim.thermo.custom = false;
   } else {
     std::vector<std::string> keys;
+    // Each column is evaluated and printed every thermo step: a bound keeps a hostile line from stalling
+    // the run (LAMMPS's lines have tens of columns).
+    if (a.remaining() > 10000) a.fail("thermo_style custom has more than 10000 keywords");
     while (!a.done()) {
       const std::string k = a.word("thermo keywords");
       Reference r;
@@ -77,6 +80,8 @@ void cmd_thermo_modify(Simulation& sim, const io::Command& c) {
       }
       const std::string fmt = a.word("a format string");
       if (what == "line") {
+        if (!io::valid_line_format(fmt))
+          a.fail("'" + fmt + "' is not a line of formats like \"%8d %12.8g\" (one %d, %f, %e or %g each)");
         sim.thermo.format.set_line(fmt);
       } else if (what == "int") {
         if (!io::valid_int_format(fmt)) a.fail("'" + fmt + "' is not an integer format like %8d");
