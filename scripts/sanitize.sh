@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The sanitizer job (docs/reliability.md): one clang build with AddressSanitizer + UndefinedBehaviorSanitizer
+# (any UB report is fatal) and libFuzzer's coverage hooks, in build-asan/. It runs the fast unit tests, the
+# replay of every fuzz corpus and crash, then each libFuzzer harness briefly on its
+# corpus with a fixed seed. LeakSanitizer stays on; only the leaks of Open MPI, HDF5 and hwloc themselves are
+# suppressed (tests/sanitizers/lsan.supp).
+#   SANITIZE_BUILD=DIR   build directory (default build-asan)
+#   FUZZ_SECONDS=N       seconds per fuzzer (default 20; 0 skips the fuzzers)
+#   JOBS=N               parallel compile and test jobs (default: the CPU count)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+build=${SANITIZE_BUILD:-build-asan}
+jobs=${JOBS:-$(nproc)}
+fuzz_seconds=${FUZZ_SECONDS:-20}
+t0=$(date +%s)
+stamp() { echo "sanitize: $1 at $(($(date +%s) - t0)) s"; }
+
+# Also for the test programs gtest_discover_tests runs at build time.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
+
+sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Sanitize \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_C_FLAGS="$sanitizers" -DCMAKE_CXX_FLAGS="$sanitizers -fsanitize=fuzzer-no-link" \
+  -DCMAKE_C_FLAGS_SANITIZE="-O1 -g" -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -g" \
+  -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" -DWAFERMD_FUZZ=ON >/dev/null
+
+# Only what the job runs: the test programs, the program they drive, the replays and the fuzzers.
+fuzz_names=$(find tests/fuzz -maxdepth 1 -name 'fuzz_*.cpp' -printf '%f\n' | sed 's/^fuzz_//; s/\.cpp$//' | sort)
+targets="wafermd test_io test_potentials test_fabric test_md"
+for n in $fuzz_names; do targets="$targets replay_$n fuzz_$n"; done
+# shellcheck disable=SC2086
+cmake --build "$build" -j"$jobs" --target $targets
+stamp "built"
+
+# The unit tests that finish in seconds under the sanitizers: io, potentials, fabric, the fast md cases and
+# the fuzz replays. The long physics comparisons (LAMMPS parity trajectories, minimisation, the MPI cases,
+# validation) run in the ordinary build only.
+fast_md='^(BadInput|Program|FailureReport|Registry|Comm|Decomposition|TermSum|GhostExchange|HalfNeighborList|'
+fast_md+='FiniteDifference|Kernels|KernelContract|Restart|Trajectory|Progress|FixInput|GeometryBadInput|'
+fast_md+='StylesBadInput|HostSteal|GpuProjection)[./]'
+ctest --test-dir "$build" --output-on-failure -j"$jobs" -L '^(test_io|test_potentials|test_fabric|fuzz)$'
+stamp "io, potentials, fabric tests and fuzz replays"
+ctest --test-dir "$build" --output-on-failure -j"$jobs" -L '^test_md$' -R "$fast_md"
+stamp "md tests"
+
+if [ "$fuzz_seconds" -gt 0 ]; then
+  for n in $fuzz_names; do
+    corpus="$build/fuzz-corpus/$n"  # a scratch copy: the kept corpus changes only by hand
+    mkdir -p "$corpus"
+    cp -r tests/fuzz/corpus/"$n"/. "$corpus"/ 2>/dev/null || true
+    "$build/tests/fuzz/fuzz_$n" -seed=1 -max_total_time="$fuzz_seconds" -rss_limit_mb=4096 -timeout=20 \
+      -artifact_prefix="$build/fuzz-$n-" -print_final_stats=1 "$corpus" 2>&1 | tail -n 40
+  done
+  stamp "fuzzers"
+fi
+stamp "done"
