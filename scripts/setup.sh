@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs every Debian package wafermd needs (build, tests, validation). Idempotent: installs only what is missing.
+# Installs every Debian package wafermd needs (build, tests, the sanitizer and fuzz build with clang, validation). Idempotent: installs only what is missing.
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config clang-format
+  clang libclang-rt-14-dev
   libopenmpi-dev openmpi-bin
   libhdf5-dev zlib1g-dev
   libtrilinos-kokkos-dev

@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 #include "fabric/simulate_command.hpp"
+#include "md/programs/failure.hpp"
 #include "md/programs/model_command.hpp"
 #include "md/programs/program.hpp"
 #include "md/programs/scaling_command.hpp"
@@ -20,6 +21,35 @@ std::pair<std::string, std::string> split_set(const std::string& kv) {
     throw wmd::InputError("--set", 0, "expected KEY=VALUE, got '" + kv + "'");
   }
   return {kv.substr(0, eq), kv.substr(eq + 1)};
+}
+
+// This process's MPI rank (0 without MPI): input errors are printed by rank 0 alone.
+int rank() {
+  int initialized = 0, r = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+// `--var NAME VALUE` takes exactly two words; CLI11 would take an option that follows as one of them
+// (`--var x --output out` would define x as "--output"), so that is refused before parsing.
+void check_var_words(const CLI::App& run_cmd, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) != "--var") continue;
+    for (int k = i + 1; k <= i + 2; ++k) {
+      const std::string word = k < argc ? argv[k] : "";
+      const std::string name = word.substr(0, word.find('='));
+      const bool option = word.rfind("-", 0) == 0 &&
+                          (name == "-h" || name == "--help" || run_cmd.get_option_no_throw(name) != nullptr);
+      if (k >= argc || option) {
+        throw wmd::InputError("command line", 0,
+                              "--var takes NAME VALUE, got " +
+                                  (k >= argc ? std::string("too few words") : "the option '" + word + "'") +
+                                  " after '--var" + (k == i + 2 ? std::string(" ") + argv[i + 1] : "") + "'");
+      }
+    }
+    i += 2;
+  }
 }
 
 int dispatch(int argc, char** argv) {
@@ -87,47 +117,61 @@ int dispatch(int argc, char** argv) {
                     "md_step: passes wait for each multicast's last word (no overlap)");
 
   try {
+    if (argc > 1 && std::string(argv[1]) == "run") check_var_words(*run_cmd, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? wmd::exit_ok : wmd::exit_bad_input;
-  }
-  try {
-    if (run_cmd->parsed()) {
-      for (const auto& s : sets) run.sets.push_back(split_set(s));
-      for (size_t i = 0; i + 1 < vars.size(); i += 2) run.vars.emplace_back(vars[i], vars[i + 1]);
-      return wmd::md::run_program(run);
-    }
-    if (model_cmd->parsed()) {
-      for (const auto& s : model_sets) model.sets.push_back(split_set(s));
-      return wmd::md::run_model_command(model, std::cout);
-    }
-    if (scaling_cmd->parsed()) return wmd::md::run_scaling_command(scaling, std::cout);
-    if (sim_cmd->parsed()) {
-      wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);
-      return wmd::fabric::run_simulate_command(fab, std::cout);
-    }
-  } catch (const wmd::InputError& e) {
-    // Every rank finds the same input error; rank 0 reports it.
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) std::cerr << "error: " << e.what() << std::endl;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One line, in the form every other error takes.
+    std::string what = e.what();
+    if (what.empty()) what = e.get_name();
+    if (rank() == 0)
+      wmd::md::print_failure("command line: " + what + " (wafermd --help lists the commands and options)");
     return wmd::exit_bad_input;
-  } catch (const wmd::RunError& e) {
-    std::cerr << "error: " << e.what() << std::endl;
-    return wmd::exit_run_failed;
+  }
+  if (run_cmd->parsed()) {
+    for (const auto& s : sets) run.sets.push_back(split_set(s));
+    for (size_t i = 0; i + 1 < vars.size(); i += 2) run.vars.emplace_back(vars[i], vars[i + 1]);
+    return wmd::md::run_program(run);
+  }
+  if (model_cmd->parsed()) {
+    for (const auto& s : model_sets) model.sets.push_back(split_set(s));
+    return wmd::md::run_model_command(model, std::cout);
+  }
+  if (scaling_cmd->parsed()) return wmd::md::run_scaling_command(scaling, std::cout);
+  if (sim_cmd->parsed()) {
+    wmd::fabric::parse_mesh_dims(mesh, fab.width, fab.height);
+    return wmd::fabric::run_simulate_command(fab, std::cout);
   }
   return wmd::exit_bad_input;
 }
 
 }  // namespace
 
+// Every failure ends here as one line on stderr and exit 2 (input) or 3 (run), whatever threw it: wafermd's
+// own errors, an allocation failure, another library's exception, a bad Kokkos option. Input errors are
+// found alike on every rank and printed by rank 0 alone.
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status;
-  {
+  wmd::md::report_terminate();
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    wmd::md::print_failure("cannot start MPI (MPI_Init failed)");
+    return wmd::exit_run_failed;
+  }
+  int status = wmd::exit_run_failed;
+  bool started = false;  // Kokkos up: failures from here on are the command's, not Kokkos's options
+  try {
     Kokkos::ScopeGuard kokkos(argc, argv);
+    started = true;
     status = dispatch(argc, argv);
+  } catch (...) {
+    // Before Kokkos started, the cause is one of its --kokkos-* options or environment variables.
+    const wmd::md::Failure f = wmd::md::describe_failure(
+        std::current_exception(), started ? wmd::exit_run_failed : wmd::exit_bad_input);
+    if (f.exit_code == wmd::exit_bad_input) {
+      if (rank() == 0) wmd::md::print_failure(started ? f.message : "Kokkos: " + f.message);
+    } else {
+      wmd::md::print_failure(f.message);
+    }
+    status = f.exit_code;
   }
   MPI_Finalize();
   return status;

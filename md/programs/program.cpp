@@ -11,12 +11,14 @@
 #include <sstream>
 
 #include "base/error.hpp"
+#include "base/printable_line.hpp"
 #include "base/simd.hpp"
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
 #include "io/yaml_input.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/resources.hpp"
+#include "md/programs/failure.hpp"
 #include "md/run/signals.hpp"
 #include "md/run/simulation.hpp"
 
@@ -68,12 +70,13 @@ std::string input_text(const std::string& path) {
   return s.str();
 }
 
-void replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
+// Replays the input's commands into `sim`; returns how many it gave.
+size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   if (!opt.restart.empty()) sim.set_restart(opt.restart);
   sim.set_input(opt.input, input_text(opt.input));
   if (in.yaml) {
     for (const auto& c : in.yaml_commands) sim.execute(c);
-    return;
+    return in.yaml_commands.size();
   }
   io::Variables vars;
   for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
@@ -84,8 +87,10 @@ void replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   // checking after this many jumps.
   if (sim.dry_run) script.limit_jumps(10000);
   io::Command cmd;
-  while (script.next(cmd)) sim.execute(cmd);
+  size_t count = 0;
+  while (script.next(cmd)) sim.execute(cmd), ++count;
   sim.vars = nullptr;
+  return count;
 }
 
 double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
@@ -103,8 +108,15 @@ double drift_per_atom_per_ps(const RunTotals& t, double natoms) {
   return sxx > 0 ? sxy / sxx : 0.0;
 }
 
+// How the run ended, for report.json: "completed" with exit code 0, or "failed" with the exit code and the
+// error line the program printed.
+struct Outcome {
+  int exit_code = exit_ok;
+  std::string error;
+};
+
 nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
-                            const Simulation& sim, double wall) {
+                            const Simulation& sim, double wall, const Outcome& outcome = {}) {
   const RunTotals& t = sim.totals;
   const Comm& comm = sim.comm;
   const int64_t natoms_all = sim.natoms();
@@ -121,6 +133,9 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   if (!comm.root()) return {};
   nlohmann::json j;
   j["version"] = WAFERMD_VERSION;
+  j["status"] = outcome.exit_code == exit_ok ? "completed" : "failed";
+  j["exit_code"] = outcome.exit_code;
+  if (outcome.exit_code != exit_ok) j["error"] = outcome.error;
   j["input"] = opt.input;
   j["backend"] = settings.backend;
   j["ranks"] = comm.size();
@@ -173,6 +188,8 @@ int run_program(const RunOptions& opt) {
   io::Log log;
   if (!world.root()) log.mute();
   const std::filesystem::path start_dir = std::filesystem::current_path();
+  // Until the dry run has passed, any failure is the input's (exit 2); from then on, the run's (exit 3).
+  bool running = false;
   try {
     const LoadedInput in = load(opt);
     // The kernels' SIMD target, before anything runs: `--set simd=` (or the input's simd key), else the
@@ -189,20 +206,25 @@ int run_program(const RunOptions& opt) {
       io::Log quiet;
       quiet.mute();
       Simulation dry(quiet, in.settings, true, nullptr);
-      replay(in, opt, dry);
+      if (replay(in, opt, dry) == 0) fail_input(SourcePos{opt.input, 1}, "the input has no commands");
     }
     // `shell cd` moves the dry run (and later the real run); the outputs are placed from where we started.
     std::filesystem::current_path(start_dir);
+    running = true;
     const std::string dir = in.settings.output_dir;
     std::string problem;
     io::ThermoCsv csv;
     if (world.root()) {
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
-      if (ec || !log.open(dir + "/log.txt")) {
+      // A previous run's results must not outlive this one's failure: they go before anything runs.
+      std::filesystem::remove(dir + "/report.json", ec);
+      std::filesystem::remove(dir + "/thermo.csv", ec);
+      ec.clear();
+      if (!std::filesystem::is_directory(dir, ec) || !log.open(dir + "/log.txt")) {
         problem = "cannot create or write the output directory" + (ec ? ": " + ec.message() : "");
-      } else if (!csv.open(dir + "/thermo.csv")) {
-        problem = "cannot write thermo.csv";
+      } else if (!csv.open(dir + "/thermo.csv.partial")) {
+        problem = "cannot write thermo.csv.partial";
       }
     }
     world.broadcast(problem);
@@ -220,18 +242,33 @@ int run_program(const RunOptions& opt) {
     try {
       replay(in, opt, sim);
       std::filesystem::current_path(start_dir);
-    } catch (const RunError& e) {
+    } catch (...) {
+      std::error_code ec;
+      std::filesystem::current_path(start_dir, ec);
+      const Failure f = describe_failure(std::current_exception(), exit_run_failed);
+      const std::string line = f.exit_code == exit_run_failed ? "run failed: " + f.message : f.message;
       // One rank's failure (a lost atom, a non-finite force) ends every rank: the others may be waiting in a
       // collective call, so the job is aborted with the reason (exit 3), never left hanging.
       if (world.size() > 1) {
-        log.file_only(std::string("error: ") + e.what());
-        world.abort(std::string("run failed: ") + e.what());
+        log.file_only("error: " + printable_line(line));
+        world.abort(printable_line(line));
       }
-      write_report(dir, opt, in.settings, sim, 0.0);
+      // The report says the run failed and why; thermo.csv stays thermo.csv.partial.
+      try {
+        write_report(dir, opt, in.settings, sim, 0.0, Outcome{f.exit_code, printable_line(line)});
+      } catch (...) {
+      }
       throw;
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const nlohmann::json report = write_report(dir, opt, in.settings, sim, wall);
+    if (world.root()) {
+      // thermo.csv appears only now: a run that fails or is killed leaves thermo.csv.partial.
+      csv = io::ThermoCsv();
+      std::error_code ec;
+      std::filesystem::rename(dir + "/thermo.csv.partial", dir + "/thermo.csv", ec);
+      if (ec) throw RunError("cannot write " + dir + "/thermo.csv: " + ec.message());
+    }
     const int secs = static_cast<int>(wall);
     log.line(fmt::format("Total wall time: {}:{:02d}:{:02d}", secs / 3600, (secs / 60) % 60, secs % 60));
     if (report.contains("fabric")) {
@@ -245,13 +282,17 @@ int run_program(const RunOptions& opt) {
           f["window_b"].get<int>()));
     }
     return exit_ok;
-  } catch (const InputError& e) {
-    if (world.root()) std::cerr << "error: " << e.what() << std::endl;
-    return exit_bad_input;
-  } catch (const RunError& e) {
-    log.file_only(std::string("error: ") + e.what());
-    if (world.size() > 1) world.abort(std::string("run failed: ") + e.what());
-    std::cerr << "error: run failed: " << e.what() << std::endl;
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::current_path(start_dir, ec);
+    const Failure f = describe_failure(std::current_exception(), running ? exit_run_failed : exit_bad_input);
+    if (f.exit_code == exit_bad_input) {
+      if (world.root()) print_failure(f.message);
+      return exit_bad_input;
+    }
+    log.file_only("error: run failed: " + printable_line(f.message));
+    if (world.size() > 1) world.abort(printable_line("run failed: " + f.message));
+    print_failure("run failed: " + f.message);
     return exit_run_failed;
   }
 }

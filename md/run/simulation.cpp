@@ -55,10 +55,10 @@ void Simulation::set_decomposition(const io::Command& c) {
   std::array<int, 3> grid;
   if (!settings.cluster_grid.empty()) {
     Decomposition::parse_grid(settings.cluster_grid, grid);
-    if (grid[0] * grid[1] * grid[2] != comm.size()) {
-      fail_input(c.pos, "cluster.grid " + settings.cluster_grid + " has " +
-                            std::to_string(grid[0] * grid[1] * grid[2]) + " sub-domains but this run has " +
-                            std::to_string(comm.size()) + " MPI ranks");
+    const int64_t domains = int64_t{grid[0]} * grid[1] * grid[2];  // 100000x100000x100000 overflows an int
+    if (domains != comm.size()) {
+      fail_input(c.pos, "cluster.grid " + settings.cluster_grid + " has " + std::to_string(domains) +
+                            " sub-domains but this run has " + std::to_string(comm.size()) + " MPI ranks");
     }
   } else {
     // LAMMPS's `processors` (a * leaves that direction to the search), else the least-surface grid.

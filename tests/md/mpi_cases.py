@@ -2,7 +2,7 @@
 """Multi-rank checks of the cluster backend and of the mesh emulator tiled over ranks, run by ctest under mpirun.
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
-CASE: lammps_digits | lammps_digits_targets | deterministic | too_thin | grid_mismatch | lost_atom | mesh_bits | bad_restart |
+CASE: lammps_digits | lammps_digits_targets | deterministic | too_thin | grid_mismatch | lost_atom | failures_once | mesh_bits | bad_restart |
       mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm | geometry
 TEST_PROGRAM: the GoogleTest executable that `comm` runs on several ranks (test_comm_mpi)
 """
@@ -412,6 +412,24 @@ def minimize_empty_rank():
     print(f"minimize with an empty rank: 2 ranks finish at the one-rank energy {e1:.10g} eV")
 
 
+def failures_once():
+    # Failures found alike on every rank (an empty input, a command line the parser rejects, a --var short of
+    # its value, an exception from yaml-cpp) are printed once, by rank 0: one error line, exit 2.
+    d = fresh("failures_once")
+    write_file(d, "in.empty", "# no commands\n")
+    write_file(d, "in.yaml", "system: {lattice: {style: fcc, constant: 3.615}, cells: [2, 2, 2]}\n"
+               "potential: eam\nrun: 5\n")
+    write_file(d, "in.ok", small_input(4, "run 0\n"))
+    for args in (["run", "in.empty"], ["run", "in.ok", "--frobnicate"], ["run", "in.ok", "--var", "x"],
+                 ["run", "in.yaml"]):
+        rc, out, err = run(2, args + ["--output", "out"], d, timeout=120)
+        if rc != 2:
+            fail(f"{' '.join(args)}: exit {rc}, expected 2\n{err}")
+        if err.count("error:") != 1:
+            fail(f"{' '.join(args)}: the error must be printed once:\n{err}")
+        print(f"{' '.join(args)}: {err.strip()}")
+
+
 def lost_atom():
     # The top atom (on rank 1, the upper z sub-domain) flies out through the fixed z face: every rank stops,
     # exit 3 with the reason, no hang.
@@ -630,6 +648,6 @@ def geometry():
 
 
 {"lammps_digits": lammps_digits, "lammps_digits_targets": lammps_digits_targets, "mesh_bits": mesh_bits,
- "deterministic": deterministic, "too_thin": too_thin, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
+ "deterministic": deterministic, "too_thin": too_thin, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "failures_once": failures_once, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
  "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "geometry": geometry}[CASE]()
