@@ -6,15 +6,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "base/error.hpp"
 #include "base/printable_line.hpp"
 #include "base/simd.hpp"
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
+#include "io/text_file.hpp"
 #include "io/yaml_input.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/resources.hpp"
@@ -63,11 +62,9 @@ LoadedInput load(const RunOptions& opt) {
 }
 
 // The input file's text, for trajectories and checkpoints.
+// Bounded like the script reader, so a device or a huge file named as the input is refused before any parsing.
 std::string input_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return io::read_plain_file(path, "input", SourcePos{"<command line>", 0}, io::kMaxScriptBytes);
 }
 
 // Replays the input's commands into `sim`; returns how many it gave.
