@@ -86,7 +86,7 @@ class Translator {
     only_keys(
         root, "",
         {"backend", "deterministic", "simd", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
-         "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate", "cascade"});
+         "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate", "cascade", "limits"});
     settings(root);
     emit(root, "units", {"metal"});
     emit(root, "atom_style", {"atomic"});
@@ -142,6 +142,10 @@ class Translator {
       only_keys(c, "cluster", {"precision", "grid"});
       if (c["precision"]) set(c["precision"], "cluster.precision");
       if (c["grid"]) set(c["grid"], "cluster.grid");
+    }
+    if (const auto l = root["limits"]) {
+      only_keys(l, "limits", {"memory_gb"});
+      if (l["memory_gb"]) set(l["memory_gb"], "limits.memory_gb");
     }
     if (const auto o = root["output"]) {
       only_keys(o, "output",

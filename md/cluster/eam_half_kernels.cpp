@@ -40,8 +40,7 @@ struct EnergyVirial {
 template <class Real>
 KOKKOS_INLINE_FUNCTION void locate(Real r, Real rdr, int nr, int& m, Real& p) {
   p = r * rdr + Real(1);
-  m = static_cast<int>(p);
-  m = m < nr - 1 ? m : nr - 1;
+  m = static_cast<int>(p < Real(nr - 1) ? (p > Real(0) ? p : Real(0)) : Real(nr - 1));  // as locate_r
   p -= m;
   p = p < Real(1) ? p : Real(1);
 }
