@@ -219,6 +219,11 @@ double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<c
   const int nrho = t.nrho;
   const double* frho = t.frho.data();
   const int* type2frho = t.type2frho.data();
+  // A non-finite density (densities summed past the double range) would look F up at a clamped knot and
+  // give finite, wrong energies: the run fails instead.
+  for (int i = 0; i < hp.nlocal; ++i)
+    if (!std::isfinite(rho(i)))
+      throw RunError("an atom has a non-finite electron density (the potential's densities overflow)");
   if (t.ntypes == 1 && !eatom) return simd_embed_one_type(t, hp.nlocal, rho.data(), fp.data(), with_energy);
   double energy = 0.0;
   Kokkos::parallel_reduce(

@@ -1,6 +1,7 @@
 #include "md/cluster/ghost_images.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "base/memory_budget.hpp"
 
@@ -21,8 +22,9 @@ void check_ghost_budget(const Box& box, const int grid[3], int64_t nlocal, doubl
   const double sphere = 4.18879 * cut * cut * cut * static_cast<double>(nlocal) / volume;
   const double pairs = 0.5 * static_cast<double>(nlocal) * std::fmin(records, sphere);
   // 32-byte records, their shifts, bin keys and sorted copies (~88 bytes); 4 bytes per pair.
-  memory::check_allocation("the ghost atoms and neighbour list for a cutoff of " + std::to_string(cut) + " Å",
-                           88.0 * records + 4.0 * pairs);
+  char what[96];
+  std::snprintf(what, sizeof what, "the ghost atoms and neighbour list for a cutoff of %.4g Å", cut);
+  memory::check_allocation(what, 88.0 * records + 4.0 * pairs);
 }
 
 void build_ghost_images(const Box& box, const double* x, const double* y, const double* z, const int* type,

@@ -51,12 +51,12 @@ TEST(Issue29, SkinFarBeyondTheBoxRefused) {
 
 TEST(Issue29, NonFiniteSkinRefused) {
   expect_one_line_error(run_input("skin_inf", lattice_input("0 3 0 3 0 3", "neighbor 1e308 bin\n")), 2,
-                        "not a finite distance");
+                        "for a cutoff of 1e+308 Å");
 }
 
 TEST(Issue29, EamCutoffOf1e300Refused) {
   // Cu_u3.eam with its cutoff replaced: the knot of the cutoff overflowed an int and the run had no pairs.
-  const std::string dir = wmd::test::scratch_dir("memory_budget_cut");
+  const std::string dir = wmd::test::scratch_dir("memory_budget_cut_file");
   std::ifstream in("/usr/share/lammps/potentials/Cu_u3.eam");
   std::ofstream out(dir + "/Cu_cut.eam");
   std::string line;
