@@ -1,7 +1,7 @@
 // Orthogonal simulation box with per-direction boundary styles (LAMMPS p, f, s, m).
 #pragma once
 #include <cmath>
-#include <string>
+#include <cstdio>
 
 #include "base/error.hpp"
 
@@ -30,9 +30,13 @@ struct Box {
 /// An image count that no longer fits an int means the motion diverged (a huge timestep or force): a failed
 /// run, not a silently truncated image flag.
 inline void check_image_jump(double image) {
-  if (!(image > -2147483647.0 && image < 2147483647.0))
-    throw RunError("an atom moved about " + std::to_string(image) +
-                   " box lengths: its motion is not finite (diverged); use a smaller timestep");
+  if (image > -2147483647.0 && image < 2147483647.0) return;
+  char buf[160];
+  std::snprintf(
+      buf, sizeof buf,
+      "an atom moved about %.3g box lengths: its motion is not finite (diverged); use a smaller timestep",
+      image);
+  throw RunError(buf);
 }
 
 /// Wraps coordinate x into [lo, hi) of a periodic direction, updating the image count (LAMMPS remap).
