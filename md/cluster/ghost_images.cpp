@@ -16,7 +16,7 @@ void check_ghost_budget(const Box& box, const int grid[3], int64_t nlocal, doubl
   for (int d = 0; d < 3; ++d) {
     const double sub = box.prd(d) / grid[d];
     volume *= sub;
-    if (box.periodic(d) || grid[d] > 1) records *= 1.0 + 2.0 * std::ceil(cut / sub);
+    if (box.periodic(d) || grid[d] > 1) records *= 1.0 + 2.0 * cut / sub;
   }
   // Half-list pairs: each atom's neighbours within the cutoff at the sub-domain's density, at most all.
   const double sphere = 4.18879 * cut * cut * cut * static_cast<double>(nlocal) / volume;

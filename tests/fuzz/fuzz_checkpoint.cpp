@@ -4,8 +4,6 @@
 // file, bytes of that file are flipped, and the reader (io/checkpoint) and the whole-checkpoint check
 // (md/run/checkpoint_check) run. InputError is the expected answer
 // to anything wrong. Crashes inside libhdf5 itself are listed in docs/reliability-checkpoints.md.
-#include <unistd.h>
-
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -14,6 +12,7 @@
 #include "harness.hpp"
 #include "io/checkpoint.hpp"
 #include "md/run/checkpoint_check.hpp"
+#include "scratch_file.hpp"
 
 namespace {
 
@@ -96,7 +95,8 @@ int64_t int_value(Program& in) {
   return k < 2 * std::size(edge) ? edge[k % std::size(edge)] : static_cast<int64_t>(in.u64());
 }
 double real_value(Program& in) {
-  static const double edge[] = {0.0, -0.0, 1.0, -1.0, 1e308, -1e308, 1e-300, NAN, INFINITY, -INFINITY, 7.23, 0.5};
+  static const double edge[] = {0.0,    -0.0, 1.0,      -1.0,      1e308, -1e308,
+                                1e-300, NAN,  INFINITY, -INFINITY, 7.23,  0.5};
   const uint8_t k = in.byte();
   if (k < 2 * std::size(edge)) return edge[k % std::size(edge)];
   const uint64_t b = in.u64();
@@ -109,8 +109,7 @@ double real_value(Program& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const CheckpointData good = seed();
-  static const std::string path = std::string(access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") +
-                                  "/wafermd_fuzz_checkpoint_" + std::to_string(getpid()) + ".h5";
+  static const std::string path = wmd::fuzz::scratch_file("checkpoint.h5");
   wmd::memory::set_limit_gb(1.0);
   CheckpointData d = good;
   Program in{data, size};
@@ -162,8 +161,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const uint32_t off = (static_cast<uint32_t>(in.byte()) << 8) | in.byte();
       flips.emplace_back(off, static_cast<uint8_t>(in.byte() | 1));
     } else {  // a new array under a name a reader may look for
-      static const char* names[] = {"atoms/x", "atoms/id", "meta/natoms", "fixes/1/state.counts",
-                                    "backend/xhold", "types/mass", "meta/step", "atoms/rank_counts"};
+      static const char* names[] = {"atoms/x",       "atoms/id",   "meta/natoms", "fixes/1/state.counts",
+                                    "backend/xhold", "types/mass", "meta/step",   "atoms/rank_counts"};
       const std::string name = names[in.byte() % std::size(names)];
       const uint8_t len = in.byte() % 20;
       if (in.byte() % 2)

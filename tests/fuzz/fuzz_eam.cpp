@@ -2,8 +2,6 @@
 // rest is the file. A file that reads is built into spline tables and looked up at in-table, out-of-table and
 // NaN radii and densities. Only InputError is an expected answer; the memory budget is lowered so that a
 // table too large for it is refused as it would be in a run.
-#include <unistd.h>
-
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -11,15 +9,14 @@
 #include "base/memory_budget.hpp"
 #include "harness.hpp"
 #include "potentials/eam_tables.hpp"
+#include "scratch_file.hpp"
 
 namespace pot = wmd::potentials;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   wmd::memory::set_limit_gb(1.0);
-  static const std::string path =
-      std::string(access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/wafermd_fuzz_eam_" +
-      std::to_string(getpid()) + ".eam";
+  static const std::string path = wmd::fuzz::scratch_file("eam.eam");
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data + 1), static_cast<std::streamsize>(size - 1));
