@@ -34,7 +34,9 @@ struct Fixture {
   std::string dir;
   CheckpointData good;
   Fixture() {
-    dir = wmd::test::scratch_dir("checkpoint_hostile");
+    // One directory per test process: ctest runs the cases in parallel.
+    dir = wmd::test::scratch_dir(std::string("checkpoint_hostile_") +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::ofstream(dir + "/in.md") << kInput;
     const auto r =
         run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
