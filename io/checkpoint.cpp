@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "base/memory_budget.hpp"
 #include "io/hdf5_util.hpp"
@@ -134,6 +137,59 @@ struct Mixer {
   }
 };
 
+// The file's first kUserBlock bytes are an HDF5 user block (HDF5 ignores them): a line naming the format and
+// a checksum of every byte after the block. A reader checks it before libhdf5 parses anything, so a damaged
+// file never reaches the library's own parser (which can fault on some damaged headers).
+constexpr hsize_t kUserBlock = 512;
+constexpr char kStampMagic[] = "wafermd checkpoint file-sum ";
+
+// Checksum of the bytes of `path` from kUserBlock on; false if the file cannot be read.
+bool file_sum(const std::string& path, uint64_t& sum) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in.seekg(static_cast<std::streamoff>(kUserBlock))) return false;
+  Mixer m;
+  std::vector<char> buf(1 << 20);
+  uint64_t total = 0;
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const size_t got = static_cast<size_t>(in.gcount());
+    if (got == 0) break;
+    total += got;
+    for (size_t k = 0; k < got; k += 8) {
+      uint64_t w = 0;
+      std::memcpy(&w, buf.data() + k, std::min<size_t>(8, got - k));
+      m.word(w);
+    }
+  }
+  m.word(total);
+  sum = m.h;
+  return true;
+}
+
+void stamp_file(const std::string& path) {
+  uint64_t sum = 0;
+  if (!file_sum(path, sum)) throw RunError("cannot reread '" + path + "' to stamp its checksum");
+  char head[64];
+  std::snprintf(head, sizeof head, "%s%016llx\n", kStampMagic, static_cast<unsigned long long>(sum));
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.write(head, static_cast<std::streamsize>(std::strlen(head)));
+  if (!f) throw RunError("cannot stamp the checksum of '" + path + "'");
+}
+
+// "" when the stamp is absent (older files) or matches; otherwise what is wrong.
+std::string check_stamp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[64] = {};
+  in.read(head, sizeof head - 1);
+  const size_t n = std::strlen(kStampMagic);
+  if (std::strncmp(head, kStampMagic, n) != 0) return "";
+  unsigned long long want = 0;
+  if (std::sscanf(head + n, "%16llx", &want) != 1) return "its file checksum is unreadable";
+  uint64_t sum = 0;
+  if (!file_sum(path, sum) || sum != want) return "the file checksum does not match its bytes";
+  return "";
+}
+
 // The attribute holding checkpoint_checksum (format 2 and later).
 constexpr const char* kChecksumAttr = "wafermd_checksum";
 
@@ -228,7 +284,9 @@ void write_checkpoint(const std::string& path, const CheckpointData& data) {
   const size_t total = data.reals.size() + data.ints.size() + data.texts.size();
   size_t written = 0;
   {
-    Handle f(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    Handle fcpl(check(H5Pcreate(H5P_FILE_CREATE), "file creation property list"));
+    check(H5Pset_userblock(fcpl, kUserBlock), "user block");
+    Handle f(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, fcpl, H5P_DEFAULT));
     if (!f.valid()) throw RunError("cannot create checkpoint file '" + tmp + "'");
     auto maybe_die = [&]() {
       if (kill_halfway && ++written >= total / 2) {
@@ -263,6 +321,7 @@ void write_checkpoint(const std::string& path, const CheckpointData& data) {
     }
     if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) throw RunError("cannot flush checkpoint file '" + tmp + "'");
   }
+  stamp_file(tmp);
   fsync_path(tmp, false);
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
@@ -281,6 +340,8 @@ CheckpointData read_checkpoint(const std::string& path, const SourcePos& from) {
   if (ec) fail_input(from, "checkpoint '" + path + "' cannot be read: " + ec.message());
   // Nothing is read beyond the file's own size per dataset; the budget bounds the whole.
   memory::check_allocation("reading checkpoint '" + path + "'", 2.0 * static_cast<double>(size), from);
+  const std::string stamp = check_stamp(path);
+  if (!stamp.empty()) fail_input(from, "checkpoint '" + path + "' is damaged: " + stamp);
   Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (!f.valid()) fail_input(from, "'" + path + "' is not a readable HDF5 checkpoint");
   if (H5Aexists(f, "wafermd_checkpoint_format") <= 0)
