@@ -83,10 +83,10 @@ class Translator {
 
   void translate(const YAML::Node& root) {
     if (!root.IsMap()) fail_input(SourcePos{path_, 1}, "the input must be a YAML mapping of keys");
-    only_keys(
-        root, "",
-        {"backend", "deterministic", "simd", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
-         "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate", "cascade", "limits"});
+    only_keys(root, "",
+              {"backend", "deterministic", "simd", "mesh", "cluster", "system", "potential", "velocity",
+               "neighbor", "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate",
+               "cascade", "limits"});
     settings(root);
     emit(root, "units", {"metal"});
     emit(root, "atom_style", {"atomic"});
