@@ -1,5 +1,6 @@
 #include "potentials/text_reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -41,12 +42,10 @@ std::vector<std::string> TextReader::next_line_tokens(const std::string& what) {
 }
 
 std::vector<double> TextReader::next_values(int n, const std::string& what) {
-  if (n < 0 || static_cast<size_t>(n) > (chars_left_[line_] + 1) / 2)
-    throw InputError(path_, line_ + 1,
-                     "expected " + std::to_string(n) + " values of " + what + ", but only " +
-                         std::to_string(chars_left_[line_]) + " characters are left in the file");
+  // Never more than the rest of the file can hold (a value takes a character and a separator): a count like
+  // Nr = 2e9 then ends at the end of the file ("file ends early"), with nothing reserved for it.
   std::vector<double> values;
-  values.reserve(n);
+  values.reserve(std::min<size_t>(n > 0 ? n : 0, (chars_left_[line_] + 1) / 2));
   while (static_cast<int>(values.size()) < n) {
     const auto tokens = next_line_tokens(std::to_string(n) + " values of " + what + " (got " +
                                          std::to_string(values.size()) + ")");

@@ -17,7 +17,7 @@ class TextReader {
   /// expected.
   std::vector<std::string> next_line_tokens(const std::string& what);
   /// Reads n numbers starting on a new line, spanning lines; extra tokens on the last line are ignored. A
-  /// count the rest of the file cannot hold fails at once (nothing is reserved for it).
+  /// count the rest of the file cannot hold reserves no more than it can (and fails at the end of the file).
   std::vector<double> next_values(int n, const std::string& what);
   /// Converts one token to a double or fails naming `what`.
   double to_double(const std::string& token, const std::string& what) const;

@@ -67,7 +67,8 @@ struct AddressSpaceCap {
 TEST(Hostile, EamCountLargerThanTheFileRefusedBeforeReserving) {
   // Nr = 2e9 as an integer: a 16 GB reservation for a file of a few hundred bytes.
   AddressSpaceCap cap(4.0);
-  expect_refused("nr.eam", funcfl("10 0.01 2000000000 0.01 4.0", 10), 6, "characters are left in the file");
+  expect_refused("nr.eam", funcfl("10 0.01 2000000000 0.01 4.0", 10), 13,
+                 "file ends early: expected 2000000000 values of Z(r)");
 }
 
 TEST(Hostile, EamGridRangesMustBeFinite) {
