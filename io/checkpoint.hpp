@@ -26,8 +26,16 @@ struct CheckpointData {
 /// WAFERMD_FAULT_CHECKPOINT=kill[:N] (tests only): the N-th write (default 1st) SIGKILLs the process
 /// halfway through the temporary file. I/O failures are RunErrors.
 void write_checkpoint(const std::string& path, const CheckpointData& data);
-/// Reads a checkpoint; a missing or unreadable file is an InputError at `from`.
+/// The format written: 2 adds the checksum attribute (1 is still read, without one).
+inline constexpr int kCheckpointFormat = 2;
+
+/// Reads a checkpoint; a missing, unreadable or damaged file (a dataset of an unexpected shape or type, one
+/// declaring more values than the file holds, a checksum that does not match) is an InputError at `from`.
+/// The meaning of the arrays is checked by md/ (md/run/checkpoint_check.cpp).
 CheckpointData read_checkpoint(const std::string& path, const SourcePos& from);
+
+/// A 64-bit checksum over every name and value of `data` (stored with the file and checked on reading).
+uint64_t checkpoint_checksum(const CheckpointData& data);
 
 /// FNV-1a 64-bit hash of a text, as 16 hex digits (the physics fingerprint of an input).
 std::string fnv1a_hex(const std::string& text);

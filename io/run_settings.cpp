@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "base/memory_budget.hpp"
 #include "base/simd.hpp"
 #include "io/command.hpp"
 
@@ -20,7 +21,8 @@ const std::vector<std::string>& setting_keys() {
                                                 "output.dir",
                                                 "output.trajectory.every",
                                                 "output.trajectory.fields",
-                                                "output.checkpoint_every"};
+                                                "output.checkpoint_every",
+                                                "limits.memory_gb"};
   return keys;
 }
 
@@ -98,6 +100,12 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
     }
   } else if (key == "output.checkpoint_every") {
     s.checkpoint_every = count(key, value, pos);
+  } else if (key == "limits.memory_gb") {
+    double v;
+    if (!parse_double(value, v) || !(v > 0.0) || v > 1e9)
+      fail_input(pos, "limits.memory_gb must be a number of GB > 0, got '" + value + "'");
+    s.memory_gb = v;
+    memory::set_limit_gb(v);
   } else {
     return false;
   }

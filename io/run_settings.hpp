@@ -23,6 +23,7 @@ struct RunSettings {
   int trajectory_every = 0;                // H5MD interval (0: none)
   std::vector<std::string> trajectory_fields;
   int checkpoint_every = 0;
+  std::optional<double> memory_gb;  // limits.memory_gb: the memory budget (base/memory_budget.hpp)
 };
 
 /// Keys `apply_setting` accepts, for messages and docs.

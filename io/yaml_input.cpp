@@ -92,10 +92,10 @@ class Translator {
 
   void translate(const YAML::Node& root) {
     if (!root.IsMap()) fail_input(SourcePos{path_, 1}, "the input must be a YAML mapping of keys");
-    only_keys(
-        root, "",
-        {"backend", "deterministic", "simd", "mesh", "cluster", "system", "potential", "velocity", "neighbor",
-         "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate", "cascade"});
+    only_keys(root, "",
+              {"backend", "deterministic", "simd", "mesh", "cluster", "system", "potential", "velocity",
+               "neighbor", "timestep", "minimize", "run", "stages", "output", "thermostat", "equilibrate",
+               "cascade", "limits"});
     settings(root);
     emit(root, "units", {"metal"});
     emit(root, "atom_style", {"atomic"});
@@ -154,6 +154,10 @@ class Translator {
       only_keys(c, "cluster", {"precision", "grid"});
       if (c["precision"]) set(c["precision"], "cluster.precision");
       if (c["grid"]) set(c["grid"], "cluster.grid");
+    }
+    if (const auto l = root["limits"]) {
+      only_keys(l, "limits", {"memory_gb"});
+      if (l["memory_gb"]) set(l["memory_gb"], "limits.memory_gb");
     }
     if (const auto o = root["output"]) {
       only_keys(o, "output",

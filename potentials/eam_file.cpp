@@ -1,5 +1,7 @@
 #include "potentials/eam_file.hpp"
 
+#include <cmath>
+
 #include "potentials/text_reader.hpp"
 
 namespace wmd::potentials {
@@ -22,6 +24,13 @@ Grid read_grid(TextReader& in) {
   if (!(g.drho > 0.0)) in.fail("drho must be positive, got " + t[1]);
   if (!(g.dr > 0.0)) in.fail("dr must be positive, got " + t[3]);
   if (!(g.cut > 0.0)) in.fail("cutoff must be positive, got " + t[4]);
+  // The tables span (N-1)·spacing and are looked up at r/dr and rho/drho: those must be finite, and the knot
+  // of the cutoff must be a table index (an int), or the look-ups would overflow.
+  if (!std::isfinite((g.nrho - 1) * g.drho) || !std::isfinite(1.0 / g.drho))
+    in.fail("the density table (Nrho - 1)·drho = " + t[0] + "·" + t[1] + " is not a finite range");
+  if (!std::isfinite((g.nr - 1) * g.dr) || !(g.cut / g.dr < 1e9))
+    in.fail("the distance table is out of range: Nr = " + t[2] + ", dr = " + t[3] + ", cutoff = " + t[4] +
+            " (cutoff/dr must be below 1e9)");
   return g;
 }
 

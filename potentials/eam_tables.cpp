@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/memory_budget.hpp"
+
 namespace wmd::potentials {
 
 bool parse_eam_style(const std::string& name, EamStyle& style) {
@@ -46,9 +48,8 @@ namespace {
 double resample(const std::vector<double>& f, double step, double x) {
   const int n = static_cast<int>(f.size());
   double p = x / step + 1.0;
-  int k = static_cast<int>(p);
-  k = std::min(k, n - 2);
-  k = std::max(k, 2);
+  // Clamped before the conversion: files of very different spacings cannot overflow the int.
+  const int k = static_cast<int>(p < n - 2 ? (p > 2.0 ? p : 2.0) : n - 2);
   p -= k;
   p = std::min(p, 2.0);
   const double sixth = 1.0 / 6.0;
@@ -111,6 +112,7 @@ void EamBuilder::add_funcfl(int ilo, int ihi, int jlo, int jhi, const std::strin
   }
   if (file < 0) {
     funcfl_.push_back(read_funcfl(path, pos));
+    pos_ = pos;
     file = static_cast<int>(funcfl_.size()) - 1;
   }
   int count = 0;
@@ -132,6 +134,7 @@ void EamBuilder::set_elements(const std::string& path, const std::vector<std::st
                         "), got " + std::to_string(per_type.size()));
   }
   SetflFile file = read_setfl(path, style_ == EamStyle::finnis_sinclair, pos);
+  pos_ = pos;
   std::fill(map_.begin(), map_.end(), -1);
   for (int t = 1; t <= ntypes_; ++t) {
     const std::string& name = per_type[t - 1];
@@ -241,6 +244,9 @@ EamTables EamBuilder::build() const {
   t.nfrho = static_cast<int>(frho.size());
   t.nrhor = static_cast<int>(rhor.size());
   t.nz2r = static_cast<int>(z2r.size());
+  memory::check_allocation(
+      "the EAM spline tables",
+      8.0 * 7.0 * (double(t.nfrho) * (t.nrho + 1.0) + double(t.nrhor + t.nz2r) * (t.nr + 1.0)), pos_);
   t.frho.assign(static_cast<size_t>(t.nfrho) * (t.nrho + 1) * 7, 0.0);
   t.rhor.assign(static_cast<size_t>(t.nrhor) * (t.nr + 1) * 7, 0.0);
   t.z2r.assign(static_cast<size_t>(t.nz2r) * (t.nr + 1) * 7, 0.0);
@@ -248,6 +254,11 @@ EamTables EamBuilder::build() const {
     build_spline(t.nrho, t.drho, frho[a].data(), &t.frho[a * (t.nrho + 1) * 7]);
   for (int a = 0; a < t.nrhor; ++a) build_spline(t.nr, t.dr, rhor[a].data(), &t.rhor[a * (t.nr + 1) * 7]);
   for (int a = 0; a < t.nz2r; ++a) build_spline(t.nr, t.dr, z2r[a].data(), &t.z2r[a * (t.nr + 1) * 7]);
+  // Finite samples near the double range can still give infinite spline coefficients (their differences).
+  for (const auto* v : {&t.frho, &t.rhor, &t.z2r})
+    for (double c : *v)
+      if (!std::isfinite(c))
+        fail_input(pos_, "the EAM potential's tables are not finite (values too large for splines)");
   return t;
 }
 

@@ -73,13 +73,15 @@ class EamBuilder {
   std::vector<FuncflFile> funcfl_;
   SetflFile setfl_;
   bool have_setfl_ = false;
+  SourcePos pos_;  // the last pair_coeff that read a file, for errors of the built tables
 };
 
 /// Knot m and fraction p for distance r in the r tables (LAMMPS's lookup: p = r·rdr + 1, clamped).
 inline void locate_r(double r, double rdr, int nr, int& m, double& p) {
   p = r * rdr + 1.0;
-  m = static_cast<int>(p);
-  m = m < nr - 1 ? m : nr - 1;
+  // Clamped before the conversion (the same knot for every p LAMMPS handles): a NaN or huge p takes the last
+  // knot instead of an undefined conversion and an index outside the table.
+  m = static_cast<int>(p < nr - 1 ? (p > 0.0 ? p : 0.0) : nr - 1);
   p -= m;
   p = p < 1.0 ? p : 1.0;
 }
@@ -87,8 +89,8 @@ inline void locate_r(double r, double rdr, int nr, int& m, double& p) {
 /// Knot m and fraction p for density rho in the F tables (m clamped to [1, nrho−1], no lower clamp on p).
 inline void locate_rho(double rho, double rdrho, int nrho, int& m, double& p) {
   p = rho * rdrho + 1.0;
-  m = static_cast<int>(p);
-  m = m > 1 ? (m < nrho - 1 ? m : nrho - 1) : 1;
+  // Clamped before the conversion, as in locate_r (a NaN density takes knot 1).
+  m = static_cast<int>(p > 1.0 ? (p < nrho - 1 ? p : nrho - 1) : 1.0);
   p -= m;
   p = p < 1.0 ? p : 1.0;
 }

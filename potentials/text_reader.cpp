@@ -1,18 +1,33 @@
 #include "potentials/text_reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "base/memory_budget.hpp"
 
 namespace wmd::potentials {
 
 TextReader::TextReader(const std::string& path, const SourcePos& from) : path_(path) {
+  std::error_code ec;
+  // A device or a pipe (/dev/zero) could be endless: only regular files, of a size the budget allows.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    fail_input(from, "potential file '" + path + "' is not a regular file");
   std::ifstream in(path);
   if (!in) fail_input(from, "cannot open potential file '" + path + "'");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec)
+    memory::check_allocation("reading potential file '" + path + "'", 2.0 * static_cast<double>(size), from);
   std::string text;
   while (std::getline(in, text)) lines_.push_back(text);
+  // Characters left from each line on (a value takes at least one and a separator): bounds counts read from
+  // the file before anything is sized by them.
+  chars_left_.assign(lines_.size() + 1, 0);
+  for (size_t k = lines_.size(); k-- > 0;) chars_left_[k] = chars_left_[k + 1] + lines_[k].size() + 1;
 }
 
 std::vector<std::string> TextReader::next_line_tokens(const std::string& what) {
@@ -27,8 +42,10 @@ std::vector<std::string> TextReader::next_line_tokens(const std::string& what) {
 }
 
 std::vector<double> TextReader::next_values(int n, const std::string& what) {
+  // Never more than the rest of the file can hold (a value takes a character and a separator): a count like
+  // Nr = 2e9 then ends at the end of the file ("file ends early"), with nothing reserved for it.
   std::vector<double> values;
-  values.reserve(n);
+  values.reserve(std::min<size_t>(n > 0 ? n : 0, (chars_left_[line_] + 1) / 2));
   while (static_cast<int>(values.size()) < n) {
     const auto tokens = next_line_tokens(std::to_string(n) + " values of " + what + " (got " +
                                          std::to_string(values.size()) + ")");

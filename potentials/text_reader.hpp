@@ -16,7 +16,8 @@ class TextReader {
   /// Returns the tokens of the next line (skipping nothing); throws at end of file naming `what` was
   /// expected.
   std::vector<std::string> next_line_tokens(const std::string& what);
-  /// Reads n numbers starting on a new line, spanning lines; extra tokens on the last line are ignored.
+  /// Reads n numbers starting on a new line, spanning lines; extra tokens on the last line are ignored. A
+  /// count the rest of the file cannot hold reserves no more than it can (and fails at the end of the file).
   std::vector<double> next_values(int n, const std::string& what);
   /// Converts one token to a double or fails naming `what`.
   double to_double(const std::string& token, const std::string& what) const;
@@ -30,7 +31,8 @@ class TextReader {
  private:
   std::string path_;
   std::vector<std::string> lines_;
-  int line_ = 0;  // 1-based number of the last line handed out
+  std::vector<size_t> chars_left_;  // [k]: characters (newlines included) in lines k.. to the end
+  int line_ = 0;                    // 1-based number of the last line handed out
 };
 
 }  // namespace wmd::potentials

@@ -148,6 +148,7 @@ void ClusterBackend::rebuild_restored(State& s) {
     a.x[i] = xhold_[3 * i], a.y[i] = xhold_[3 * i + 1], a.z[i] = xhold_[3 * i + 2];
   }
   const double cutneigh = tables_->cutmax + nb_.skin;
+  check_ghost_budget(s.box, dec_->grid().data(), a.size(), cutneigh);
   exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
   if (deterministic_)
     build_full_list();
@@ -251,6 +252,7 @@ void ClusterBackend::rebuild(State& s, bool at_setup) {
     split_for_overlap(s, cutneigh);
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
+  check_ghost_budget(s.box, dec_->grid().data(), a.size(), cutneigh);
   exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
   const double tcomm = seconds_since(t1);
   times_.comm += tcomm;

@@ -40,8 +40,7 @@ struct EnergyVirial {
 template <class Real>
 KOKKOS_INLINE_FUNCTION void locate(Real r, Real rdr, int nr, int& m, Real& p) {
   p = r * rdr + Real(1);
-  m = static_cast<int>(p);
-  m = m < nr - 1 ? m : nr - 1;
+  m = static_cast<int>(p < Real(nr - 1) ? (p > Real(0) ? p : Real(0)) : Real(nr - 1));  // as locate_r
   p -= m;
   p = p < Real(1) ? p : Real(1);
 }
@@ -220,6 +219,11 @@ double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<c
   const int nrho = t.nrho;
   const double* frho = t.frho.data();
   const int* type2frho = t.type2frho.data();
+  // A non-finite density (densities summed past the double range) would look F up at a clamped knot and
+  // give finite, wrong energies: the run fails instead.
+  for (int i = 0; i < hp.nlocal; ++i)
+    if (!std::isfinite(rho(i)))
+      throw RunError("an atom has a non-finite electron density (the potential's densities overflow)");
   if (t.ntypes == 1 && !eatom) return simd_embed_one_type(t, hp.nlocal, rho.data(), fp.data(), with_energy);
   double energy = 0.0;
   Kokkos::parallel_reduce(

@@ -542,7 +542,12 @@ double embed(const potentials::EamTables& t, int nlocal, const double* rho, doub
         const V one = hn::Set(d, 1.0), vmax = hn::Set(d, rhomax);
         const V r = ws::LoadN(d, rho + i0, static_cast<size_t>(nl));
         V p = hn::Add(hn::Mul(r, hn::Set(d, rdrho)), one);
-        const auto mi = hn::Max(hn::Min(hn::DemoteTo(di, p), hn::Set(di, nrho - 1)), hn::Set(di, 1));
+        // Clamped to [1, nrho-1] before the conversion, as locate_rho (a NaN or huge density stays in the
+        // table).
+        const V top = hn::Set(d, static_cast<double>(nrho - 1));
+        V pc = hn::IfThenElse(hn::Lt(p, top), p, top);
+        pc = hn::IfThenElse(hn::Gt(pc, one), pc, one);
+        const auto mi = hn::DemoteTo(di, pc);
         HWY_ALIGN int m[N];
         hn::Store(mi, di, m);
         p = hn::Min(hn::Sub(p, hn::PromoteTo(d, mi)), one);

@@ -1,11 +1,36 @@
 #include "md/cluster/ghost_images.hpp"
 
 #include <cmath>
+#include <cstdio>
+
+#include "base/memory_budget.hpp"
 
 namespace wmd::md {
 
+void check_ghost_budget(const Box& box, const int grid[3], int64_t nlocal, double cut) {
+  if (!std::isfinite(cut) || cut < 0.0)
+    fail_input(SourcePos{}, "the neighbour cutoff (pair cutoff + skin) is not a finite distance");
+  if (nlocal <= 0) return;
+  // Records: owned atoms times, per direction, the sub-domain widened by the cutoff on both sides.
+  double records = static_cast<double>(nlocal), volume = 1.0;
+  for (int d = 0; d < 3; ++d) {
+    const double sub = box.prd(d) / grid[d];
+    volume *= sub;
+    if (box.periodic(d) || grid[d] > 1) records *= 1.0 + 2.0 * cut / sub;
+  }
+  // Half-list pairs: each atom's neighbours within the cutoff at the sub-domain's density, at most all.
+  const double sphere = 4.18879 * cut * cut * cut * static_cast<double>(nlocal) / volume;
+  const double pairs = 0.5 * static_cast<double>(nlocal) * std::fmin(records, sphere);
+  // 32-byte records, their shifts, bin keys and sorted copies (~88 bytes); 4 bytes per pair.
+  char what[96];
+  std::snprintf(what, sizeof what, "the ghost atoms and neighbour list for a cutoff of %.4g Å", cut);
+  memory::check_allocation(what, 88.0 * records + 4.0 * pairs);
+}
+
 void build_ghost_images(const Box& box, const double* x, const double* y, const double* z, const int* type,
                         int nlocal, double cut, GhostImages& out) {
+  const int grid[3] = {1, 1, 1};
+  check_ghost_budget(box, grid, nlocal, cut);
   out.nlocal = nlocal;
   out.rec.resize(nlocal);
   out.shift.clear();

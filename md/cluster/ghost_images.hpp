@@ -27,6 +27,11 @@ struct GhostImages {
   const int* shift_of(int g) const { return &shift[3 * (g - nlocal)]; }
 };
 
+/// Refuses (InputError, with the estimate and the limit) a ghost set-up whose images and neighbour pairs
+/// would not fit the memory budget: `nlocal` atoms in a sub-domain of box/grid, images within `cut`. A
+/// cutoff or skin far larger than the box (or a non-finite one) ends here instead of in an endless build.
+void check_ghost_budget(const Box& box, const int grid[3], int64_t nlocal, double cut);
+
 /// Builds records for owned positions and every image within `cut` of a periodic face.
 void build_ghost_images(const Box& box, const double* x, const double* y, const double* z, const int* type,
                         int nlocal, double cut, GhostImages& out);

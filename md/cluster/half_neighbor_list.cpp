@@ -162,6 +162,18 @@ void build_half_list(const GhostImages& g, double cut, HalfNeighborList& out) {
     inv[d] = extent > 0.0 ? nb[d] / extent : 0.0;
     width[d] = extent > 0.0 ? extent / nb[d] : cut;
   }
+  // A few atoms spread far apart (a sparse or exploded system) would ask for up to 4096³ bins: keep the bins
+  // to a few per record, widening them all alike (any width of at least half the cutoff gives the same
+  // pairs).
+  const double max_bins = std::max(1 << 24, 8 * nall);
+  while (static_cast<double>(nb[0]) * nb[1] * nb[2] > max_bins) {
+    for (int d = 0; d < 3; ++d) {
+      const double extent = hi[d] - lo[d];
+      nb[d] = std::max(1, nb[d] / 2);
+      inv[d] = extent > 0.0 ? nb[d] / extent : 0.0;
+      width[d] = extent > 0.0 ? extent / nb[d] : cut;
+    }
+  }
   auto bin_coord = [&](double p, int d) {
     return std::min(nb[d] - 1, std::max(0, static_cast<int>((p - lo[d]) * inv[d])));
   };

@@ -93,7 +93,7 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
   if (sim.restart_pending()) {
     n = 0;  // a restart's atoms come from its checkpoint
   } else if (style == "box" || style == "region") {
-    n = create_lattice_atoms(sim.state, sim.lattice, basis_type, region, first_id, mine, first_order);
+    n = create_lattice_atoms(sim.state, sim.lattice, basis_type, region, first_id, mine, first_order, c.pos);
   } else if (style == "single") {
     if (remap) remap_point(box, xone);
     if (xone[0] >= box.lo[0] && xone[0] < box.hi[0] && xone[1] >= box.lo[1] && xone[1] < box.hi[1] &&

@@ -1,6 +1,9 @@
 // Orthogonal simulation box with per-direction boundary styles (LAMMPS p, f, s, m).
 #pragma once
 #include <cmath>
+#include <cstdio>
+
+#include "base/error.hpp"
 
 namespace wmd::md {
 
@@ -24,6 +27,18 @@ struct Box {
   double volume() const { return prd(0) * prd(1) * prd(2); }
 };
 
+/// An image count that no longer fits an int means the motion diverged (a huge timestep or force): a failed
+/// run, not a silently truncated image flag.
+inline void check_image_jump(double image) {
+  if (image > -2147483647.0 && image < 2147483647.0) return;
+  char buf[160];
+  std::snprintf(
+      buf, sizeof buf,
+      "an atom moved about %.3g box lengths: its motion is not finite (diverged); use a smaller timestep",
+      image);
+  throw RunError(buf);
+}
+
 /// Wraps coordinate x into [lo, hi) of a periodic direction, updating the image count (LAMMPS remap).
 inline void wrap_periodic(double& x, int& image, double lo, double hi) {
   const double len = hi - lo;
@@ -32,6 +47,7 @@ inline void wrap_periodic(double& x, int& image, double lo, double hi) {
     --image;
     if (x < lo) {  // far outside: keep the arithmetic exact for the common case above
       const double k = std::ceil((lo - x) / len);
+      check_image_jump(image - k);
       x += k * len;
       image -= static_cast<int>(k);
     }
@@ -41,6 +57,7 @@ inline void wrap_periodic(double& x, int& image, double lo, double hi) {
     ++image;
     if (x >= hi) {
       const double k = std::floor((x - lo) / len);
+      check_image_jump(image + k);
       x -= k * len;
       image += static_cast<int>(k);
     }

@@ -1,7 +1,11 @@
 #include "md/core/lattice.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+
+#include "base/memory_budget.hpp"
 
 namespace wmd::md {
 
@@ -148,9 +152,15 @@ bool make_lattice(const std::string& style, double a, Lattice& out) {
   return true;
 }
 
+namespace {
+// An atom's arrays (md/core/atoms.hpp: 9 doubles, 2 int64, 5 int32) with their growth slack.
+constexpr double kAtomBytes = 160.0;
+}  // namespace
+
 int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int>& basis_type,
                              const Region* region, int64_t first_id,
-                             const std::function<bool(double, double, double)>& keep, int64_t first_order) {
+                             const std::function<bool(double, double, double)>& keep, int64_t first_order,
+                             const SourcePos& at) {
   // The loop covers the lattice cells that overlap the (one-rank) sub-domain, narrowed to the region's
   // extent when it has one: the eight corners in lattice space, padded by one cell (LAMMPS's bounds).
   double bboxlo[3], bboxhi[3];
@@ -170,6 +180,16 @@ int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int
     const double c[3] = {x, y, z};
     for (int d = 0; d < 3; ++d) mn[d] = std::min(c[d], mn[d]), mx[d] = std::max(c[d], mx[d]);
   }
+  // The loop visits every lattice cell of that extent: refuse one whose atoms would not fit in memory (or
+  // whose cell indices would not fit an int) before the loop starts.
+  double cells = static_cast<double>(lat.basis.size());
+  for (int d = 0; d < 3; ++d) {
+    if (!(std::fabs(mn[d]) < 1e9 && std::fabs(mx[d]) < 1e9))
+      fail_input(at, "create_atoms would span more than 1e9 lattice cells along " + std::string(1, "xyz"[d]));
+    cells *= mx[d] - mn[d] + 3.0;
+  }
+  memory::check_allocation("creating up to " + fmt::format("{:.3g}", cells) + " lattice atoms",
+                           cells * kAtomBytes, at);
   int lo[3], hi[3];
   for (int d = 0; d < 3; ++d) {
     lo[d] = static_cast<int>(mn[d]) - 1;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "md/core/region.hpp"
 #include "md/core/state.hpp"
 
@@ -52,10 +53,11 @@ bool make_lattice(const std::string& style, double a, Lattice& out);
 /// generation order; with `keep`, only the atoms it accepts (this rank's) are added, every rank running the
 /// same loop, so ids and coordinates do not depend on the rank count. New atoms take LAMMPS's one-rank
 /// array positions from first_order on (0: after this rank's atoms, which is right on one rank). Returns
-/// the number created on all ranks.
+/// the number created on all ranks. A lattice region whose atoms would not fit the memory budget is an
+/// InputError at `at`.
 int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int>& basis_type,
                              const Region* region, int64_t first_id = 0,
                              const std::function<bool(double, double, double)>& keep = nullptr,
-                             int64_t first_order = -1);
+                             int64_t first_order = -1, const SourcePos& at = SourcePos{});
 
 }  // namespace wmd::md

@@ -46,9 +46,9 @@ inline float pe_delta(float xi, float xj, int shift, float len) {
 
 inline void f32_locate(float x, float rdx, int n, int lo_clamp, int& m, float& p) {
   p = x * rdx + 1.0f;
-  m = static_cast<int>(p);
-  m = m < n - 1 ? m : n - 1;
-  m = m > lo_clamp ? m : lo_clamp;
+  // Clamped before the conversion (a NaN or huge value stays in the table), as potentials::locate_r.
+  const float top = static_cast<float>(n - 1), low = static_cast<float>(lo_clamp);
+  m = static_cast<int>(p < top ? (p > low ? p : low) : top);
   p -= static_cast<float>(m);
   p = p < 1.0f ? p : 1.0f;
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "md/run/checkpoint_check.hpp"
 #include "md/run/simulation.hpp"
 
 namespace wmd::md {
@@ -184,6 +185,8 @@ io::CheckpointData Simulation::read_broadcast(const std::string& path, const Sou
     c->broadcast(bytes.data(), nbytes);
     if (!c->root()) d = io::CheckpointData::from_bytes(bytes);
   }
+  // Every rank holds the same data, so every rank refuses it alike (none is left waiting).
+  check_checkpoint(d, "checkpoint '" + path + "'", at);
   return d;
 }
 

@@ -1,0 +1,249 @@
+// Hostile checkpoints (issue 29): a restart validates the whole file before using any of it. A missing
+// dataset, inconsistent counts, duplicate or non-positive ids, types out of range, an empty mass table, a
+// negative step, an inverted box, non-finite positions or timestep, a dataset declaring more values than the
+// file holds, an exception inside HDF5's visit callback: each is one `error:` line and exit 2. A flipped byte
+// anywhere in a real checkpoint is refused, or the checkpoint restarts exactly as the intact one.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <sys/resource.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "io/checkpoint.hpp"
+#include "md/run/checkpoint_check.hpp"
+#include "program_harness.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+using wmd::io::CheckpointData;
+using wmd::test::run_wafermd_in;
+
+const char* kInput =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
+    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 87287 loop geom\n"
+    "neighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\ntimestep 0.002\nfix 1 all nve\nthermo 10\n"
+    "run ${n}\n";
+
+// One directory with the input and a checkpoint at step 10 (written once for the whole suite).
+struct Fixture {
+  std::string dir;
+  CheckpointData good;
+  Fixture() {
+    // One directory per test process: ctest runs the cases in parallel.
+    dir = wmd::test::scratch_dir(std::string("checkpoint_hostile_") +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::ofstream(dir + "/in.md") << kInput;
+    const auto r =
+        run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
+    EXPECT_EQ(r.status, 0) << r.err;
+    good = wmd::io::read_checkpoint(dir + "/first/checkpoint.h5", wmd::SourcePos{"test", 0});
+  }
+};
+
+const Fixture& fixture() {
+  static const Fixture f;
+  return f;
+}
+
+// Restarts from `d` (written as a checkpoint of its own); returns the result.
+wmd::test::ProgramResult restart_with(const CheckpointData& d, const std::string& name) {
+  const std::string& dir = fixture().dir;
+  wmd::io::write_checkpoint(dir + "/" + name + ".h5", d);
+  return run_wafermd_in(dir, "run in.md --var n 10 --output out_" + name + " --restart " + name + ".h5");
+}
+
+// Expects the edited checkpoint to be refused: exit 2 and one `error:` line naming `needle`.
+void expect_refused(const std::function<void(CheckpointData&)>& edit, const std::string& name,
+                    const std::string& needle) {
+  CheckpointData d = fixture().good;
+  edit(d);
+  const auto r = restart_with(d, name);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+TEST(Hostile, CheckpointMissingDatasetIsAnInputError) {
+  expect_refused([](CheckpointData& d) { d.ints.erase("atoms/rank_counts"); }, "missing",
+                 "lacks atoms/rank_counts");
+  expect_refused([](CheckpointData& d) { d.ints.erase("atoms/type"); }, "missing_type", "lacks atoms/type");
+}
+
+TEST(Hostile, CheckpointCountsMustAgree) {
+  expect_refused([](CheckpointData& d) { d.reals["atoms/vx"].pop_back(); }, "short_vx", "atoms/vx holds");
+  expect_refused([](CheckpointData& d) { d.ints["atoms/rank_counts"][0] += 5; }, "counts", "rank_counts");
+  expect_refused([](CheckpointData& d) { d.ints["meta/step"].clear(); }, "nostep", "meta/step holds 0");
+  expect_refused([](CheckpointData& d) { d.ints["backend/xhold.counts"][0] = 1 << 30; }, "ranked",
+                 "backend/xhold.counts");
+}
+
+TEST(Hostile, CheckpointIdsUniqueAndPositive) {
+  expect_refused([](CheckpointData& d) { d.ints["atoms/id"][3] = d.ints["atoms/id"][4]; }, "dup",
+                 "appears twice");
+  expect_refused([](CheckpointData& d) { d.ints["atoms/id"][0] = -7; }, "negid", "atoms/id[0] = -7");
+}
+
+TEST(Hostile, CheckpointTypesAndMassesInRange) {
+  expect_refused([](CheckpointData& d) { d.ints["atoms/type"][2] = 9; }, "type", "atoms/type[2] = 9");
+  expect_refused([](CheckpointData& d) { d.reals["types/mass"].clear(); }, "nomass", "types/mass holds 0");
+  expect_refused([](CheckpointData& d) { d.reals["types/mass"][1] = -1.0; }, "negmass",
+                 "mass of atom type 1");
+}
+
+TEST(Hostile, CheckpointStepBoxTimestepAndPositionsSane) {
+  expect_refused([](CheckpointData& d) { d.ints["meta/step"][0] = -5; }, "negstep", "meta/step = -5");
+  expect_refused([](CheckpointData& d) { std::swap(d.reals["box/lo"][1], d.reals["box/hi"][1]); }, "inverted",
+                 "box along y");
+  expect_refused([](CheckpointData& d) { d.reals["meta/dt"][0] = NAN; }, "nandt", "timestep");
+  expect_refused([](CheckpointData& d) { d.reals["atoms/x"][7] = INFINITY; }, "infx",
+                 "atoms/x[7] is not finite");
+  expect_refused([](CheckpointData& d) { d.reals["atoms/vz"][1] = NAN; }, "nanv",
+                 "atoms/vz[1] is not finite");
+}
+
+TEST(Hostile, ReadRestartValidatesTheSameWay) {
+  // LAMMPS-script read_restart reads the same files through the same check.
+  CheckpointData d = fixture().good;
+  d.ints["atoms/id"][1] = d.ints["atoms/id"][0];
+  const std::string& dir = fixture().dir;
+  wmd::io::write_checkpoint(dir + "/dup_rr.h5", d);
+  std::ofstream(dir + "/in.rr") << "read_restart dup_rr.h5\npair_style eam\n"
+                                   "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nrun 1\n";
+  const auto r = run_wafermd_in(dir, "run in.rr --output out_rr");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("in.rr:1: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("appears twice"), std::string::npos) << r.err;
+}
+
+// Writes a file with the format attribute and one dataset made by `make`.
+std::string handmade(const std::string& name, const std::function<void(hid_t)>& make) {
+  const std::string path = fixture().dir + "/" + name + ".h5";
+  const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  const hsize_t one = 1;
+  const hid_t sp = H5Screate_simple(1, &one, nullptr);
+  const hid_t a = H5Acreate2(f, "wafermd_checkpoint_format", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+  const int fmt = 1;
+  H5Awrite(a, H5T_NATIVE_INT, &fmt);
+  H5Aclose(a), H5Sclose(sp);
+  make(f);
+  H5Fclose(f);
+  return path;
+}
+
+// Caps the address space for one scope, so a test of a refused huge allocation cannot take the machine.
+struct AddressSpaceCap {
+  rlimit old{};
+  explicit AddressSpaceCap(double gb) {
+    getrlimit(RLIMIT_AS, &old);
+    rlimit r = old;
+    r.rlim_cur = static_cast<rlim_t>(gb * 1e9);
+    setrlimit(RLIMIT_AS, &r);
+  }
+  ~AddressSpaceCap() { setrlimit(RLIMIT_AS, &old); }
+};
+
+TEST(Hostile, CheckpointDeclaringAHugeDatasetIsNotAllocated) {
+  // 2^30 doubles (8 GB) declared, none stored: late allocation keeps the file a few kB.
+  const std::string path = handmade("huge", [](hid_t f) {
+    const hsize_t n = hsize_t(1) << 30;
+    const hid_t sp = H5Screate_simple(1, &n, nullptr);
+    const hid_t d = H5Dcreate2(f, "atoms_x", H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dclose(d), H5Sclose(sp);
+  });
+  ASSERT_LT(std::filesystem::file_size(path), 100000u);
+  AddressSpaceCap cap(4.0);
+  try {
+    wmd::io::read_checkpoint(path, wmd::SourcePos{"in.x", 3});
+    FAIL() << "accepted";
+  } catch (const wmd::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the file"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Hostile, CheckpointErrorInsideTheHdf5CallbackIsReportedNotThrownThroughC) {
+  // A fixed-length string cannot be read as the variable-length text we write: read_string_dataset throws
+  // inside H5Ovisit's callback, which must catch it and report after the visit.
+  const std::string path = handmade("fixedstr", [](hid_t f) {
+    const hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, 8);
+    const hid_t sp = H5Screate(H5S_SCALAR);
+    const hid_t d = H5Dcreate2(f, "meta_backend", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, "cluster\0");
+    H5Dclose(d), H5Sclose(sp), H5Tclose(t);
+  });
+  EXPECT_THROW(wmd::io::read_checkpoint(path, wmd::SourcePos{"in.x", 3}), wmd::InputError);
+  const auto r =
+      run_wafermd_in(fixture().dir, "run in.md --var n 10 --output out_fixed --restart fixedstr.h5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "HDF5's own error stack printed:\n" << r.err;
+}
+
+bool same(const CheckpointData& a, const CheckpointData& b) {
+  // Bitwise: NaN payloads and signed zeros count.
+  auto bits = [](const std::map<std::string, std::vector<double>>& m) {
+    std::map<std::string, std::vector<uint64_t>> out;
+    for (const auto& [k, v] : m) {
+      auto& o = out[k];
+      o.resize(v.size());
+      if (!v.empty()) std::memcpy(o.data(), v.data(), v.size() * 8);
+    }
+    return out;
+  };
+  return bits(a.reals) == bits(b.reals) && a.ints == b.ints && a.texts == b.texts;
+}
+
+// Flips one byte at each of many offsets of a real checkpoint: every flipped file is refused (InputError) or
+// reads back as exactly the intact data (a byte HDF5 does not use), which then restarts exactly as it.
+TEST(Hostile, CheckpointBitFlipsAreRefusedOrHarmless) {
+  const std::string src = fixture().dir + "/first/checkpoint.h5";
+  std::ifstream in(src, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  int refused = 0, harmless = 0;
+  const size_t stride = std::max<size_t>(1, bytes.size() / 400);
+  for (size_t off = 0; off < bytes.size(); off += stride) {
+    std::string flipped = bytes;
+    flipped[off] = static_cast<char>(flipped[off] ^ (1 << (off % 8)));
+    const std::string path = fixture().dir + "/flip.h5";
+    std::ofstream(path, std::ios::binary) << flipped;
+    try {
+      const CheckpointData d = wmd::io::read_checkpoint(path, wmd::SourcePos{"test", 0});
+      wmd::md::check_checkpoint(d, "flip", wmd::SourcePos{"test", 0});
+      EXPECT_TRUE(same(d, fixture().good)) << "a flip at byte " << off << " was read as other data";
+      ++harmless;
+    } catch (const wmd::InputError&) {
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 0);
+  std::printf("%d flips refused, %d harmless\n", refused, harmless);
+}
+
+// End to end on a few flips inside the atom data: exit 2, never a run from altered atoms.
+TEST(Hostile, CheckpointBitFlipsInTheAtomDataEndWithExit2) {
+  const std::string& dir = fixture().dir;
+  std::ifstream in(dir + "/first/checkpoint.h5", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The x array's bytes: find the first atom's x value in the file.
+  const double x0 = fixture().good.reals.at("atoms/x")[0];
+  std::string pat(8, '\0');
+  std::memcpy(pat.data(), &x0, 8);
+  const size_t at = bytes.find(pat);
+  ASSERT_NE(at, std::string::npos);
+  for (size_t k : {size_t(0), size_t(3), size_t(7), size_t(64), size_t(801)}) {
+    std::string flipped = bytes;
+    flipped[at + k] = static_cast<char>(flipped[at + k] ^ 0x10);
+    std::ofstream(dir + "/flip_e2e.h5", std::ios::binary) << flipped;
+    const auto r = run_wafermd_in(dir, "run in.md --var n 10 --output out_flip --restart flip_e2e.h5");
+    EXPECT_EQ(r.status, 2) << "byte " << at + k << ": " << r.err;
+    EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
