@@ -40,14 +40,14 @@ class Parser {
   double parse() {
     const double v = logic_or();
     skip();
-    if (i_ != s_.size()) fail("unexpected '" + printable(s_.substr(i_), 80) + "'");
+    if (i_ != s_.size()) fail("unexpected '" + printable_line(s_.substr(i_), 80) + "'");
     return v;
   }
 
  private:
   [[noreturn]] void fail(const std::string& why) const {
     // The expression may be megabytes long: its start names it, and the reason stays in the message.
-    fail_input(pos_, "cannot evaluate expression '" + printable(s_, 160) + "': " + why);
+    fail_input(pos_, "cannot evaluate expression '" + printable_line(s_, 160) + "': " + why);
   }
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;

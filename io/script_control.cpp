@@ -161,7 +161,7 @@ class BooleanParser {
   bool parse() {
     const Value v = logic_or();
     skip();
-    if (i_ != s_.size()) fail("unexpected '" + printable(s_.substr(i_), 80) + "'");
+    if (i_ != s_.size()) fail("unexpected '" + printable_line(s_.substr(i_), 80) + "'");
     return number(v) != 0.0;
   }
 
@@ -173,7 +173,7 @@ class BooleanParser {
   };
 
   [[noreturn]] void fail(const std::string& why) const {
-    fail_input(pos_, "if: cannot evaluate Boolean '" + printable(s_, 160) + "': " + why);
+    fail_input(pos_, "if: cannot evaluate Boolean '" + printable_line(s_, 160) + "': " + why);
   }
   double number(const Value& v) const {
     if (!v.is_number) fail("'" + v.word + "' is not a number");
@@ -272,7 +272,7 @@ class BooleanParser {
            !std::strchr("()<>=!&|", s_[i_]))
       ++i_;
     if (i_ == start)
-      fail(i_ < s_.size() ? "unexpected '" + printable(s_.substr(i_), 80) + "'" : "it ends early");
+      fail(i_ < s_.size() ? "unexpected '" + printable_line(s_.substr(i_), 80) + "'" : "it ends early");
     const std::string w = s_.substr(start, i_ - start);
     double x;
     if (parse_double(w, x)) return Value{true, x, ""};

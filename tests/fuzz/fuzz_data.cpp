@@ -3,10 +3,10 @@
 
 #include "harness.hpp"
 #include "io/lammps_data.hpp"
-#include "scratch_input.hpp"
+#include "scratch_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string path = wmd::fuzz::scratch_input(data, size, "data", ".data");
+  const std::string path = wmd::fuzz::scratch_input(data, size, "data.data");
   return wmd::fuzz::guarded([&] {
     const wmd::io::DataFile d = wmd::io::read_lammps_data(path, wmd::SourcePos{"<fuzz>", 0});
     // What the reader returns must be consistent: every per-atom array as long as the ids.

@@ -7,7 +7,7 @@
 #include "harness.hpp"
 #include "io/lammps_script.hpp"
 #include "io/thermo_format.hpp"
-#include "scratch_input.hpp"
+#include "scratch_file.hpp"
 
 namespace {
 
@@ -28,7 +28,7 @@ void format_thermo(const wmd::io::Command& c) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string path = wmd::fuzz::scratch_input(data, size, "script", ".in");
+  const std::string path = wmd::fuzz::scratch_input(data, size, "script.in");
   return wmd::fuzz::guarded([&] {
     wmd::io::Variables vars;
     vars.set_thermo_resolver([](const std::string& name, double& v) {

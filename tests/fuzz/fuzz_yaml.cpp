@@ -5,10 +5,10 @@
 
 #include "harness.hpp"
 #include "io/yaml_input.hpp"
-#include "scratch_input.hpp"
+#include "scratch_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string path = wmd::fuzz::scratch_input(data, size, "yaml", ".yaml");
+  const std::string path = wmd::fuzz::scratch_input(data, size, "yaml.yaml");
   std::vector<std::pair<std::string, std::string>> sets;
   std::istringstream in(wmd::fuzz::as_text(data, size));
   for (std::string line; std::getline(in, line) && line.rfind("#set ", 0) == 0;) {

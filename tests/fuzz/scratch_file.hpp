@@ -1,11 +1,14 @@
-// A per-process scratch file for harnesses whose parser reads a path (in memory when /dev/shm exists),
-// removed when the process exits.
+// Per-process scratch files for harnesses whose parser reads a path (in memory when /dev/shm exists),
+// removed when the process exits: the fuzz input is written there and nowhere else.
 #pragma once
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wmd::fuzz {
@@ -27,6 +30,18 @@ inline std::string scratch_file(const std::string& name) {
       }
     });
   scratch_files().push_back(path);
+  return path;
+}
+
+/// Writes the input to the scratch file `name` (overwritten each time) and returns its path.
+inline std::string scratch_input(const uint8_t* data, size_t size, const std::string& name) {
+  static std::vector<std::pair<std::string, std::string>> paths;  // one scratch file per name
+  std::string path;
+  for (const auto& [n, p] : paths)
+    if (n == name) path = p;
+  if (path.empty()) paths.emplace_back(name, path = scratch_file(name));
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return path;
 }
 
