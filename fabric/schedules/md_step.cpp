@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <string>
 
 #include "fabric/cost_model.hpp"
 #include "fabric/schedules/schedules.hpp"
@@ -46,6 +47,15 @@ const std::vector<Instr> kScanExtra = {{O::Fminmax, 3}};
 const std::vector<Instr> kListStore = {{O::MemWord, 2}};
 // Local trigger: each window slot's flag word, loaded and folded into the PE's "rescan" flag as it lands.
 const std::vector<Instr> kFlagCheck = {{O::MemWord, 1}, {O::Fminmax, 1}};
+// Newton variant: a pair also accumulates the neighbour's share into its outgoing partial (the density: one
+// add and a store; the force: three adds and three stores); each reverse-sum word received is folded in.
+const std::vector<Instr> kDensityPairNewton = {{O::Fsqrt, 1}, {O::Fma, 1},  {O::Fminmax, 2}, {O::MemWord, 4},
+                                               {O::Fma, 3},   {O::Fadd, 2}, {O::MemWord, 1}};
+const std::vector<Instr> kForcePairNewton = {{O::Fsqrt, 1},   {O::Fdiv, 1}, {O::Fma, 1},     {O::Fminmax, 2},
+                                             {O::MemWord, 9}, {O::Fma, 6},  {O::MemWord, 4}, {O::Fma, 3},
+                                             {O::MemWord, 1}, {O::Fmul, 3}, {O::Fma, 2},     {O::Fmul, 1},
+                                             {O::Fma, 3},     {O::Fadd, 3}, {O::MemWord, 3}};
+const std::vector<Instr> kFold = {{O::MemWord, 1}, {O::Fadd, 1}};
 
 std::int32_t cycles_of(const std::vector<Instr>& seq, const ComputeCycles& c, double times = 1) {
   return static_cast<std::int32_t>(std::ceil(times * instr_cycles(seq, c)));
@@ -65,7 +75,12 @@ struct Offset {
 };
 
 // The per-entry sequences of the passes, indexed in a pass unit's counts.
-enum Seq : int { SeqCandidate = 0, SeqDensity, SeqForce, SeqScan, SeqFlag, kSeqs };
+enum Seq : int { SeqCandidate = 0, SeqDensity, SeqForce, SeqScan, SeqFlag, SeqFold, kSeqs };
+
+// The Newton variant's half window: the PE computes pairs with these offsets; the rest it receives back.
+bool in_half(int dx, int dy) {
+  return dy > 0 || (dy == 0 && dx > 0);
+}
 
 }  // namespace
 
@@ -111,11 +126,11 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
     throw std::logic_error("build_md_step: neighbour counts must cover every PE");
   const ComputeCycles& k = hw.compute;
   PeProgram p;
-  p.name = s.rebuild ? "md_step_rebuild" : "md_step";
+  p.name = std::string(s.rebuild ? "md_step_rebuild" : "md_step") + (s.newton ? "_newton" : "");
   p.grid = g;
   p.wrap = s.wrap;
-  p.activities = {"multicast_positions", "multicast_fp", "reductions",  "swap",   "density",
-                  "embedding",           "force",        "integration", "rebuild"};
+  p.activities = {"multicast_positions", "multicast_fp", "reductions",  "swap",    "density",
+                  "embedding",           "force",        "integration", "rebuild", "reverse_sums"};
 
   // Tasks, in priority order; rebuild-only tasks exist only on rebuild steps.
   auto task = [&](const char* name, int activity, int after, int wait_comm) {
@@ -146,10 +161,20 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
                              s.rebuild ? swap_compare : drift);
   if (s.rebuild) scan = task("window_scan", ActRebuild, swap_compare, s.streaming ? -1 : positions);
   const int density = task("density", ActDensity, s.rebuild ? scan : trigger, s.streaming ? -1 : positions);
-  const int embed = task("embedding", ActEmbedding, density, -1);
+  // Newton: the partial densities go back once the pass has ended; their sum precedes the embedding.
+  int rho_back = -1, rho_sum = -1, f_back = -1, f_sum = -1;
+  if (s.newton) {
+    rho_back = comm(ScheduleKind::WindowMulticast, 1, ReduceOp::Sum, ActReverse, density);
+    rho_sum = task("density_sum", ActDensity, density, s.streaming ? -1 : rho_back);
+  }
+  const int embed = task("embedding", ActEmbedding, s.newton ? rho_sum : density, -1);
   const int fp = comm(ScheduleKind::WindowMulticast, s.fp_words, ReduceOp::Sum, ActFp, embed);
   const int force = task("force", ActForce, embed, s.streaming ? -1 : fp);
-  task("kick", ActIntegration, force, -1);
+  if (s.newton) {
+    f_back = comm(ScheduleKind::WindowMulticast, 3, ReduceOp::Sum, ActReverse, force);
+    f_sum = task("force_sum", ActForce, force, s.streaming ? -1 : f_back);
+  }
+  task("kick", ActIntegration, s.newton ? f_sum : force, -1);
 
   // Window offsets in the order their words land at an interior PE (ties: row-major).
   const ScheduleSpec pos_spec = p.comms[positions].spec;
@@ -197,8 +222,12 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
   // preset, and the program allows groups) one instruction per operation over the group's n elements.
   std::vector<Instr> scan_seq = kCandidate;
   scan_seq.insert(scan_seq.end(), kScanExtra.begin(), kScanExtra.end());
-  const std::array<const std::vector<Instr>*, kSeqs> seqs = {&kCandidate, &kDensityPair, &kForcePair,
-                                                             &scan_seq, &kFlagCheck};
+  const std::array<const std::vector<Instr>*, kSeqs> seqs = {&kCandidate,
+                                                             s.newton ? &kDensityPairNewton : &kDensityPair,
+                                                             s.newton ? &kForcePairNewton : &kForcePair,
+                                                             &scan_seq,
+                                                             &kFlagCheck,
+                                                             &kFold};
   auto vector_form = [](const std::vector<Instr>& seq, int n) {
     std::vector<Instr> v = seq;
     for (Instr& i : v) i.elements = n;
@@ -225,11 +254,24 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
       if (exists(o) && static_cast<int>(entries.size()) < cand) entries.push_back(o);
     if (static_cast<int>(entries.size()) < cand)
       throw std::logic_error("build_md_step: more neighbour entries than the window holds at a PE");
+    // Newton: of the PE's entries, the half of its pairs it computes (the nearest in its half window; an
+    // edge PE with fewer such slots computes what it has, its other pairs fall to their other PEs).
+    int kept = cand, kept_cut = in_cut;
+    if (s.newton) {
+      const int want_half = (cand + 1) / 2, want_cut = (in_cut + 1) / 2;
+      entries.clear();
+      kept_cut = 0;
+      for (const Offset& o : by_distance)
+        if (exists(o) && in_half(o.dx, o.dy) && static_cast<int>(entries.size()) < want_half)
+          entries.push_back(o);
+      kept = static_cast<int>(entries.size());
+      kept_cut = std::min(kept, want_cut);
+    }
     std::vector<char> near(by_landing.size(), 0), cut(by_landing.size(), 0);
-    for (int e = 0; e < cand; ++e)
+    for (int e = 0; e < kept; ++e)
       for (std::size_t q = 0; q < by_landing.size(); ++q)
         if (by_landing[q].dx == entries[e].dx && by_landing[q].dy == entries[e].dy)
-          near[q] = 1, cut[q] = e < in_cut;
+          near[q] = 1, cut[q] = e < kept_cut;
     // One unit of pass work: the word it waits for (comm -1: none) and how many times each per-entry
     // sequence runs on it. Units are emitted one item each (scalar forms) or in groups of `vec_group`
     // (vector forms: one instruction per operation over the group, waiting for the group's last word).
@@ -272,7 +314,7 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
         for (const Offset& o : by_landing)
           if (exists(o)) units.push_back(waits(positions, pos_words, o, unit({{SeqScan, 1}})));
         emit();
-        if (cand > 0) pb.add({-1, -1, cycles_of(kListStore, k, cand)});
+        if (kept > 0) pb.add({-1, -1, cycles_of(kListStore, k, kept)});
       }
       if (ti == density) {
         for (std::size_t q = 0; q < by_landing.size(); ++q) {
@@ -297,6 +339,13 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
         for (std::size_t q = 0; q < by_landing.size(); ++q)
           if (near[q] && cut[q])
             units.push_back(waits(fp, s.fp_words, by_landing[q], unit({{SeqCandidate, 1}, {SeqForce, 1}})));
+        emit();
+      }
+      if (ti == rho_sum || ti == f_sum) {  // the words of the other half's PEs, folded in as they land
+        const int c = ti == rho_sum ? rho_back : f_back, words = ti == rho_sum ? 1 : 3;
+        for (const Offset& o : by_landing)
+          if (exists(o) && !in_half(o.dx, o.dy))
+            units.push_back(waits(c, words, o, unit({{SeqFold, words}})));
         emit();
       }
       if (ti == embed) pb.add({-1, -1, cycles_of(kEmbed, k)});

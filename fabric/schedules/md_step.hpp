@@ -21,6 +21,7 @@ enum MdActivity : int {
   ActForce,          // force pass over the neighbour list
   ActIntegration,    // velocity Verlet of the own atom
   ActRebuild,        // rebuild trigger, swap compares, the window scan
+  ActReverse,        // Newton variant: the partial densities' and pair forces' sums back along the window
   MdActivities
 };
 
@@ -46,6 +47,12 @@ struct MdStepSpec {
   // many entries (in landing order), used when the preset makes them cheaper than scalar forms (its
   // vector_issue and vector_elements_per_cycle); 0 or 1: scalar forms.
   int vector_group = 8;
+  // Newton's third law: each pair is computed once, by the PE that has the other in its half window
+  // (dy > 0, or dy == 0 and dx > 0); the neighbour's share (its density contribution, then the pair force
+  // with the opposite sign) is summed back to it along the reverse path, one word before the embedding and
+  // three after the force pass. The half-window multicast and the reverse sums are priced as window
+  // multicasts of the same words (docs/fabric.md: what that stand-in does and does not capture).
+  bool newton = false;
 };
 
 /// Fills `s.candidates` and `s.in_cut` with a crystal-like neighbourhood: about `fraction` of the window

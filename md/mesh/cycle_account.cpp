@@ -27,6 +27,7 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
   uniform_neighbours(spec, cand, std::min(cand, static_cast<int>(std::ceil(w.in_cut))));
   // Steps mix: with or without the rebuild vote (checks_per_step), with or without a rebuild (1/interval).
   spec.local_trigger = w.local_trigger;
+  spec.newton = w.newton;
   const double vote = w.local_trigger ? 0.0 : std::clamp(w.checks_per_step, 0.0, 1.0);
   const double rebuild = 1.0 / std::max(1.0, w.rebuild_interval);
   std::vector<double> path(MdActivities, 0), busy(MdActivities, 0);
@@ -49,6 +50,7 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
   const double extra_reductions = w.style_reduction_cycles_per_step;
   c.multicast_positions = busy[ActPositions];
   c.multicast_fp = busy[ActFp];
+  c.reverse_sums = busy[ActReverse];
   c.reductions = busy[ActReductions] + extra_reductions;
   c.swap = busy[ActSwap] + w.remap_cycles_per_step;
   c.compute_pairs = busy[ActDensity] + busy[ActForce];
@@ -68,7 +70,8 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
                                                {ActDensity, "density"},
                                                {ActEmbedding, "embedding"},
                                                {ActFp, "multicast_fp"},
-                                               {ActForce, "force"}};
+                                               {ActForce, "force"},
+                                               {ActReverse, "reverse_sums"}};
   for (const auto& [a, name] : order)
     if (path[a] > 0) c.critical_path.emplace_back(name, path[a]);
   c.steps_per_second = c.total > 0 ? hw.clock_hz / c.total : 0.0;
@@ -84,6 +87,7 @@ nlohmann::json cycles_json(const StepCycles& c) {
           {"reductions", c.reductions},
           {"compute", c.compute},
           {"swap", c.swap},
+          {"reverse_sums", c.reverse_sums},
           {"total", c.total},
           {"additive", c.additive},
           {"critical_path", path},

@@ -27,6 +27,7 @@ struct StepWork {
   double rebuild_interval = 1;  // steps between neighbour rebuilds (measured, or estimated by the model)
   double checks_per_step = 1;   // rebuild-trigger reductions per step (LAMMPS `check yes`: one per step)
   bool local_trigger = false;   // rebuilds decided per PE from the positions' flag words (no vote)
+  bool newton = false;          // each pair once, the neighbour's share summed back (fabric MdStepSpec)
   double remap_cycles_per_step = 0;
   double style_reduction_cycles_per_step = 0;  // fixes' and outputs' global sums (Backend::charge)
 };
@@ -35,6 +36,7 @@ struct StepWork {
 /// of the busiest PE (communication: the exchange's wire time) and may sum to more than `total`.
 struct StepCycles {
   double multicast_positions = 0, multicast_fp = 0, reductions = 0, compute = 0, swap = 0, total = 0;
+  double reverse_sums = 0;  // the Newton variant's sums back (0 for the full-window step)
   double compute_pairs = 0, compute_rebuild = 0, compute_other = 0;  // parts of `compute`
   double additive = 0;                                               // the same work with nothing overlapped
   std::vector<std::pair<std::string, double>> critical_path;         // cycles each activity holds the path

@@ -306,6 +306,86 @@ INSTANTIATE_TEST_SUITE_P(ProgramModel, MdStepSweep,
                            return "n" + std::to_string(i.param);
                          });
 
+// Newton's third law: each PE computes about half its pairs (its half window) at the per-pair price plus the
+// neighbour's share, and the shares come back in two reverse sums (1 word, then 3) that the embedding and the
+// kick wait for.
+TEST(MdStep, NewtonComputesHalfThePairsAndSumsTheSharesBack) {
+  const HardwareSpec hw = preset("wse2");
+  MdStepSpec full = md_spec(24, 4, true, true);
+  full.local_trigger = true;
+  uniform_neighbours(full, 40, 22);
+  MdStepSpec half = full;
+  half.newton = true;
+  const PeProgram pf = build_md_step(full, hw), ph = build_md_step(half, hw);
+  ASSERT_EQ(ph.comms.size(), pf.comms.size() + 2);
+  int reverse = 0, reverse_words = 0;
+  for (const CommStep& c : ph.comms)
+    if (c.activity == ActReverse) ++reverse, reverse_words += c.spec.words;
+  EXPECT_EQ(reverse, 2);
+  EXPECT_EQ(reverse_words, 4) << "one density word, three force words";
+  const ProgramSimulation rf = simulate_program(pf, hw), rh = simulate_program(ph, hw);
+  EXPECT_EQ(rf.activity[ActReverse], 0);
+  EXPECT_GT(rh.activity[ActReverse], 0);
+  EXPECT_LT(rh.activity[ActForce], rf.activity[ActForce]);
+  // Half the pairs, plus 3 words folded per slot of the other half (2 cycles each).
+  EXPECT_LT(rh.activity[ActForce], 0.75 * static_cast<double>(rf.activity[ActForce]));
+  // The embedding waits for the density shares, the kick for the force shares: both exchanges start only
+  // after every PE's pass has ended, and the last PE's embedding (kick) starts after that.
+  const int T = static_cast<int>(ph.tasks.size());
+  int embed = -1, kick = T - 1;
+  for (int t = 0; t < T; ++t)
+    if (ph.tasks[t].name == "embedding") embed = t;
+  ASSERT_GE(embed, 0);
+  const int rho_back = static_cast<int>(pf.comms.size()) - 1, f_back = static_cast<int>(ph.comms.size()) - 1;
+  ASSERT_EQ(ph.comms[rho_back].activity, ActReverse);
+  long long last_embed = 0, last_kick = 0;
+  for (int pe = 0; pe < ph.grid.size(); ++pe) {
+    last_embed = std::max(last_embed, rh.timing[pe * T + embed].start);
+    last_kick = std::max(last_kick, rh.timing[pe * T + kick].start);
+  }
+  EXPECT_GT(last_embed, rh.comms[rho_back].start);
+  EXPECT_GT(last_kick, rh.comms[f_back].start);
+  const long long m = model_program(ph, hw).cycles;
+  EXPECT_LE(std::fabs(static_cast<double>(m - rh.cycles)) / static_cast<double>(rh.cycles), 0.05);
+}
+
+class MdStepNewtonSweep : public ::testing::TestWithParam<int> {};
+
+// The Newton variant on the acceptance sweep's small meshes: b = 1..8 (2b+1 <= n), wrap on and off, the
+// streaming step with the local trigger (its rescan step on the folded torus) and the serial program.
+TEST_P(MdStepNewtonSweep, ModelWithinFivePercent) {
+  const HardwareSpec hw = preset("wse2");
+  const int n = GetParam();
+  double worst = 0;
+  int cases = 0;
+  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
+    for (bool wrap : {false, true})
+      for (int variant = 0; variant < 3; ++variant) {
+        if (variant == 1 && !wrap) continue;
+        const bool streaming = variant < 2;
+        MdStepSpec s = md_spec(n, b, wrap, streaming);
+        s.local_trigger = streaming;
+        s.rebuild = variant == 1;
+        s.newton = true;
+        synthetic_neighbours(s);
+        const PeProgram p = build_md_step(s, hw);
+        const long long sim = simulate_program(p, hw).cycles;
+        const long long mod = model_program(p, hw).cycles;
+        const double err = std::fabs(static_cast<double>(mod - sim)) / static_cast<double>(sim);
+        worst = std::max(worst, err);
+        ++cases;
+        EXPECT_LE(err, 0.05) << "n=" << n << " b=" << b << " wrap=" << wrap << " variant=" << variant
+                             << ": simulated " << sim << ", modeled " << mod;
+      }
+  RecordProperty("worst_relative_error", std::to_string(worst));
+  std::printf("md_step newton n=%d: %d cases, worst model error %.4f\n", n, cases, worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(ProgramModel, MdStepNewtonSweep, ::testing::Values(8, 9, 12, 16, 17, 24, 31, 32),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return "n" + std::to_string(i.param);
+                         });
+
 TEST(ProgramModel, PricesAFullWaferInMilliseconds) {
   const HardwareSpec hw = preset("wse2");
   MdStepSpec s;

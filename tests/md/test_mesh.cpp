@@ -417,9 +417,20 @@ TEST(MeshProgram, ModelJsonHasTheContractKeys) {
   for (const auto& seg : c.at("critical_path")) path += seg.at("cycles").get<double>();
   EXPECT_NEAR(path, c.at("total").get<double>(), 1e-6 * path);
   EXPECT_LE(c.at("total").get<double>(), c.at("additive").get<double>());
+  // The Newton variant priced beside the prediction, which stays the full-window step the emulator runs.
+  const auto& nc = j.at("newton_half_window_cycles_per_step");
+  EXPECT_GT(nc.at("reverse_sums").get<double>(), 0.0);
+  EXPECT_EQ(c.at("reverse_sums").get<double>(), 0.0);
+  const double newton = j.at("newton_half_window_steps_per_second").get<double>();
+  EXPECT_GT(newton, 0.0);
+  EXPECT_NEAR(newton * nc.at("total").get<double>(), j.at("clock_hz").get<double>(),
+              1e-6 * j.at("clock_hz").get<double>());
+  EXPECT_EQ(j.at("step_variant"), "full_window");
+  EXPECT_EQ(j.at("faster_variant"), newton > mid ? "newton_half_window" : "full_window");
   const Result text = run_wafermd_in(dir, "model in.test");
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("Critical path (cycles per step): integration"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Newton half-window step: "), std::string::npos) << text.out;
 }
 
 TEST(MeshProgram, TooManyAtomsNamesBothNumbers) {
