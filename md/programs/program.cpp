@@ -62,7 +62,8 @@ LoadedInput load(const RunOptions& opt) {
 }
 
 // The input file's text, for trajectories and checkpoints.
-// Bounded like the script reader, so a device or a huge file named as the input is refused before any parsing.
+// Bounded like the script reader, so a device or a huge file named as the input is refused before any
+// parsing.
 std::string input_text(const std::string& path) {
   return io::read_plain_file(path, "input", SourcePos{"<command line>", 0}, io::kMaxScriptBytes);
 }
