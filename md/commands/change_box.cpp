@@ -148,6 +148,9 @@ void cmd_change_box(Simulation& sim, const io::Command& c) {
   auto check = [&](int d) {
     if (!(b.hi[d] > b.lo[d]))
       a.fail(fmt::format("change_box makes the box empty along {} ({} to {})", "xyz"[d], b.lo[d], b.hi[d]));
+    if (!box_interval_ok(b.lo[d], b.hi[d]))
+      a.fail(fmt::format("change_box makes the box not finite (beyond ±1e20) along {} ({} to {})", "xyz"[d],
+                         b.lo[d], b.hi[d]));
   };
   for (const Op& o : ops) {
     if (o.kind <= Op::scale) {

@@ -24,8 +24,9 @@ void cmd_create_box(Simulation& sim, const io::Command& c) {
     a.fail("create_box needs a region with a bounding box (region " + rid + " is a " + r.style +
            " without one)");
   for (int d = 0; d < 3; ++d) {
-    if (std::fabs(lo[d]) >= 1e20 || std::fabs(hi[d]) >= 1e20) a.fail("create_box needs a finite region");
-    if (!(hi[d] > lo[d]))
+    if (!(std::fabs(lo[d]) < kMaxBoxCoordinate && std::fabs(hi[d]) < kMaxBoxCoordinate))
+      a.fail("create_box needs a finite region (within ±1e20)");
+    if (!box_interval_ok(lo[d], hi[d]))
       a.fail(std::string("create_box needs a region with ") + "xyz"[d] + "hi > " + "xyz"[d] + "lo");
     sim.state.box.lo[d] = sim.state.box.min_lo[d] = lo[d];
     sim.state.box.hi[d] = sim.state.box.min_hi[d] = hi[d];

@@ -15,8 +15,7 @@ void cmd_read_data(Simulation& sim, const io::Command& c) {
   a.finish();
   const io::DataFile d = io::read_lammps_data(path, c.pos);
   for (int k = 0; k < 3; ++k) {
-    // As create_box: a box beyond ±1e20 Å (or non-finite) would give infinite lengths and NaN pressures.
-    if (!(std::fabs(d.lo[k]) < 1e20 && std::fabs(d.hi[k]) < 1e20 && d.hi[k] > d.lo[k]))
+    if (!box_interval_ok(d.lo[k], d.hi[k]))
       fail_input(c.pos, "data file '" + path + "' has a box along " + std::string(1, "xyz"[k]) +
                             " that is not a finite interval lo < hi within ±1e20");
     sim.state.box.lo[k] = sim.state.box.min_lo[k] = d.lo[k];

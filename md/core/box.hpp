@@ -27,6 +27,15 @@ struct Box {
   double volume() const { return prd(0) * prd(1) * prd(2); }
 };
 
+/// Largest |coordinate| of a box face. Beyond it a box's lengths, volume and pressure lose all meaning (a
+/// ±1e308 box has an infinite volume and a NaN pressure); LAMMPS stops such a box when it bins it.
+inline constexpr double kMaxBoxCoordinate = 1e20;
+
+/// True when [lo, hi) can be a box edge: finite, lo < hi, both within ±kMaxBoxCoordinate.
+inline bool box_interval_ok(double lo, double hi) {
+  return std::fabs(lo) < kMaxBoxCoordinate && std::fabs(hi) < kMaxBoxCoordinate && lo < hi;
+}
+
 /// An image count that no longer fits an int means the motion diverged (a huge timestep or force): a failed
 /// run, not a silently truncated image flag.
 inline void check_image_jump(double image) {

@@ -74,6 +74,27 @@ struct MeshBackend::AllAtoms {
 
 namespace {
 
+// Wraps atom i into the periodic box (its image count follows) or reports it lost through a fixed face, as
+// its PE does when the atom's reference resets; a non-finite coordinate ends the run.
+void wrap_or_lose(Atoms& a, const Box& box, int64_t step, int i) {
+  static const char* axis[] = {"x", "y", "z"};
+  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
+  for (int d = 0; d < 3; ++d) {
+    if (!std::isfinite(pos[d][i]))
+      throw RunError(
+          fmt::format("atom {} has a non-finite {} coordinate at step {}", a.id[i], axis[d], step));
+    if (box.periodic(d)) {
+      wrap_periodic(pos[d][i], img[d][i], box.lo[d], box.hi[d]);
+    } else if (pos[d][i] < box.lo[d] || pos[d][i] >= box.hi[d]) {
+      throw RunError(
+          fmt::format("lost atom {}: it left the box through the non-periodic {} boundary at step {} "
+                      "({} = {})",
+                      a.id[i], axis[d], step, axis[d], pos[d][i]));
+    }
+  }
+}
+
 // Gathers the atoms' positions (as they are now), ids and types from every rank.
 void gather_atoms(const Comm& comm, const Atoms& a, MeshBackend::AllAtoms& g) {
   g.x = comm.allgather(a.x);
@@ -439,24 +460,9 @@ void MeshBackend::local_upkeep(State& s) {
   if (comm_->sum(moved) == 0 && !any_active) return;
   comm_->bit_or(flag.data(), npe);
   // A flagged atom is wrapped (periodic) or reported lost (fixed faces) as its reference resets.
-  static const char* axis[] = {"x", "y", "z"};
-  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
-  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
   for (int q = 0; q < nb; ++q) {
     const int i = local_[q];
-    if (i < 0 || !flag[pe0_ + q]) continue;
-    for (int d = 0; d < 3; ++d) {
-      if (!std::isfinite(pos[d][i]))
-        throw RunError(
-            fmt::format("atom {} has a non-finite {} coordinate at step {}", a.id[i], axis[d], s.step));
-      if (s.box.periodic(d))
-        wrap_periodic(pos[d][i], img[d][i], s.box.lo[d], s.box.hi[d]);
-      else if (pos[d][i] < s.box.lo[d] || pos[d][i] >= s.box.hi[d])
-        throw RunError(
-            fmt::format("lost atom {}: it left the box through the non-periodic {} boundary at "
-                        "step {} ({} = {})",
-                        a.id[i], axis[d], s.step, axis[d], pos[d][i]));
-    }
+    if (i >= 0 && flag[pe0_ + q]) wrap_or_lose(a, s.box, s.step, i);
   }
   // Positions (swap keys) and references (what the lists are built from) of every atom.
   AllAtoms g;
@@ -621,24 +627,7 @@ void MeshBackend::rebuild(State& s, bool first) {
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
   // Each PE wraps its own atom (periodic) or reports it lost (fixed faces).
-  static const char* axis[] = {"x", "y", "z"};
-  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
-  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
-  for (int i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      if (!std::isfinite(pos[d][i]))
-        throw RunError(
-            fmt::format("atom {} has a non-finite {} coordinate at step {}", a.id[i], axis[d], s.step));
-      if (s.box.periodic(d)) {
-        wrap_periodic(pos[d][i], img[d][i], s.box.lo[d], s.box.hi[d]);
-      } else if (pos[d][i] < s.box.lo[d] || pos[d][i] >= s.box.hi[d]) {
-        throw RunError(
-            fmt::format("lost atom {}: it left the box through the non-periodic {} boundary at step {} "
-                        "({} = {})",
-                        a.id[i], axis[d], s.step, axis[d], pos[d][i]));
-      }
-    }
-  }
+  for (int i = 0; i < n; ++i) wrap_or_lose(a, s.box, s.step, i);
   // The mapping's upkeep reads every atom: each rank runs it on the same gathered copy.
   AllAtoms g;
   gather_atoms(*comm_, a, g);

@@ -204,7 +204,7 @@ int run_program(const RunOptions& opt) {
       io::Log quiet;
       quiet.mute();
       Simulation dry(quiet, in.settings, true, nullptr);
-      if (replay(in, opt, dry) == 0) fail_input(SourcePos{opt.input, 1}, "the input has no commands");
+      if (replay(in, opt, dry) == 0) fail_input(SourcePos{opt.input, 1}, "input has no commands");
     }
     // `shell cd` moves the dry run (and later the real run); the outputs are placed from where we started.
     std::filesystem::current_path(start_dir);
@@ -246,8 +246,9 @@ int run_program(const RunOptions& opt) {
       const Failure f = describe_failure(std::current_exception(), exit_run_failed);
       const std::string line = f.exit_code == exit_run_failed ? "run failed: " + f.message : f.message;
       // One rank's failure (a lost atom, a non-finite force) ends every rank: the others may be waiting in a
-      // collective call, so the job is aborted with the reason (exit 3), never left hanging.
-      if (world.size() > 1) {
+      // collective call, so the job is aborted with the reason (exit 3), never left hanging. Input errors
+      // found only now (`processors` against the rank count) are found by every rank alike: exit 2 as usual.
+      if (world.size() > 1 && f.exit_code == exit_run_failed) {
         log.file_only("error: " + printable_line(line));
         world.abort(printable_line(line));
       }

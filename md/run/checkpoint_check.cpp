@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "md/core/box.hpp"
+
 namespace wmd::md {
 namespace {
 
@@ -75,8 +77,8 @@ class Checker {
     finite("box/min_lo", reals("box/min_lo", 3));
     finite("box/min_hi", reals("box/min_hi", 3));
     for (int k = 0; k < 3; ++k)
-      if (!(std::isfinite(lo[k]) && std::isfinite(hi[k]) && lo[k] < hi[k] && std::isfinite(hi[k] - lo[k])))
-        fail(std::string("the box along ") + "xyz"[k] + " is not a finite interval lo < hi");
+      if (!box_interval_ok(lo[k], hi[k]))
+        fail(std::string("the box along ") + "xyz"[k] + " is not a finite interval lo < hi within ±1e20");
     const auto& counts = ints("atoms/rank_counts", ranks);
     range("atoms/rank_counts", counts, 0, natoms);
     int64_t sum = 0;

@@ -82,7 +82,7 @@ TEST(FailureReport, AnInputWithNoCommandsExitsTwo) {
   for (const char* input : {"in.empty", "in.comments"}) {
     const auto r = run_wafermd_in(dir, std::string("run ") + input + " --output out");
     EXPECT_EQ(r.status, 2) << input;
-    expect_one_error_line(r, std::string(input) + ":1: the input has no commands");
+    expect_one_error_line(r, std::string(input) + ":1: input has no commands");
     EXPECT_FALSE(fs::exists(dir + "/out"));
   }
 }

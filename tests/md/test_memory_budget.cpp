@@ -82,6 +82,14 @@ TEST(Issue29, DataFileBoxOf1e308Refused) {
       "not a finite interval");
 }
 
+TEST(Issue29, ChangeBoxTo1e308Refused) {
+  // A lattice stretched to ±1e308 along x ran with an infinite volume and pressure -nan, exit 0.
+  expect_one_line_error(
+      run_input("change_box",
+                lattice_input("0 3 0 3 0 3", "change_box all x final -1e308 1e308 units box\n")),
+      2, "not finite (beyond ±1e20) along x");
+}
+
 TEST(Issue29, Timestep1e300EndsAsAFailedRun) {
   const auto r = run_input("dt", lattice_input("0 3 0 3 0 3", "timestep 1e300\n"));
   EXPECT_EQ(r.status, 3) << r.err;
