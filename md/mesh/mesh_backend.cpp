@@ -476,15 +476,7 @@ void MeshBackend::local_upkeep(State& s) {
   ref.x = comm_->allgather(hx), ref.y = comm_->allgather(hy), ref.z = comm_->allgather(hz);
   ref.id = g.id, ref.type = g.type, ref.first = g.first;
   const int nall = g.size();
-  const IdIndex where(g.id);
-  map_.atom_of.assign(npe, -1);
-  map_.pe_of.assign(nall, -1);
-  for (int p = 0; p < npe; ++p) {
-    if (!pe_id_[p]) continue;
-    const int32_t k = where.find(pe_id_[p]);
-    if (k < 0) throw RunError(fmt::format("mesh: atom {} of PE {} is missing", pe_id_[p], p));
-    map_.atom_of[p] = k, map_.pe_of[k] = p;
-  }
+  link_gathered(g);
   std::vector<uint32_t> swapped(npe, 0u);
   if (any_active) swap_round(s.box, g, &active_, &swapped);
   for (int p = 0; p < npe; ++p) {
@@ -622,6 +614,19 @@ bool MeshBackend::rebuild_due(State& s) {
   return false;
 }
 
+void MeshBackend::link_gathered(const AllAtoms& g) {
+  const int npe = map_.size();
+  const IdIndex where(g.id);
+  map_.atom_of.assign(npe, -1);
+  map_.pe_of.assign(g.size(), -1);
+  for (int p = 0; p < npe; ++p) {
+    if (!pe_id_[p]) continue;
+    const int32_t k = where.find(pe_id_[p]);
+    if (k < 0) throw RunError(fmt::format("mesh: atom {} of PE {} is missing", pe_id_[p], p));
+    map_.atom_of[p] = k, map_.pe_of[k] = p;
+  }
+}
+
 void MeshBackend::rebuild(State& s, bool first) {
   const auto t0 = std::chrono::steady_clock::now();
   Atoms& a = s.atoms;
@@ -640,16 +645,7 @@ void MeshBackend::rebuild(State& s, bool first) {
     set_bands();
     make_transports();
   } else {
-    const int npe = map_.size();
-    const IdIndex where(g.id);
-    map_.atom_of.assign(npe, -1);
-    map_.pe_of.assign(nall, -1);
-    for (int p = 0; p < npe; ++p) {
-      if (!pe_id_[p]) continue;
-      const int32_t k = where.find(pe_id_[p]);
-      if (k < 0) throw RunError(fmt::format("mesh: atom {} of PE {} is missing", pe_id_[p], p));
-      map_.atom_of[p] = k, map_.pe_of[k] = p;
-    }
+    link_gathered(g);
     swap_round(s.box, g);
     remap_if_needed(s.box, g);
   }

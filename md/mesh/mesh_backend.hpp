@@ -117,6 +117,8 @@ class MeshBackend : public Backend {
   void swap_round(const Box& box, const AllAtoms& g, const std::vector<uint32_t>* active = nullptr,
                   std::vector<uint32_t>* swapped = nullptr);
   void remap_if_needed(const Box& box, const AllAtoms& g);
+  // Points map_.atom_of/pe_of at the gathered atoms `g` from each PE's atom id (pe_id_).
+  void link_gathered(const AllAtoms& g);
   void charge_edit_remap(const std::vector<int64_t>& old_pe_id, int old_width, int old_height);
   void distribute(State& s, const AllAtoms& g);
   void index_band(const State& s);

@@ -92,9 +92,10 @@ TEST(ComputeVoronoiAtom, OccupationOnTheMeshEqualsTheClusterAndIsCharged) {
                       : "thermo_style custom step temp\n";
     script += "fix 1 all nve\nthermo 10\nrun 40\n";
     test::ScriptRun r(script, test::scratch_dir("voronoi_" + backend + (voronoi ? "_v" : "")), s);
-    if (values)
+    if (values) {
       for (int k = 0; k < 3; ++k)
         EXPECT_TRUE(r.sim->keyword_value(k == 0 ? "c_r" : k == 1 ? "c_n" : "c_z", values[k]));
+    }
     if (backend != "mesh") return int64_t{0};
     return dynamic_cast<const md::mesh::MeshBackend&>(*r.sim->backend)
         .fabric_json()["style_reductions"]
