@@ -5,13 +5,13 @@
 // anywhere in a real checkpoint is refused, or the checkpoint restarts exactly as the intact one.
 #include <gtest/gtest.h>
 #include <hdf5.h>
-#include <sys/resource.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 
+#include "address_space_cap.hpp"
 #include "io/checkpoint.hpp"
 #include "md/run/checkpoint_check.hpp"
 #include "program_harness.hpp"
@@ -136,17 +136,7 @@ std::string handmade(const std::string& name, const std::function<void(hid_t)>& 
   return path;
 }
 
-// Caps the address space for one scope, so a test of a refused huge allocation cannot take the machine.
-struct AddressSpaceCap {
-  rlimit old{};
-  explicit AddressSpaceCap(double gb) {
-    getrlimit(RLIMIT_AS, &old);
-    rlimit r = old;
-    r.rlim_cur = static_cast<rlim_t>(gb * 1e9);
-    setrlimit(RLIMIT_AS, &r);
-  }
-  ~AddressSpaceCap() { setrlimit(RLIMIT_AS, &old); }
-};
+using wmd::test::AddressSpaceCap;
 
 TEST(Hostile, CheckpointDeclaringAHugeDatasetIsNotAllocated) {
   // 2^30 doubles (8 GB) declared, none stored: late allocation keeps the file a few kB.

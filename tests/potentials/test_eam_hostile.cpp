@@ -3,7 +3,6 @@
 // naming the file and line, before anything is sized by them; table look-ups stay inside the tables for NaN
 // and out-of-table radii and densities.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <cmath>
 #include <filesystem>
@@ -13,6 +12,7 @@
 
 #include "potentials/eam_file.hpp"
 #include "potentials/eam_tables.hpp"
+#include "tests/md/address_space_cap.hpp"
 
 namespace {
 
@@ -52,17 +52,7 @@ void expect_refused(const std::string& name, const std::string& text, int line, 
   }
 }
 
-// Caps the address space for one scope: a reservation the file cannot justify fails fast, not by swapping.
-struct AddressSpaceCap {
-  rlimit old{};
-  explicit AddressSpaceCap(double gb) {
-    getrlimit(RLIMIT_AS, &old);
-    rlimit r = old;
-    r.rlim_cur = static_cast<rlim_t>(gb * 1e9);
-    setrlimit(RLIMIT_AS, &r);
-  }
-  ~AddressSpaceCap() { setrlimit(RLIMIT_AS, &old); }
-};
+using wmd::test::AddressSpaceCap;
 
 TEST(Hostile, EamCountLargerThanTheFileRefusedBeforeReserving) {
   // Nr = 2e9 as an integer: a 16 GB reservation for a file of a few hundred bytes.
