@@ -48,7 +48,7 @@ stamp "built"
 # (its error paths through md/, io/, potentials/). The md unit tests and the long physics comparisons run in the
 # ordinary build only: compiling test_md under ASan alone would take most of the job's time.
 slow_fabric='WindowMulticastSweep|SwapsAndReductionsWithinFivePercent|^MdStep\.|^Delivery\.WindowMulticast$|'
-slow_fabric+='PricesAFullWafer|MdStepReportsOverlap|MdStepSweep'
+slow_fabric+='PricesAFullWafer|MdStepReportsOverlap|MdStepSweep|MdStepNewtonSweep'
 ctest --test-dir "$build" --output-on-failure -j"$jobs" -L '^(test_io|test_potentials|test_fabric|fuzz)$' \
   -E "$slow_fabric"
 stamp "io, potentials, fabric tests and fuzz replays"
