@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "base/memory_budget.hpp"
 #include "md/core/lammps_order.hpp"
 #include "md/core/point_grid.hpp"
 #include "md/core/random_park.hpp"
@@ -103,6 +104,8 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
       n = 1;
     }
   } else {
+    memory::check_allocation("creating " + std::to_string(nrandom) + " random atoms", nrandom * kAtomBytes,
+                             c.pos);
     // LAMMPS's random positions: one Park–Miller stream (after 30 discarded draws), x, y, z per try, inside
     // the box (narrowed to the region's bounding box), until the point is in the region.
     double lo[3], hi[3];

@@ -152,11 +152,6 @@ bool make_lattice(const std::string& style, double a, Lattice& out) {
   return true;
 }
 
-namespace {
-// An atom's arrays (md/core/atoms.hpp: 9 doubles, 2 int64, 5 int32) with their growth slack.
-constexpr double kAtomBytes = 160.0;
-}  // namespace
-
 int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int>& basis_type,
                              const Region* region, int64_t first_id,
                              const std::function<bool(double, double, double)>& keep, int64_t first_order,

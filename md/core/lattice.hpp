@@ -13,6 +13,10 @@
 
 namespace wmd::md {
 
+/// Memory of one atom's arrays (md/core/atoms.hpp: 9 doubles, 2 int64, 5 int32) with their growth slack,
+/// for the memory budget checked before atoms are created.
+inline constexpr double kAtomBytes = 160.0;
+
 struct Lattice {
   std::string style = "none";
   double scale = 1.0;                        // lattice constant, Å (metal units)
