@@ -20,11 +20,11 @@ class MinimizeForces : public Backend {
   explicit MinimizeForces(Simulation& sim) : sim_(sim), b_(*sim.backend) {}
   std::string name() const override { return b_.name(); }
   void setup(State& s, const potentials::EamTables& t, const NeighborSettings& nb, bool eatom) override {
-    b_.setup(s, t, nb, eatom);
+    b_.setup(s, t, nb, eatom || eatom_wanted());
     apply();
   }
   void compute(State& s, bool eatom, bool tally) override {
-    b_.compute(s, eatom, tally);
+    b_.compute(s, eatom || eatom_wanted(), tally);
     apply();
   }
   const ForceResult& result() const override { return b_.result(); }
@@ -33,6 +33,13 @@ class MinimizeForces : public Backend {
   void charge(const MeshWork& w) override { b_.charge(w); }
 
  private:
+  // A per-atom energy compute (pe/atom) may be read by thermo, a dump or a print after any evaluation: the
+  // minimiser's steps are its iterations, and which evaluation ends one is known only afterwards.
+  bool eatom_wanted() const {
+    for (const auto& c : sim_.computes)
+      if (c->needs_eatom()) return true;
+    return false;
+  }
   void apply() {
     FixContext fc{sim_.state, sim_.comm};
     fc.force = &b_.result();
@@ -175,11 +182,12 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   sim.log.line("  Stopping criterion = " + st.stop);
   sim.log.line("  Energy initial, next-to-last, final = ");
   sim.log.line(fmt::format("    {:18.15g} {:18.15g} {:18.15g}", st.e_initial, st.e_next_to_last, st.e_final));
+  // LAMMPS's {:.8} keeps trailing zeros (alpha 1 prints as 1.0000000).
   sim.log.line(
-      fmt::format("  Force two-norm initial, final = {:.8g} {:.8g}", st.fnorm2_initial, st.fnorm2_final));
-  sim.log.line(fmt::format("  Force max component initial, final = {:.8g} {:.8g}", st.fnorminf_initial,
+      fmt::format("  Force two-norm initial, final = {:#.8g} {:#.8g}", st.fnorm2_initial, st.fnorm2_final));
+  sim.log.line(fmt::format("  Force max component initial, final = {:#.8g} {:#.8g}", st.fnorminf_initial,
                            st.fnorminf_final));
-  sim.log.line(fmt::format("  Final line search alpha, max atom move = {:.8g} {:.8g}", st.alpha_final,
+  sim.log.line(fmt::format("  Final line search alpha, max atom move = {:#.8g} {:#.8g}", st.alpha_final,
                            st.alpha_final * st.fnorminf_final));
   sim.log.line(fmt::format("  Iterations, force evaluations = {} {}\n", st.iterations, st.evaluations));
   sim.log.line("MPI task timing breakdown:");
