@@ -20,7 +20,7 @@ class FixNH : public Fix {
     bool p_flag[3] = {false, false, false};
     int tchain = 3, pchain = 3;
     bool mtk = true;
-    double drag = 0.0;  // nvt only
+    double drag = 0.0;
   };
   FixNH(const std::string& id, uint32_t group, const std::string& style, const Params& p)
       : Fix(id, style, group), p_(p) {
@@ -123,6 +123,11 @@ class FixNH : public Fix {
     dthalf_ = 0.5 * dt, dt4_ = 0.25 * dt, dt8_ = 0.125 * dt;
     // LAMMPS's tdrag_factor (tloop 1): the drag damps the chain velocities in the first half of the update.
     tdrag_ = 1.0 - (dt * (1.0 / p_.t_period) * p_.drag / 1);
+    // pdrag_factor (ploop 1), from the fastest barostat frequency: it damps ω̇ and the barostat's chain.
+    double pfreq_max = 0.0;
+    for (int d = 0; d < 3; ++d)
+      if (p_.pstat && p_.p_flag[d]) pfreq_max = std::max(pfreq_max, 1.0 / p_.p_period[d]);
+    pdrag_ = 1.0 - dt * pfreq_max * p_.drag;
   }
 
   // The thermostat's temperature: the fix group for nvt, all atoms for npt (as LAMMPS's fix npt).
@@ -195,6 +200,7 @@ class FixNH : public Fix {
       const double f =
           (p_current_[d] - p_hydro_) * volume_ / (omega_mass_[d] * units::nktv2p) + mtk1 / omega_mass_[d];
       omega_dot_[d] += f * dthalf_;
+      omega_dot_[d] *= pdrag_;
     }
     mtk_term2_ = 0.0;
     if (p_.mtk) {
@@ -256,6 +262,10 @@ class FixNH : public Fix {
 
   void nhc_temp_integrate(FixContext& c) {
     const int m = p_.tchain;
+    // LAMMPS's eta_mass_flag: the chain masses follow a ramped target, keeping the thermostat's frequency.
+    const double tf2 = p_.t_period * p_.t_period;
+    eta_mass_[0] = tdof_ * units::boltz * t_target_ * tf2;
+    for (int k = 1; k < m; ++k) eta_mass_[k] = units::boltz * t_target_ * tf2;
     double kecurrent = tdof_ * units::boltz * t_current_;
     eta_dotdot_[0] = eta_mass_[0] > 0 ? (kecurrent - ke_target_) / eta_mass_[0] : 0.0;
     for (int k = m - 1; k > 0; --k) {
@@ -298,10 +308,10 @@ class FixNH : public Fix {
     etap_dotdot_[0] = (ke() - lkt) / etap_mass_[0];
     for (int k = m - 1; k > 0; --k) {
       const double e = std::exp(-dt8_ * etap_dot_[k + 1]);
-      etap_dot_[k] = (etap_dot_[k] * e + etap_dotdot_[k] * dt4_) * e;
+      etap_dot_[k] = (etap_dot_[k] * e + etap_dotdot_[k] * dt4_) * pdrag_ * e;
     }
     double e = std::exp(-dt8_ * etap_dot_[1]);
-    etap_dot_[0] = (etap_dot_[0] * e + etap_dotdot_[0] * dt4_) * e;
+    etap_dot_[0] = (etap_dot_[0] * e + etap_dotdot_[0] * dt4_) * pdrag_ * e;
     for (int k = 0; k < m; ++k) etap_[k] += dthalf_ * etap_dot_[k];
     const double f = std::exp(-dthalf_ * etap_dot_[0]);
     for (int d = 0; d < 3; ++d)
@@ -325,7 +335,7 @@ class FixNH : public Fix {
   bool fixed_point_set_ = false;
   double mvv_[3] = {0, 0, 0};
   double t_current_ = 0, t_target_ = 0, ke_target_ = 0, tdof_ = 0, natoms_ = 0, volume_ = 0, mtk_term2_ = 0;
-  double dthalf_ = 0, dt4_ = 0, dt8_ = 0, tdrag_ = 1.0;
+  double dthalf_ = 0, dt4_ = 0, dt8_ = 0, tdrag_ = 1.0, pdrag_ = 1.0;
 };
 
 }  // namespace
@@ -372,7 +382,6 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
     }
   }
   if (!have_t) a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'");
-  if (p.pstat && p.drag != 0.0) a.fail("fix npt: drag other than 0 is not supported (fix nvt takes it)");
   if (p.pstat && !have_p) a.fail("fix npt needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
   return std::make_unique<FixNH>(id, group, style, p);
 }
