@@ -135,6 +135,8 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
     ~Running() { flag = false; }
   } running_guard{sim.running};
   sim.running = true;
+  if (sim.neighbor.every != 1 || sim.neighbor.delay != 0 || !sim.neighbor.check)
+    sim.log.line("WARNING: Using 'neigh_modify every 1 delay 0 check yes' setting during minimization");
   sim.log.line(fmt::format("Setting up {} style minimization ...", ms.style));
   sim.log.line("  Unit style    : metal");
   sim.log.line("  Current step  : " + std::to_string(sim.state.step));
