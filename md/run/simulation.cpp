@@ -15,6 +15,51 @@ Simulation::Simulation(io::Log& out, const io::RunSettings& run_settings, bool i
     : log(out), settings(run_settings), dry_run(is_dry_run), csv_(csv) {
   state.group_names = {"all"};
   comm.set_deterministic(settings.deterministic);
+  make_backend();
+  if (settings.trajectory_every > 0) {
+    H5mdDump h;
+    h.file = (settings.output_dir.empty() ? std::string(".") : settings.output_dir) + "/trajectory.h5";
+    h.every = settings.trajectory_every;
+    h.fields = settings.trajectory_fields;
+    if (h.fields.empty()) h.fields = {"position", "velocity", "image", "species", "id"};
+    h5md.push_back(std::move(h));
+  }
+}
+
+void Simulation::clear_system(const io::Command& c) {
+  // One H5MD trajectory holds one system: a new one cannot continue output.trajectory's file.
+  for (const H5mdDump& h : h5md)
+    if (h.id.empty())
+      fail_input(c.pos,
+                 "clear: output.trajectory records one system and clear starts another; split the "
+                 "input in two (write_restart / read_restart carry a state over)");
+  state = State{};
+  state.group_names = {"all"};
+  processors = {0, 0, 0};
+  decomp = Decomposition{};
+  lattice = Lattice{};
+  regions.clear();
+  pair_style.clear();
+  eam.reset();
+  zbl.reset();
+  neighbor = NeighborSettings{};
+  fixes.clear();
+  computes.clear();
+  thermo = ThermoSettings{};
+  dumps.clear();  // closes their files, as LAMMPS's clear deletes its dumps
+  h5md.clear();
+  restart_output = RestartOutput{};
+  restart_fix_states.clear();
+  min_settings = MinSettings{};
+  atom_sort = AtomSortSettings{};
+  cascade = CascadeState{};
+  observables_.clear();
+  tables_.reset();
+  forces_current = false;
+  make_backend();
+}
+
+void Simulation::make_backend() {
   if (settings.backend == "mesh") {
     mesh::MeshOptions mo;
     mo.wafer = settings.mesh_wafer;
@@ -27,14 +72,6 @@ Simulation::Simulation(io::Log& out, const io::RunSettings& run_settings, bool i
   } else {
     fail_input(SourcePos{"<settings>", 0}, "backend '" + settings.backend +
                                                "' is not available in this build (available: cluster, mesh)");
-  }
-  if (settings.trajectory_every > 0) {
-    H5mdDump h;
-    h.file = (settings.output_dir.empty() ? std::string(".") : settings.output_dir) + "/trajectory.h5";
-    h.every = settings.trajectory_every;
-    h.fields = settings.trajectory_fields;
-    if (h.fields.empty()) h.fields = {"position", "velocity", "image", "species", "id"};
-    h5md.push_back(std::move(h));
   }
 }
 

@@ -165,6 +165,9 @@ class Simulation : public StyleLookup {
   void set_decomposition(const io::Command& c);
   /// The EAM tables of the current pair_style/pair_coeff (with the ZBL splice), built once.
   const potentials::EamTables& tables();
+  /// `clear`: a new, empty system with every setting at its default, as LAMMPS's clear; the script's
+  /// variables, the working directory and the log go on, and so do thermo.csv and report.json's run record.
+  void clear_system(const io::Command& c);
   /// pair_style, pair_coeff or zbl_splice changed the potential: tables and forces are rebuilt when needed.
   void potential_changed() { tables_.reset(), forces_current = false; }
   /// True when pair_style and pair_coeff cover every atom type.
@@ -267,6 +270,8 @@ class Simulation : public StyleLookup {
     std::function<double()> value;
   };
 
+  /// The backend settings name (cluster or mesh), new and empty.
+  void make_backend();
   // run_loop.cpp
   void apply_load_balance();
   FixContext fix_context();

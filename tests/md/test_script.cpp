@@ -82,6 +82,23 @@ TEST(ScriptParity, LoopsAndIfLaddersAsLammps) {
   EXPECT_NE(slurp(dir + "/out/report.json").find("\"steps\": 15"), std::string::npos);
 }
 
+TEST(ScriptParity, ClearStartsOverAsLammps) {
+  // Each part after `clear` starts at step 0 with the default timestep and no computes, fixes or
+  // potential; the variables survive.
+  const std::string dir = setup_dir("clear", {"in.clear"});
+  const auto r = run_wafermd_in(dir, "run in.clear --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "clear.ref"), 1e-10);
+}
+
+TEST(ScriptErrors, ClearTakesNoArguments) {
+  const std::string dir = wmd::test::scratch_dir("script_clear_args");
+  std::ofstream(dir + "/in.bad") << "units metal\nclear all\n";
+  const auto r = run_wafermd_in(dir, "run in.bad --output out");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("in.bad:2:"), std::string::npos) << r.err;
+}
+
 // The thermo blocks (header to the line before "Loop time") of a log.
 std::string thermo_blocks(const std::string& log) {
   std::istringstream in(log);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/script/: Debian lmp's outputs for the script commands of tests/md/test_script.cpp —
-# the lines print writes (in.print, in.loop: those starting with ">>"), the thermo lines of in.thermo
+# the lines print writes (in.print, in.loop, in.clear: those starting with ">>"), the thermo lines of in.thermo
 # (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), dump atom and dump xyz files with
 # their dump_modify settings (in.dumps), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
 # (in.make_data writes data.alloy, compressed here to data.alloy.gz; in.gz reads it; custom.dump is lmp's
@@ -18,6 +18,8 @@ run in.print
 grep '^>>' in.print.out >"$data/print.ref"
 run in.loop
 grep '^>>' in.loop.out >"$data/loop.ref"
+run in.clear
+grep '^>>' in.clear.out >"$data/clear.ref"
 run in.thermo
 sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
 run in.dumps
