@@ -568,6 +568,7 @@ MinStats Minimizer::run(const MinCallback& cb) {
   ids_ = s_.atoms.id;
   x0_.assign(3 * n(), 0.0), img0_.assign(3 * n(), 0.0), g_.assign(3 * n(), 0.0), h_.assign(3 * n(), 0.0);
   ecurrent_ = evaluate();
+  st_.evaluations = 0;  // LAMMPS's neval (stats and maxeval) counts the evaluations after the set-up's
   st_.e_initial = st_.e_next_to_last = ecurrent_;
   st_.fnorm2_initial = std::sqrt(fnorm_sqr());
   st_.fnorminf_initial = std::sqrt(fnorm_inf());
