@@ -157,7 +157,9 @@ TEST(FixInput, BadFixesAreInputErrors) {
   for (const char* bad :
        {"fix 1 all nvt\n", "fix 1 all langevin 300 300 0 5\n", "fix 1 all bogus\n",
         "fix 1 all npt temp 300 300 0.1\n", "fix 1 all dt/reset 1 NULL NULL 0.1 units parsec\n",
-        "fix 1 all electron/stopping 10 no_such_table.txt\n", "fix 1 all nvt temp 300 300 0.1 iso 0 0 1\n"}) {
+        "fix 1 all electron/stopping 10 no_such_table.txt\n", "fix 1 all nvt temp 300 300 0.1 iso 0 0 1\n",
+        "fix 1 all nve/limit 0\n", "fix 1 all nve/limit\n", "fix 1 all nve/limit 0.1 extra\n",
+        "fix 1 all npt temp 300 300 0.1 iso 0 0 1 drag -1\n"}) {
     EXPECT_THROW(wmd::test::ScriptRun(std::string(kCu) + bad, wmd::test::scratch_dir("bad_fix"), true),
                  wmd::InputError)
         << bad;
