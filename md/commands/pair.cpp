@@ -48,8 +48,34 @@ void cmd_pair_coeff(Simulation& sim, const io::Command& c) {
   if (!sim.dry_run) sim.log.line("Reading " + sim.pair_style + " potential file " + file);
 }
 
+void cmd_pair_modify(Simulation&, const io::Command& c) {
+  // EAM has no energy offset, tail correction or mixed coefficients, and its tables are its own: shift,
+  // tail, mix and table change nothing. Keywords that would (pair for hybrid styles, compute no) are refused.
+  io::ArgCursor a(c);
+  if (a.done()) a.fail("pair_modify needs keywords");
+  while (!a.done()) {
+    const std::string key =
+        a.choice("a pair_modify keyword", {"shift", "tail", "mix", "table", "tabinner", "nofdotr", "pair",
+                                           "compute", "special", "table/disp", "tabinner/disp"});
+    if (key == "shift" || key == "tail") {
+      a.yes_no(key);
+    } else if (key == "mix") {
+      a.choice("a mixing rule", {"geometric", "arithmetic", "sixthpower"});
+    } else if (key == "table") {
+      a.integer("the table size", 0, 30);
+    } else if (key == "tabinner") {
+      a.positive("the inner table cutoff");
+    } else if (key != "nofdotr") {
+      a.fail("pair_modify " + key +
+             " is not supported (eam styles take shift, tail, mix and table, which "
+             "change nothing for them)");
+    }
+  }
+}
+
 }  // namespace
 
+WMD_COMMAND("pair_modify", cmd_pair_modify, kNoPhysics)
 WMD_COMMAND("pair_style", cmd_pair_style, kNoFlags)
 WMD_COMMAND("pair_coeff", cmd_pair_coeff, kNoFlags)
 

@@ -1,6 +1,9 @@
 // Settings LAMMPS scripts give that change nothing wafermd computes, accepted only with the values it
 // honours: `dimension 3`, `atom_modify id yes | map array|hash|yes | sort Nfreq binsize`, and
 // `log FILE [append] | log none` (a copy of the log from here on; log.txt in the output directory goes on).
+// LAMMPS's performance and bookkeeping settings — `newton`, `comm_modify`, `comm_style`, `timer`, `suffix`,
+// `package`, `special_bonds`, `info` — decide how LAMMPS organises its work (or bonded terms atomic systems
+// lack), not what an EAM system computes: their values are checked and the command changes nothing.
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -51,9 +54,94 @@ void cmd_log(Simulation& sim, const io::Command& c) {
   if (!ok) throw RunError("log: cannot write '" + file + "'");
 }
 
+void cmd_newton(Simulation& sim, const io::Command& c) {
+  // Newton's third law for pairs across sub-domains: the same forces, summed in another order.
+  sim.require_no_box(c);
+  io::ArgCursor a(c);
+  a.choice("on or off", {"on", "off"});
+  if (!a.done()) a.choice("on or off (bonds)", {"on", "off"});
+  a.finish();
+}
+
+void cmd_comm_modify(Simulation&, const io::Command& c) {
+  // Ghost cutoffs and velocity ghosts: wafermd's ghosts always reach the pair cutoff plus skin.
+  io::ArgCursor a(c);
+  if (a.done()) a.fail("comm_modify needs keywords (mode, cutoff, cutoff/multi, group, vel)");
+  while (!a.done()) {
+    const std::string key = a.choice("a comm_modify keyword", {"mode", "cutoff", "vel", "group"});
+    if (key == "mode")
+      a.choice("a comm mode", {"single", "multi"});
+    else if (key == "cutoff")
+      a.non_negative("the ghost cutoff (Å)");
+    else if (key == "vel")
+      a.yes_no("vel");
+    else if (a.word("a group ID") != "all")
+      a.fail("comm_modify group other than all is not supported");
+  }
+}
+
+void cmd_comm_style(Simulation&, const io::Command& c) {
+  io::ArgCursor a(c);
+  a.choice("a comm style", {"brick", "tiled"});
+  a.finish();
+}
+
+void cmd_timer(Simulation&, const io::Command& c) {
+  io::ArgCursor a(c);
+  while (!a.done()) {
+    const std::string w = a.word("a timer keyword");
+    static const char* const kWords[] = {"off", "loop", "normal", "full", "sync", "nosync", "timeout"};
+    bool known = false;
+    for (const char* k : kWords) known = known || w == k;
+    if (!known) a.fail("timer: unknown keyword '" + w + "' (off, loop, normal, full, sync, nosync, timeout)");
+    if (w == "timeout") a.word("a timeout (elapsed time or off)");
+  }
+}
+
+void cmd_suffix(Simulation&, const io::Command& c) {
+  // Accelerated variants of styles (omp, gpu, kk, intel, opt): wafermd picks its own kernels.
+  io::ArgCursor a(c);
+  a.word("a suffix (on, off, or a style suffix)");
+  if (!a.done()) a.word("a second suffix");
+  a.finish();
+}
+
+void cmd_package(Simulation& sim, const io::Command& c) {
+  sim.require_no_box(c);  // as in LAMMPS
+  io::ArgCursor a(c);
+  a.choice("a package", {"gpu", "intel", "kokkos", "omp"});
+  while (!a.done()) a.word("a package setting");
+}
+
+void cmd_special_bonds(Simulation&, const io::Command& c) {
+  // Weights of bonded neighbours: atom_style atomic has no bonds.
+  io::ArgCursor a(c);
+  if (a.done()) a.fail("special_bonds needs a keyword");
+  while (!a.done()) a.word("a special_bonds setting");
+}
+
+void cmd_info(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  while (!a.done()) a.word("an info category");
+  if (sim.dry_run) return;
+  sim.log.line("\nInfo-Info-Info-Info-Info-Info-Info-Info-Info-Info-Info");
+  sim.log.line("wafermd: units metal, atom_style atomic, " + std::to_string(sim.natoms()) + " atoms, step " +
+               std::to_string(sim.state.step) + ", " + std::to_string(sim.fixes.size()) + " fixes, " +
+               std::to_string(sim.computes.size()) + " computes");
+  sim.log.line("Info-Info-Info-Info-Info-Info-Info-Info-Info-Info-Info\n");
+}
+
 }  // namespace
 
 WMD_COMMAND("log", cmd_log, kNoPhysics)
+WMD_COMMAND("newton", cmd_newton, kNoPhysics)
+WMD_COMMAND("comm_modify", cmd_comm_modify, kNoPhysics)
+WMD_COMMAND("comm_style", cmd_comm_style, kNoPhysics)
+WMD_COMMAND("timer", cmd_timer, kNoPhysics)
+WMD_COMMAND("suffix", cmd_suffix, kNoPhysics)
+WMD_COMMAND("package", cmd_package, kNoPhysics)
+WMD_COMMAND("special_bonds", cmd_special_bonds, kNoPhysics)
+WMD_COMMAND("info", cmd_info, kNoPhysics)
 WMD_COMMAND("dimension", cmd_dimension, kNoFlags)
 WMD_COMMAND("atom_modify", cmd_atom_modify, kNoPhysics)
 

@@ -99,6 +99,44 @@ TEST(ScriptErrors, ClearTakesNoArguments) {
   EXPECT_NE(r.err.find("in.bad:2:"), std::string::npos) << r.err;
 }
 
+TEST(ScriptSettings, PerformanceAndBondSettingsChangeNothing) {
+  // newton, comm_modify, comm_style, timer, suffix, package, special_bonds, pair_modify shift/tail/mix and
+  // info organise LAMMPS's work: the thermo rows equal the script's without them.
+  const std::string base = "units metal\natom_style atomic\nlattice fcc 3.615\nregion b block 0 4 0 4 0 4\n";
+  const std::string rest =
+      "create_box 1 b\ncreate_atoms 1 box\npair_style eam\n"
+      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 5\nfix 1 all nve\n"
+      "thermo 5\nrun 20\n";
+  const std::string settings =
+      "newton on off\npackage omp 1\nsuffix omp\ncomm_modify mode single cutoff 12 vel yes\n"
+      "comm_style tiled\ntimer full sync\nspecial_bonds lj 0 0 1\n";
+  const std::string after = "pair_modify shift yes tail yes mix arithmetic table 12\ninfo system\n";
+  const std::string dir = wmd::test::scratch_dir("script_noop_settings");
+  std::ofstream(dir + "/in.plain") << base << rest;
+  std::string with = base + settings + rest;
+  with.insert(with.find("velocity"), after);
+  std::ofstream(dir + "/in.settings") << with;
+  const auto a = run_wafermd_in(dir, "run in.plain --output plain");
+  const auto b = run_wafermd_in(dir, "run in.settings --output settings");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(slurp(dir + "/plain/thermo.csv"), slurp(dir + "/settings/thermo.csv"));
+  EXPECT_NE(b.out.find("Info-Info"), std::string::npos);
+}
+
+TEST(ScriptErrors, SettingsThatWouldChangeThePhysicsAreRefused) {
+  for (const char* bad : {"pair_modify pair eam\n", "pair_modify compute no\n", "comm_modify group g\n",
+                          "timer bogus\n", "comm_style nonsense\n"}) {
+    const std::string dir = wmd::test::scratch_dir("script_bad_setting");
+    std::ofstream(dir + "/in.bad") << "units metal\nlattice fcc 3.615\nregion b block 0 2 0 2 0 2\n"
+                                      "create_box 1 b\n"
+                                   << bad;
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("in.bad:5:"), std::string::npos) << bad << r.err;
+  }
+}
+
 // The thermo blocks (header to the line before "Loop time") of a log.
 std::string thermo_blocks(const std::string& log) {
   std::istringstream in(log);
