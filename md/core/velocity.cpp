@@ -1,5 +1,6 @@
 #include "md/core/velocity.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -179,7 +180,11 @@ void velocity_create(State& s, const Comm& comm, const VelocityCreate& opt) {
   } else if (opt.loop == VelocityLoop::local) {
     RandomPark rng(opt.seed + comm.rank());  // LAMMPS: seed + rank, so it depends on the rank count
     for (int k = 0; k < kWarmup; ++k) rng.uniform();
-    for (size_t i = 0; i < n; ++i) {
+    // In LAMMPS's array order (Atoms::order), which one-rank LAMMPS's stream follows.
+    std::vector<size_t> by_order(n);
+    for (size_t i = 0; i < n; ++i) by_order[i] = i;
+    std::sort(by_order.begin(), by_order.end(), [&](size_t p, size_t q) { return a.order[p] < a.order[q]; });
+    for (size_t i : by_order) {
       if (!(a.mask[i] & opt.group)) continue;
       double v[3];
       draw(rng, v);

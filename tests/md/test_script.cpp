@@ -158,6 +158,41 @@ TEST(ScriptParity, ThermoKeywordsAsLammps) {
   expect_same_words(thermo_blocks(r.out), slurp(kData + "thermo.ref"), 1e-9);
 }
 
+TEST(ScriptParity, VelocityLoopLocalFollowsLammpsArrayOrder) {
+  // One rank: LAMMPS's stream runs over its atom array, whose order delete_atoms changed.
+  const std::string dir = setup_dir("velocity_local", {"in.velocity_local"});
+  const auto r = run_wafermd_in(dir, "run in.velocity_local --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(thermo_blocks(r.out), slurp(kData + "velocity_local.ref"), 1e-10);
+}
+
+TEST(ScriptParity, ResetAtomIdsNumbersAsLammps) {
+  // lmp's one-rank numbering, at 1 and (where MPI is available) 3 ranks.
+  const std::string dir = setup_dir("reset_ids", {"in.reset_ids"});
+  auto r = run_wafermd_in(dir, "run in.reset_ids --output one");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(thermo_blocks(r.out), slurp(kData + "reset_ids.ref"), 1e-10);
+#ifdef WAFERMD_MPIEXEC
+  r = run_shell(dir, std::string("'") + WAFERMD_MPIEXEC + "' --oversubscribe --allow-run-as-root -np 3 '" +
+                         WAFERMD_EXE + "' run in.reset_ids --output three");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(thermo_blocks(r.out), slurp(kData + "reset_ids.ref"), 1e-10);
+#endif
+}
+
+TEST(ScriptErrors, ResetAtomIdsRefusesWhatItCannotFollow) {
+  for (const char* bad : {"reset_atom_ids sort yes\n", "compute d all displace/atom\nreset_atom_ids\n",
+                          "reset_atoms image all\n", "reset_atom_ids bogus\n"}) {
+    const std::string dir = wmd::test::scratch_dir("script_bad_reset");
+    std::ofstream(dir + "/in.bad") << "units metal\nlattice fcc 3.615\nregion b block 0 2 0 2 0 2\n"
+                                      "create_box 1 b\ncreate_atoms 1 box\n"
+                                   << bad;
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("error: in.bad:"), std::string::npos) << bad << r.err;
+  }
+}
+
 TEST(ScriptDumps, AtomAndXyzEqualLammpsByteForByte) {
   const std::string dir = setup_dir("dumps", {"in.dumps"});
   const auto r = run_wafermd_in(dir, "run in.dumps --output out");
