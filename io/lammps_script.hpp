@@ -107,6 +107,8 @@ class LammpsScript {
   bool control(const Command& c);
   void jump(const Command& c);
   void run_if(const Command& c);
+  /// `run ... every M cmds...`: pushes its segment runs and commands; false for any other run.
+  bool run_every(const Command& c);
   /// While a jump looks for its label: true when this line is to be skipped (not yet the label).
   bool scanning_for_label(const std::string& line, const SourcePos& pos);
   /// The innermost frame that is a file (not an `if`'s commands).

@@ -4,6 +4,7 @@
 // a jump to a label skips every line (unsubstituted) until `label ID`; a `next` that exhausts a variable
 // deletes it and makes the next `jump` a no-op, which is how loops end; an `if` executes its quoted
 // commands as if they were lines of the script at the `if`'s place.
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -126,7 +127,65 @@ void LammpsScript::run_if(const Command& c) {
   }
 }
 
+// `run N [upto] [start S] [stop E] [pre yes|no] [post yes|no] every M c1 c2 ...`: LAMMPS's run in
+// segments of M steps with the commands executed (and substituted) after each; it becomes those runs and
+// commands here, read like an `if`'s. Each segment's ramps span the segment unless start/stop say otherwise,
+// and only the first segment (or every one, with `pre yes`) does the full set-up, as LAMMPS's run.
+bool LammpsScript::run_every(const Command& c) {
+  size_t at = 0;
+  while (at < c.args.size() && c.args[at] != "every") ++at;
+  if (at == c.args.size()) return false;
+  ArgCursor a(c);
+  long long n = a.integer("the number of steps", 0, 4000000000000000000LL);
+  bool upto = false, pre = true, post = true;
+  std::string start, stop;
+  while (a.peek() != "every") {
+    const std::string key = a.choice("a run keyword", {"upto", "start", "stop", "pre", "post", "every"});
+    if (key == "upto") {
+      upto = true;
+    } else if (key == "start" || key == "stop") {
+      (key == "start" ? start : stop) = std::to_string(a.integer(key, 0, 4000000000000000000LL));
+    } else {
+      (key == "pre" ? pre : post) = a.yes_no(key);
+    }
+  }
+  a.word("every");
+  const long long every = a.integer("the segment length M of 'every M'", 1, 4000000000000000000LL);
+  std::vector<std::string> commands;
+  while (!a.done()) commands.push_back(a.word("a command"));
+  if (commands.size() == 1 && commands.front() == "NULL") commands.clear();  // LAMMPS: a lone NULL, none
+  if (upto) {
+    const long long now = static_cast<long long>(vars_.evaluate("step", c.pos));
+    if (n < now)
+      a.fail("run upto " + std::to_string(n) + " is before the current step " + std::to_string(now));
+    n -= now;
+  }
+  const long long segments = n == 0 ? 1 : (n + every - 1) / every;
+  if (segments * static_cast<long long>(1 + commands.size()) > 10000000)
+    a.fail("run every: " + std::to_string(segments) + " segments are too many (at most 10 million lines)");
+  File f;
+  f.path = c.pos.file;
+  f.commands = true;
+  f.origin = c.pos;
+  long long left = n;
+  for (long long k = 0; k < segments; ++k) {
+    const long long steps = std::min(left, every);
+    std::string run = "run " + std::to_string(steps);
+    if (!start.empty()) run += " start " + start;
+    if (!stop.empty()) run += " stop " + stop;
+    run += std::string(" pre ") + (pre || k == 0 ? "yes" : "no");
+    run += std::string(" post ") + (post || left <= steps ? "yes" : "no");
+    f.lines.push_back(run);
+    for (const std::string& cmd : commands) f.lines.push_back(cmd);
+    left -= steps;
+  }
+  if (stack_.size() > 64) fail_input(c.pos, "run every nested too deeply");
+  stack_.push_back(std::move(f));
+  return true;
+}
+
 bool LammpsScript::control(const Command& c) {
+  if (c.name == "run") return run_every(c);
   if (c.name == "label") {
     ArgCursor a(c);
     a.word("a label name");

@@ -1,6 +1,6 @@
-// `run N [upto] [pre yes|no] [post yes|no]`: checks that the system can run, then N velocity-Verlet steps
-// (md/run/run_loop.cpp). With a restart, runs before the checkpoint's are skipped and at its run `run N`
-// means N more steps.
+// `run N [upto] [start S] [stop E] [pre yes|no] [post yes|no]`: checks that the system can run, then N
+// velocity-Verlet steps (md/run/run_loop.cpp). With a restart, runs before the checkpoint's are skipped and
+// at its run `run N` means N more steps.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,17 +16,32 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   if (sim.skip_or_load_restart(c.pos)) return;
   io::ArgCursor a(c);
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
+  bool upto = false;
+  int64_t start = -1, stop = -1;
   while (!a.done()) {
-    const std::string key = a.choice("a run keyword", {"upto", "pre", "post"});
+    // `every` is expanded into segment runs by the script reader (io/script_control.cpp); pre and post
+    // decide what LAMMPS prints and re-initialises, not the dynamics: wafermd always sets up in full.
+    const std::string key = a.choice("a run keyword", {"upto", "start", "stop", "pre", "post"});
     if (key == "upto") {
-      if (n < sim.state.step)
-        a.fail("run upto " + std::to_string(n) + " is before the current step " +
-               std::to_string(sim.state.step));
-      n -= sim.state.step;
+      upto = true;
+    } else if (key == "start" || key == "stop") {
+      (key == "start" ? start : stop) = a.integer(key, 0, 4000000000000000000LL);
     } else {
       a.yes_no(key);
     }
   }
+  if (upto) {
+    if (n < sim.state.step)
+      a.fail("run upto " + std::to_string(n) + " is before the current step " +
+             std::to_string(sim.state.step));
+    n -= sim.state.step;
+  }
+  // LAMMPS's checks (run.cpp): the ramp bounds must enclose the run (the dry run's step does not advance,
+  // so only the real run knows).
+  if (!sim.dry_run && start >= 0 && start > sim.state.step)
+    a.fail("run start value is after the start of the run");
+  if (!sim.dry_run && stop >= 0 && stop < sim.state.step + n)
+    a.fail("run stop value is before the end of the run");
   if (!sim.potential_complete())
     a.fail("run needs a complete pair_style and pair_coeff set for every atom type");
   for (int t = 1; t <= sim.state.ntypes; ++t) {
@@ -65,6 +80,7 @@ void cmd_run(Simulation& sim, const io::Command& c) {
     sim.validate_run();
     return;
   }
+  sim.ramp_start = start, sim.ramp_stop = stop;
   sim.run_steps(n);
 }
 

@@ -72,8 +72,8 @@ FixContext Simulation::fix_context() {
   c.force = &backend->result();
   c.styles = this;
   c.tables = &tables();
-  c.run_begin = run_start_step;
-  c.run_end = run_end_step;
+  c.run_begin = ramp_begin_;
+  c.run_end = ramp_end_;
   return c;
 }
 
@@ -124,6 +124,9 @@ void Simulation::run_steps(int64_t nsteps) {
   run_start_step = state.step;
   const int64_t end = state.step + nsteps;
   run_end_step = end;
+  ramp_begin_ = ramp_start >= 0 ? ramp_start : run_start_step;
+  ramp_end_ = ramp_stop >= 0 ? ramp_stop : run_end_step;
+  ramp_start = ramp_stop = -1;
   const double time_start = state.time;
   struct Running {  // references invoke computes while the run lasts (LAMMPS's in-run rule)
     bool& flag;

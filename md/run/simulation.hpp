@@ -260,6 +260,9 @@ class Simulation : public StyleLookup {
   int atom_variable_depth_ = 0;  // atom-style variables that read others (a guard against cycles)
   std::chrono::steady_clock::time_point run_clock;
   int64_t run_start_step = 0, run_end_step = 0;
+  // `run N start S stop E`: the steps ramps (fix nvt's temperature, fix deform's box) run between, LAMMPS's
+  // beginstep and endstep; −1: this run's own first and last steps. run_steps clears them.
+  int64_t ramp_start = -1, ramp_stop = -1;
   RunTotals totals;
   NeighborStats last_stats;
 
@@ -330,6 +333,7 @@ class Simulation : public StyleLookup {
   std::string physics_text_;                          // commands that enter physics_hash()
   std::string input_name_, input_text_;
   int64_t last_checkpoint_step_ = -1;
+  int64_t ramp_begin_ = 0, ramp_end_ = 0;  // this run's LAMMPS beginstep and endstep
   RunHook run_hook_;
 };
 

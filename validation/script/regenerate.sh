@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/script/: Debian lmp's outputs for the script commands of tests/md/test_script.cpp —
 # the lines print writes (in.print, in.loop, in.clear: those starting with ">>"), the thermo lines of in.thermo
-# and in.velocity_local (velocity create loop local after delete_atoms) and in.reset_ids (reset_atom_ids)
+# and in.velocity_local (velocity create loop local after delete_atoms) and in.reset_ids (reset_atom_ids); the printed lines and thermo rows of in.run_every (run … every)
 # (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), dump atom and dump xyz files with
 # their dump_modify settings (in.dumps), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
 # (in.make_data writes data.alloy, compressed here to data.alloy.gz; in.gz reads it; custom.dump is lmp's
@@ -26,6 +26,9 @@ sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/th
 run in.velocity_local
 sed -n '/^ *Step/,/^Loop time/p' in.velocity_local.out | grep -v '^Loop time' >"$data/velocity_local.ref"
 run in.reset_ids
+sed -n '/^ *Step/,/^Loop time/p' in.reset_ids.out | grep -v '^Loop time' >"$data/reset_ids.ref"
+run in.run_every
+grep -E '^>>|^ +[0-9]+ ' in.run_every.out | grep -v 'MPI\|neighbor' >"$data/run_every.ref"
 sed -n '/^ *Step/,/^Loop time/p' in.reset_ids.out | grep -v '^Loop time' >"$data/reset_ids.ref"
 run in.dumps
 cp atom.dump plain.xyz atom_unscaled_image.dump element.xyz atom_every.dump atom_first.dump "$data/"

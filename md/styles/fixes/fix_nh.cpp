@@ -30,7 +30,33 @@ class FixNH : public Fix {
   bool integrates() const override { return true; }
   bool changes_box() const override { return p_.pstat; }
 
+  // f_ID: the energy of the thermostat and barostat variables (LAMMPS's FixNH::compute_scalar), so that
+  // etotal + f_ID is the conserved quantity.
+  OutputShape shape() const override { return {true, 0, -1, true}; }
+  bool scalar(double& v) const override {
+    const double kt = units::boltz * t_target_;
+    double e = ke_target_ * eta_[0] + 0.5 * eta_mass_[0] * eta_dot_[0] * eta_dot_[0];
+    for (int k = 1; k < p_.tchain; ++k) e += kt * eta_[k] + 0.5 * eta_mass_[k] * eta_dot_[k] * eta_dot_[k];
+    if (p_.pstat) {
+      int pdim = 0;
+      for (int d = 0; d < 3; ++d) pdim += p_.p_flag[d] ? 1 : 0;
+      double lkt = 0.0;
+      for (int d = 0; d < 3; ++d) {
+        if (!p_.p_flag[d]) continue;
+        e += 0.5 * omega_dot_[d] * omega_dot_[d] * omega_mass_[d] +
+             p_hydro_ * (volume_ - vol0_) / (pdim * units::nktv2p);
+        lkt += kt;
+      }
+      e += lkt * etap_[0] + 0.5 * etap_mass_[0] * etap_dot_[0] * etap_dot_[0];
+      for (int k = 1; k < p_.pchain; ++k)
+        e += kt * etap_[k] + 0.5 * etap_mass_[k] * etap_dot_[k] * etap_dot_[k];
+    }
+    v = e;
+    return true;
+  }
+
   void setup(FixContext& c) override {
+    if (p_.pstat && vol0_ == 0.0) vol0_ = c.s.box.volume();  // LAMMPS's init: the first run's volume
     if (p_.pstat && !fixed_point_set_) {
       for (int d = 0; d < 3; ++d) fixed_point_[d] = 0.5 * (c.s.box.lo[d] + c.s.box.hi[d]);
       fixed_point_set_ = true;
@@ -103,6 +129,7 @@ class FixNH : public Fix {
     out["omega_dot"].assign(omega_dot_, omega_dot_ + 3);
     out["fixed_point"].assign(fixed_point_, fixed_point_ + 3);
     out["fixed_point_set"] = {fixed_point_set_ ? 1.0 : 0.0};
+    out["vol0"] = {vol0_};
   }
   void restore_state(const FixStateMap& in) override {
     auto get = [&](const char* k, double* dst, size_t n) {
@@ -112,7 +139,7 @@ class FixNH : public Fix {
     };
     get("eta", eta_, kMaxChain + 1), get("eta_dot", eta_dot_, kMaxChain + 1);
     get("etap", etap_, kMaxChain + 1), get("etap_dot", etap_dot_, kMaxChain + 1);
-    get("omega_dot", omega_dot_, 3), get("fixed_point", fixed_point_, 3);
+    get("omega_dot", omega_dot_, 3), get("fixed_point", fixed_point_, 3), get("vol0", &vol0_, 1);
     double f = 0;
     get("fixed_point_set", &f, 1);
     fixed_point_set_ = f != 0.0;
@@ -333,6 +360,7 @@ class FixNH : public Fix {
   double p_current_[3] = {0, 0, 0}, p_target_[3] = {0, 0, 0}, p_hydro_ = 0.0;
   double fixed_point_[3] = {0, 0, 0};
   bool fixed_point_set_ = false;
+  double vol0_ = 0.0;  // the volume the barostat's P·ΔV energy counts from
   double mvv_[3] = {0, 0, 0};
   double t_current_ = 0, t_target_ = 0, ke_target_ = 0, tdof_ = 0, natoms_ = 0, volume_ = 0, mtk_term2_ = 0;
   double dthalf_ = 0, dt4_ = 0, dt8_ = 0, tdrag_ = 1.0, pdrag_ = 1.0;
