@@ -285,11 +285,49 @@ def cnp():
     return 0
 
 
+def examples_cnp():
+    """PACKAGES/cnp/in.cnp runs unchanged (Debian's lmp stops at its compute cnp/atom; Cu_Mishin1.eam lies beside
+    it) at 3 ranks: its dump has the frames of steps 0, 100, 200 and 300, and in the first frame (a perfect
+    lattice but for the deleted half plane) cnp/atom is 0 to round-off where cna/atom finds fcc and well above
+    it on the atoms cna/atom calls other."""
+    src = "/usr/share/lammps/examples/PACKAGES/cnp"
+    if not os.path.exists(os.path.join(src, "in.cnp")):
+        print("SKIP: lammps-examples is not installed")
+        return 0
+    d = os.path.join(SCRATCH, "examples_cnp")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(src, d)
+    cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", "3", WAFERMD, "run", "in.cnp", "--output", "out"]
+    p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=900)
+    if p.returncode != 0:
+        print("FAIL: exit %d\n%s" % (p.returncode, p.stderr[-3000:]))
+        return 1
+    steps, frame0, item = [], [], None
+    for ln in open(os.path.join(d, "dump.lammpstrj")):
+        if ln.startswith("ITEM:"):
+            item = ln.split()[1]
+        elif item == "TIMESTEP":
+            steps.append(int(ln))
+        elif item == "ATOMS" and len(steps) == 1:
+            frame0.append([float(x) for x in ln.split()])  # id type xu yu zu c_1 c_2 c_3 c_4
+    fcc = [r[5] for r in frame0 if r[6] == 1]
+    other = [r[5] for r in frame0 if r[6] == 5]
+    if steps != [0, 100, 200, 300] or not fcc or not other or max(fcc) > 1e-20 or min(other) < 1.0:
+        print("FAIL: frames %s; cnp on fcc atoms up to %s, on other atoms from %s"
+              % (steps, max(fcc or [0]), min(other or [0])))
+        return 1
+    print("examples_cnp at 3 ranks: runs to step 300; at step 0 %d fcc atoms have cnp <= %.3g, %d others >= %.4g"
+          % (len(fcc), max(fcc), len(other), min(other)))
+    return 0
+
+
 def main():
     if CASE == "stopping_fit":
         return stopping_fit()
     if CASE == "cnp":
         return cnp()
+    if CASE == "examples_cnp":
+        return examples_cnp()
     if CASE == "examples_cascade_AlCu":
         return cascade_alcu()
     if CASE.startswith("examples_"):

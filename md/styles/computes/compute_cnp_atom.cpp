@@ -7,6 +7,7 @@
 // the nearest shells the parameter is meant for). Rc may not exceed the pair cutoff (LAMMPS's error at the
 // run). Per-atom work on either backend (all atoms gathered, as coord/atom and cna/atom do).
 #include <array>
+#include <cstdio>
 
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/all_neighbors.hpp"
@@ -20,10 +21,12 @@ class ComputeCnpAtom : public Compute {
       : Compute(c.id, c.style, c.group), cut_(cut), at_(c.a.pos()) {}
   OutputShape shape() const override { return {false, 0, 0, false}; }
   void init(const ComputeContext& c) override {
-    if (c.tables && cut_ > c.tables->cutmax)
-      fail_input(at_, "compute cnp/atom: the cutoff " + std::to_string(cut_) +
-                          " is longer than the pair cutoff " + std::to_string(c.tables->cutmax) +
-                          " (LAMMPS: \"Compute cnp/atom cutoff is longer than pairwise cutoff\")");
+    if (!c.tables || cut_ <= c.tables->cutmax) return;
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "compute cnp/atom: the cutoff %g is longer than the pair cutoff %g", cut_,
+                  c.tables->cutmax);
+    fail_input(at_,
+               std::string(msg) + " (LAMMPS: \"Compute cnp/atom cutoff is longer than pairwise cutoff\")");
   }
 
   void compute_peratom(const ComputeContext& c) override {
