@@ -32,17 +32,21 @@ std::string DumpTextWriter::xyz_text(const DumpFrame& f) const {
 bool DumpTextWriter::write(const DumpFrame& f) {
   if (layout_ == DumpLayout::xyz) return out_.write(xyz_text(f)) && out_.flush();
   const size_t natoms = f.values.empty() ? 0 : f.values[0].size();
+  const bool local = layout_ == DumpLayout::local;
+  const std::string sep = local ? " " : "";  // dump local ends each column name and value with a space
   std::ostringstream out;
-  out << "ITEM: TIMESTEP\n" << f.step << "\nITEM: NUMBER OF ATOMS\n" << natoms << "\n";
+  out << "ITEM: TIMESTEP\n"
+      << f.step << "\nITEM: NUMBER OF " << (local ? label_ : std::string("ATOMS")) << "\n"
+      << natoms << "\n";
   out << "ITEM: BOX BOUNDS " << f.boundary[0] << " " << f.boundary[1] << " " << f.boundary[2] << "\n";
   char buf[128];
   for (int d = 0; d < 3; ++d) {
     std::snprintf(buf, sizeof buf, "%-1.16e %-1.16e\n", f.lo[d], f.hi[d]);
     out << buf;
   }
-  out << "ITEM: ATOMS";
+  out << "ITEM: " << (local ? label_ : std::string("ATOMS"));
   for (const auto& c : f.columns) out << " " << c;
-  out << "\n";
+  out << sep << "\n";
   std::vector<std::string> fmt(f.columns.size());
   std::istringstream words(line_);
   for (size_t c = 0; c < fmt.size(); ++c) {
@@ -58,6 +62,7 @@ bool DumpTextWriter::write(const DumpFrame& f) {
       if (c) line += ' ';
       line += format_value(fmt[c], f.values[c][i], f.is_integer[c]);
     }
+    line += sep;
     line += '\n';
     out << line;
   }

@@ -20,8 +20,10 @@ struct DumpFrame {
 };
 
 /// custom and atom: LAMMPS's ITEM: blocks; xyz: count, "Atoms. Timestep: N", then `type x y z` rows whose
-/// first column is the element name of the type when given (dump_modify element).
-enum class DumpLayout { custom, xyz };
+/// first column is the element name of the type when given (dump_modify element); local: dump local's ITEM:
+/// blocks (NUMBER OF ENTRIES, then `ITEM: ENTRIES cols…`, "ENTRIES" being the label, each column name and
+/// value followed by a space).
+enum class DumpLayout { custom, xyz, local };
 
 class DumpTextWriter {
  public:
@@ -34,6 +36,8 @@ class DumpTextWriter {
   void set_formats(const std::vector<std::string>& formats) { formats_ = formats; }
   /// dump_modify format line: one format per column.
   void set_line_format(const std::string& line) { line_ = line; }
+  /// dump local's label (dump_modify label): the word of `ITEM: NUMBER OF LABEL` and `ITEM: LABEL cols…`.
+  void set_label(const std::string& label) { label_ = label; }
   /// Appends one frame; false on an I/O error.
   bool write(const DumpFrame& frame);
   void close() { out_.close(); }
@@ -45,6 +49,7 @@ class DumpTextWriter {
   std::vector<std::string> elements_;
   std::vector<std::string> formats_;
   std::string line_;
+  std::string label_ = "ENTRIES";
 };
 
 }  // namespace wmd::io

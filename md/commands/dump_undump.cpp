@@ -1,4 +1,5 @@
-// `dump ID group custom|atom|xyz[/gz]|h5md N file ...`, `dump_modify ID keyword value ...` and `undump ID`.
+// `dump ID group custom|atom|xyz[/gz]|local|h5md N file ...`, `dump_modify ID keyword value ...` and `undump
+// ID`.
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,6 +59,28 @@ void set_atom_columns(Dump& d) {
   d.column_formats.assign(d.columns.size(), "");
 }
 
+// dump local's columns: index and local c_ID / c_ID[i] (f_ID: no fix here has local values), at least one
+// compute, as LAMMPS requires.
+void read_local_columns(Simulation& sim, io::ArgCursor& a, Dump& d) {
+  if (a.done()) a.fail("dump local needs columns (index, c_ID, c_ID[i])");
+  bool computed = false;
+  while (!a.done()) {
+    const std::string col = a.word("columns");
+    Reference r;
+    if (col != "index") {
+      if (!parse_reference(col, r, a) || r.kind == Reference::Kind::variable)
+        a.fail("'" + col + "' is not a dump local column (index, c_ID, c_ID[i], f_ID, f_ID[i])");
+      check_reference(r, Reference::Shape::local, sim, a, "dump local");
+      if (r.kind == Reference::Kind::fix)
+        a.fail("dump local " + col + ": fixes with local values are not supported");
+      computed = true;
+    }
+    d.columns.push_back(col);
+  }
+  if (!computed)
+    a.fail("dump local needs a compute column (LAMMPS: \"Dump local attributes contain no compute or fix\")");
+}
+
 void cmd_dump(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
@@ -80,8 +103,9 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
   const std::string base = style.size() > 3 && style.compare(style.size() - 3, 3, "/gz") == 0
                                ? style.substr(0, style.size() - 3)
                                : style;
-  if (base != "custom" && base != "atom" && base != "xyz")
-    a.fail("dump style '" + style + "' is not supported (custom, atom, xyz, their /gz variants, and h5md)");
+  if (base != "custom" && base != "atom" && base != "xyz" && style != "local")
+    a.fail("dump style '" + style +
+           "' is not supported (custom, atom, xyz, their /gz variants, local, and h5md)");
   d.style = base;
   d.gz = base != style;
   d.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
@@ -92,7 +116,9 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
   if (d.gz != io::is_gz_name(d.file))
     a.fail(d.gz ? "dump " + style + " needs a file name ending in .gz"
                 : "dump " + style + " writes plain text: use " + style + "/gz for a .gz file");
-  if (base != "custom") {
+  if (base == "local") {
+    read_local_columns(sim, a, d);
+  } else if (base != "custom") {
     if (!a.done()) a.fail("dump " + style + " takes no columns (found '" + a.peek() + "')");
     if (base == "atom") set_atom_columns(d);
     if (base == "xyz") {
@@ -140,9 +166,14 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
   if (it == sim.dumps.end()) a.fail("unknown dump ID '" + id + "'");
   if (a.done()) a.fail("dump_modify needs keywords (sort, format, every, first, pad, element, scale, image)");
   while (!a.done()) {
-    const std::string key = a.choice(
-        "a dump_modify keyword", {"sort", "format", "every", "first", "pad", "element", "scale", "image"});
-    if (key == "every") {
+    const std::string key = a.choice("a dump_modify keyword", {"sort", "format", "every", "first", "pad",
+                                                               "element", "scale", "image", "label"});
+    if (it->style == "local" && (key == "element" || key == "scale" || key == "image"))
+      a.fail("dump_modify " + key + " does not apply to dump local");
+    if (key == "label") {
+      if (it->style != "local") a.fail("dump_modify label applies to dump local only");
+      it->label = a.word("a label");
+    } else if (key == "every") {
       it->every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
     } else if (key == "first") {
       it->first = a.yes_no("first");
@@ -160,6 +191,8 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
       const std::string v = a.word("off, id or a column number");
       if (v == "off")
         it->sort_id = false;
+      else if (v == "id" && it->style == "local")
+        a.fail("dump local cannot sort by atom ID (it writes no atoms)");
       else if (v == "id")
         it->sort_id = true, it->sort_desc = false;
       else
@@ -184,7 +217,9 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
         }
         for (size_t k = 0; k < it->columns.size(); ++k) {
           const std::string& col = it->columns[k];
-          const bool col_int = col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz";
+          const bool col_int = it->style == "local" ? col == "index"
+                                                    : col == "id" || col == "type" || col == "ix" ||
+                                                          col == "iy" || col == "iz";
           if (col_int == is_int) it->column_formats[k] = fmt;
         }
       } else {

@@ -23,6 +23,7 @@ void Simulation::write_dumps(bool force_all) {
 void Simulation::write_dump_frame(Dump& d) {
   if (dry_run) return;
   clearstep_computes();  // a dump frame is an output event: each compute at most once
+  if (d.style == "local") return write_dump_local_frame(d);
   const Atoms& a = state.atoms;
   std::vector<size_t> idx;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -122,6 +123,10 @@ void Simulation::write_dump_frame(Dump& d) {
     f.values[k].resize(n);
     for (size_t r = 0; r < n; ++r) f.values[k][r] = all[order[r] * width + 2 + k];
   }
+  emit_dump_frame(d, f);
+}
+
+void Simulation::emit_dump_frame(Dump& d, const io::DumpFrame& f) {
   std::string file = d.file;
   if (d.multifile) {
     // One file per frame: '*' becomes the step, zero-padded to `pad` digits (dump_modify pad).
@@ -132,7 +137,10 @@ void Simulation::write_dump_frame(Dump& d) {
     if (!d.writer->open(file, d.gz)) throw RunError("cannot write dump file '" + file + "'");
   }
   if (!d.writer) return;
-  d.writer->set_layout(d.style == "xyz" ? io::DumpLayout::xyz : io::DumpLayout::custom);
+  d.writer->set_layout(d.style == "xyz"     ? io::DumpLayout::xyz
+                       : d.style == "local" ? io::DumpLayout::local
+                                            : io::DumpLayout::custom);
+  d.writer->set_label(d.label);
   d.writer->set_elements(d.elements);
   d.writer->set_formats(d.column_formats);
   d.writer->set_line_format(d.line_format);

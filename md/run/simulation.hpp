@@ -66,10 +66,10 @@ struct ThermoSettings {
   std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
 };
 
-/// A `dump … custom|atom|xyz` output (or its /gz variant).
+/// A `dump … custom|atom|xyz|local` output (or its /gz variant).
 struct Dump {
   std::string id, file;
-  std::string style = "custom";  // custom, atom or xyz
+  std::string style = "custom";  // custom, atom, xyz or local
   bool gz = false;               // the /gz style: the file is gzip-compressed
   bool multifile = false;        // a '*' in the file name: one file per frame, '*' replaced by the step
   int pad = 0;                   // dump_modify pad: the step zero-padded to this many digits in the name
@@ -83,6 +83,7 @@ struct Dump {
   bool sort_desc = false;
   std::string line_format;
   std::vector<std::string> column_formats;
+  std::string label = "ENTRIES";               // dump local: dump_modify label
   std::unique_ptr<io::DumpTextWriter> writer;  // rank 0 only
   int64_t last_step = -1;
 };
@@ -315,6 +316,10 @@ class Simulation : public StyleLookup {
   void record_physics(const io::Command& c, bool physics);
   // dump_output.cpp
   void write_dump_frame(Dump& d);
+  /// Writes a gathered frame to the dump's file (rank 0; a new file per frame for a '*' name).
+  void emit_dump_frame(Dump& d, const io::DumpFrame& f);
+  /// A dump local frame: the local rows of its computes, rank by rank (md/run/dump_local_output.cpp).
+  void write_dump_local_frame(Dump& d);
 
   io::ThermoCsv* csv_;
   std::optional<potentials::EamTables> tables_;

@@ -194,4 +194,38 @@ void reference_peratom(const Reference& r, const ComputeContext& ctx, const Sour
   for (size_t k = 0; k < n && k * stride + col < src->size(); ++k) out[k] = (*src)[k * stride + col];
 }
 
+void reference_local(const Reference& r, const ComputeContext& ctx, const SourcePos& at,
+                     std::vector<double>& out) {
+  out.clear();
+  if (r.kind != Reference::Kind::compute) fail_input(at, r.text + ": only computes give local values here");
+  Compute& c = find_compute(r, ctx, at);
+  const std::vector<double>* src = nullptr;
+  if (between_runs(ctx)) {
+    if (c.invoked_local != ctx.s.step) fail_input(at, not_current(r, c.invoked_local, ctx.s.step));
+    src = &c.local();
+  } else {
+    src = &invoke_local(c, ctx);
+  }
+  const int cols = c.shape().local_cols;
+  const size_t stride = cols > 0 ? static_cast<size_t>(cols) : 1;
+  const size_t col = r.i > 0 ? static_cast<size_t>(r.i - 1) : 0;
+  for (size_t k = col; k < src->size(); k += stride) out.push_back((*src)[k]);
+}
+
+bool reference_is_local(const Reference& r, const StyleLookup& styles) {
+  OutputShape s;
+  if (r.kind == Reference::Kind::compute) {
+    const Compute* c = styles.compute(r.id);
+    if (!c) return false;
+    s = c->shape();
+  } else if (r.kind == Reference::Kind::fix) {
+    const Fix* f = styles.fix(r.id);
+    if (!f) return false;
+    s = f->shape();
+  } else {
+    return false;
+  }
+  return !s.peratom() && s.local();
+}
+
 }  // namespace wmd::md

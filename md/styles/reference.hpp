@@ -49,4 +49,13 @@ double reference_value(const Reference& r, const ComputeContext& ctx, const Sour
 void reference_peratom(const Reference& r, const ComputeContext& ctx, const SourcePos& at,
                        std::vector<double>& out);
 
+/// This rank's local values (one per local row of the referenced compute, in its order): a local vector, or
+/// column i of a local array.
+void reference_local(const Reference& r, const ComputeContext& ctx, const SourcePos& at,
+                     std::vector<double>& out);
+
+/// True when the reference names a compute or fix whose values are local (it has local output and no
+/// per-atom output: compute reduce reads such a reference as local values, as LAMMPS's does).
+bool reference_is_local(const Reference& r, const StyleLookup& styles);
+
 }  // namespace wmd::md

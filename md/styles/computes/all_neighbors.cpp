@@ -41,7 +41,8 @@ AllNeighbors::AllNeighbors(const State& s, const Comm& comm, double cutoff) : cu
                        r.id,
                        r.type,
                        r.mask,
-                       sx != 0 || sy != 0 || sz != 0};
+                       sx != 0 || sy != 0 || sz != 0,
+                       {sx, sy, sz}};
           if (p.x < lo[0] || p.x > hi[0] || p.y < lo[1] || p.y > hi[1] || p.z < lo[2] || p.z > hi[2])
             continue;
           sites_.push_back(p);

@@ -19,6 +19,7 @@ class AllNeighbors {
     int type;
     uint32_t mask;
     bool self_image;  // a shifted copy (not the atom at its own position)
+    int shift[3];     // the periodic image: the atom's position plus shift·box length
   };
   /// Gathers the atoms of all ranks with their images within `cutoff` of the box (collective).
   AllNeighbors(const State& s, const Comm& comm, double cutoff);

@@ -1,7 +1,9 @@
 // compute reduce MODE INPUT… and compute reduce/region REGION MODE INPUT…: sum, min, max, ave, sumsq,
 // avesq, sumabs or aveabs over the group's atoms (in the region) of per-atom inputs — x y z vx vy vz fx fy
 // fz, c_ID, c_ID[i], f_ID, f_ID[i] — one global scalar for one input, a vector for several, as LAMMPS
-// compute reduce (extensive for the sums).
+// compute reduce (extensive for the sums). A c_ID or c_ID[i] of a compute with local values (pair/local,
+// property/local) reduces over all its rows, group and region aside, as in LAMMPS (reduce/region refuses
+// them).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -18,6 +20,7 @@ enum class Mode { sum, min, max, ave, sumsq, avesq, sumabs, aveabs };
 struct Input {
   int property = -1;  // 0..8: x y z vx vy vz fx fy fz; -1: a reference
   Reference ref;
+  bool local = false;  // the reference names local values (one per pair, …): no group or region applies
 };
 
 class ComputeReduce : public Compute {
@@ -43,15 +46,20 @@ class ComputeReduce : public Compute {
  private:
   double reduce(const ComputeContext& c, const Input& in) {
     const Atoms& a = c.s.atoms;
-    if (in.property < 0) reference_peratom(in.ref, c, SourcePos{"compute " + id_, 0}, values_);
+    const SourcePos at{"compute " + id_, 0};
+    if (in.local)
+      reference_local(in.ref, c, at, values_);
+    else if (in.property < 0)
+      reference_peratom(in.ref, c, at, values_);
     const std::vector<double>* prop[9] = {&a.x, &a.y, &a.z, &a.vx, &a.vy, &a.vz, &a.fx, &a.fy, &a.fz};
     const bool sum = mode_ != Mode::min && mode_ != Mode::max;
     constexpr double kBig = 1.0e20;  // LAMMPS's start value of min and max
     double one = mode_ == Mode::min ? kBig : mode_ == Mode::max ? -kBig : 0.0;
     TermSum total(c.comm, 1);
     int64_t count = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!in_group(a, i) || (region_ && !region_->match(a.x[i], a.y[i], a.z[i]))) continue;
+    const size_t rows = in.local ? values_.size() : a.size();
+    for (size_t i = 0; i < rows; ++i) {
+      if (!in.local && (!in_group(a, i) || (region_ && !region_->match(a.x[i], a.y[i], a.z[i])))) continue;
       ++count;
       const double v = in.property >= 0 ? (*prop[in.property])[i] : values_[i];
       if (mode_ == Mode::min)
@@ -105,7 +113,13 @@ std::unique_ptr<Compute> make(const ComputeArgs& c) {
       c.a.fail("compute " + c.style + ": '" + w +
                "' is not an input (x y z vx vy vz fx fy fz, c_ID, c_ID[i], f_ID, f_ID[i])");
     } else if (c.ctx.styles) {
-      check_reference(x.ref, Reference::Shape::peratom, *c.ctx.styles, c.a, "compute " + c.style);
+      x.local = reference_is_local(x.ref, *c.ctx.styles);
+      if (x.local && region)
+        c.a.fail("compute reduce/region: " + w +
+                 " names local values, which have no positions (use compute "
+                 "reduce)");
+      check_reference(x.ref, x.local ? Reference::Shape::local : Reference::Shape::peratom, *c.ctx.styles,
+                      c.a, "compute " + c.style);
     }
     in.push_back(x);
   }
