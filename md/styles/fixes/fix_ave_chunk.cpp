@@ -8,6 +8,7 @@
 // coordinates, its atom count and the values (f_ID[i][j]); the file gets LAMMPS's header and rows. The
 // per-chunk sums go through one TermSum per Nfreq (rank-count independent in deterministic mode).
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "base/units.hpp"
@@ -43,7 +44,9 @@ class FixAveChunk : public Fix {
         names_(std::move(names)),
         o_(std::move(o)),
         pos_(f.a.pos()),
-        chunks_(chunks) {
+        chunks_(chunks),
+        ncoord_(chunks->ncoord()),
+        rows0_(chunks->nchunk()) {
     for (size_t k = 0; k < f.ctx.s.group_names.size(); ++k)
       if ((1u << k) == group_) group_name_ = f.ctx.s.group_names[k];
     nvalid_ = next_valid(f.ctx.s.step);
@@ -51,15 +54,14 @@ class FixAveChunk : public Fix {
 
   OutputShape shape() const override {
     OutputShape s;
-    s.array_rows = nchunk_ > 0 ? nchunk_ : chunks_->nchunk();
-    s.array_cols = chunks_->ncoord() + 1 + static_cast<int>(which_.size());
+    s.array_rows = nchunk_ > 0 ? nchunk_ : rows0_;
+    s.array_cols = ncoord_ + 1 + static_cast<int>(which_.size());
     return s;
   }
   double array_value(int i, int j) const override {
     if (i < 0 || i >= nchunk_ || total_.empty()) return 0.0;
-    const int ncoord = chunks_->ncoord();
-    if (j < ncoord) return chunks_->coord(i, j);
-    j -= ncoord + 1;
+    if (j < ncoord_) return coord_[static_cast<size_t>(i) * ncoord_ + j];
+    j -= ncoord_ + 1;
     if (norm_count_ == 0) return 0.0;
     if (j < 0) return count_total_[i] / norm_count_;
     return total_[static_cast<size_t>(i) * which_.size() + j] / norm_count_;
@@ -207,6 +209,10 @@ class FixAveChunk : public Fix {
     irepeat_ = 0;
     nvalid_ = c.s.step + nfreq_ - (nrepeat_ - 1) * nevery_;
     if (nrepeat_ > 1 && o_.ave == Options::one) chunks_->lock(false);
+    // The chunks' coordinates as of this average (the global array is read between runs too).
+    coord_.resize(static_cast<size_t>(nchunk_) * ncoord_);
+    for (int k = 0; k < nchunk_; ++k)
+      for (int d = 0; d < ncoord_; ++d) coord_[static_cast<size_t>(k) * ncoord_ + d] = chunks_->coord(k, d);
 
     const double repeat = static_cast<double>(nrepeat_);
     std::vector<double> sum_v = many_, count_sum = count_many_;
@@ -281,7 +287,7 @@ class FixAveChunk : public Fix {
       static const char* const kCoords[] = {"# Chunk Ncount", "# Chunk Coord1 Ncount",
                                             "# Chunk Coord1 Coord2 Ncount",
                                             "# Chunk Coord1 Coord2 Coord3 Ncount"};
-      out_ << kCoords[chunks_->ncoord()];
+      out_ << kCoords[ncoord_];
       for (const std::string& n : names_) out_ << " " << n;
       out_ << "\n";
     }
@@ -297,12 +303,11 @@ class FixAveChunk : public Fix {
     std::snprintf(buf, sizeof buf, "%lld %d %g\n", static_cast<long long>(c.s.step), nchunk_, count);
     out_ << buf;
     const size_t nv = which_.size();
-    const int ncoord = chunks_->ncoord();
     for (int k = 0; k < nchunk_; ++k) {
       std::snprintf(buf, sizeof buf, "  %d", k + 1);
       out_ << buf;
-      for (int d = 0; d < ncoord; ++d) {
-        std::snprintf(buf, sizeof buf, " %g", chunks_->coord(k, d));
+      for (int d = 0; d < ncoord_; ++d) {
+        std::snprintf(buf, sizeof buf, " %g", coord_[static_cast<size_t>(k) * ncoord_ + d]);
         out_ << buf;
       }
       std::snprintf(buf, sizeof buf, " %g", count_total_[k] / norm_count_);
@@ -315,6 +320,11 @@ class FixAveChunk : public Fix {
     }
     out_.flush();
     if (!out_) throw RunError("fix ave/chunk " + id_ + ": cannot write '" + o_.file + "'");
+    if (o_.overwrite) {  // the file ends with this average (LAMMPS truncates it there)
+      std::error_code ec;
+      std::filesystem::resize_file(o_.file, static_cast<std::uintmax_t>(out_.tellp()), ec);
+      if (ec) throw RunError("fix ave/chunk " + id_ + ": cannot truncate '" + o_.file + "'");
+    }
   }
 
   int64_t nevery_, nrepeat_, nfreq_;
@@ -324,7 +334,9 @@ class FixAveChunk : public Fix {
   std::vector<std::string> names_;
   Options o_;
   SourcePos pos_;
-  ComputeChunkAtom* chunks_;
+  ComputeChunkAtom* chunks_;   // refreshed at each set-up (it is only used during runs)
+  int ncoord_, rows0_;         // its coordinates per chunk; its chunk count when the fix was defined
+  std::vector<double> coord_;  // the chunks' coordinates at the last Nfreq average
   std::string group_name_;
   int nchunk_ = 0;
   std::vector<double> many_, count_many_, total_, count_total_, list_, count_list_;
