@@ -59,7 +59,10 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("compute c all chunk/atom bin/1d z lower 1 bogus 1", "'bogus' is not supported"),
         std::make_pair("fix a all ave/chunk 1 1 10 nope vx", "compute nope does not exist"),
         std::make_pair("fix a all ave/chunk 1 1 10 t vx", "is not a compute chunk/atom"),
-        std::make_pair("compute c all chunk/atom type\nfix a all ave/chunk 1 1 10 c vx bias t", "'bias'"),
+        std::make_pair("compute c all chunk/atom type\nfix a all ave/chunk 1 1 10 c temp bias t",
+                       "no velocity bias"),
+        std::make_pair("compute c all chunk/atom type\nfix a all ave/chunk 1 1 10 c temp append f",
+                       "'append'"),
         std::make_pair("compute c all chunk/atom type\nfix a all ave/chunk 3 2 10 c vx",
                        "multiple of Nevery"),
         std::make_pair("compute c all chunk/atom type\nfix a all ave/chunk 1 1 10 c c_t", "per-atom"),
@@ -122,6 +125,24 @@ TEST(FixAveChunk, TypeChunksCountEveryAtomAndTheMeshChargesTheirSums) {
   EXPECT_EQ(mcount, count);
   EXPECT_EQ(mmass, mass);
   EXPECT_GE(with, without + 10);  // one per-chunk sum at each of the 10 steps
+}
+
+TEST(FixAveChunk, RunningAverageSavesAndRestores) {
+  // A checkpoint keeps the running sums, the window and the counters.
+  const std::string script = kCu +
+                             "compute c all chunk/atom bin/1d z lower 0.5\n"
+                             "fix a all ave/chunk 2 2 10 c vx temp ave window 2\n";
+  test::ScriptRun run(script + "run 30\n", test::scratch_dir("chunks_state"));
+  md::FixStateMap saved;
+  run.sim->fixes.back()->save_state(saved);
+  ASSERT_EQ(saved.count("total"), 1u);
+  EXPECT_EQ(saved["total"].size(), 8u * 2u);  // 8 layers × 2 values
+  EXPECT_EQ(saved["counters"][2], 2.0);       // the window is full
+  test::ScriptRun fresh(script + "run 0\n", test::scratch_dir("chunks_state_fresh"));
+  fresh.sim->fixes.back()->restore_state(saved);
+  md::FixStateMap again;
+  fresh.sim->fixes.back()->save_state(again);
+  EXPECT_EQ(saved, again);
 }
 
 }  // namespace

@@ -26,6 +26,8 @@ OutputShape ComputeChunkAtom::shape() const {
 }
 
 void ComputeChunkAtom::init(const ComputeContext& c) {
+  if (lock_owner_ && (!c.styles || static_cast<const void*>(c.styles->fix(lock_id_)) != lock_owner_))
+    lock_owner_ = nullptr;
   if (s_.nchunk_once && !setup_done_) setup_chunks(c.s);  // LAMMPS's Compute::setup
 }
 
@@ -43,7 +45,7 @@ void ComputeChunkAtom::compute_peratom(const ComputeContext& c) {
 }
 
 int ComputeChunkAtom::setup_chunks(const State& s) {
-  if (locked_ || (s_.nchunk_once && setup_done_)) {
+  if (lock_owner_ || (s_.nchunk_once && setup_done_)) {
     if (s_.style == Style::bin && s_.units == Units::reduced) bin_volume(s);  // the box may have changed
     return nchunk_;
   }

@@ -3,6 +3,7 @@
 // per-atom vector (c_ID in dumps; its scalar is Nchunk). Declared here because fix ave/chunk reads its
 // chunks, coordinates and bin volume.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "md/styles/compute.hpp"
@@ -41,8 +42,12 @@ class ComputeChunkAtom : public Compute {
   int setup_chunks(const State& s);
   /// LAMMPS's compute_ichunk: each local atom's chunk index (state order; 0 outside every chunk).
   const std::vector<int>& compute_ichunk(const State& s);
-  /// While a fix averages over several steps its chunks stay as they are (LAMMPS's lock).
-  void lock(bool on) { locked_ = on; }
+  /// While a fix averages over several steps its chunks stay as they are (LAMMPS's lock and unlock); a lock
+  /// whose fix is gone is released at the next run's set-up (LAMMPS's fix destructor unlocks).
+  void lock(const std::string& fix_id, const void* fix) { lock_id_ = fix_id, lock_owner_ = fix; }
+  void unlock(const void* fix) {
+    if (fix == lock_owner_) lock_owner_ = nullptr;
+  }
 
   int nchunk() const { return nchunk_; }
   /// Coordinates per chunk: bins have ndim (their centres), types none.
@@ -59,7 +64,9 @@ class ComputeChunkAtom : public Compute {
 
   Settings s_;
   int nchunk_ = 0;
-  bool setup_done_ = false, locked_ = false;
+  bool setup_done_ = false;
+  std::string lock_id_;
+  const void* lock_owner_ = nullptr;  // the fix holding the lock (compared, never dereferenced)
   double offset_[3] = {0.0, 0.0, 0.0}, invdelta_[3] = {1.0, 1.0, 1.0};
   int nlayers_[3] = {1, 1, 1};
   std::vector<double> coord_;

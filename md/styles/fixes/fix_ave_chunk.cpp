@@ -1,12 +1,13 @@
 // fix ave/chunk Nevery Nrepeat Nfreq chunkID values… [norm all|sample|none] [ave one|running|window M]
-// [adof N] [cdof N] [file F] [overwrite] [format fmt] [title1|title2|title3 text], as LAMMPS fix ave/chunk:
-// per chunk of a compute chunk/atom, the sums over the fix group's atoms of vx vy vz fx fy fz, mass,
-// density/number, density/mass, temp and per-atom c_ID, c_ID[i], f_ID, f_ID[i], v_name, sampled Nrepeat times
-// Nevery steps apart ending on each Nfreq step and normalised as LAMMPS does (norm all: by the atoms counted
-// over all samples; sample: per sample; none: not by the count; temp by its degrees of freedom
-// cdof + adof·count, densities by the bin volume). Its global array, rows per chunk: the chunk's
-// coordinates, its atom count and the values (f_ID[i][j]); the file gets LAMMPS's header and rows. The
-// per-chunk sums go through one TermSum per Nfreq (rank-count independent in deterministic mode).
+// [bias tempID] [adof N] [cdof N] [file F] [overwrite] [format fmt] [title1|title2|title3 text], as LAMMPS
+// fix ave/chunk: per chunk of a compute chunk/atom, the sums over the fix group's atoms of vx vy vz fx fy fz,
+// mass, density/number, density/mass, temp and per-atom c_ID, c_ID[i], f_ID, f_ID[i], v_name, sampled Nrepeat
+// times Nevery steps apart ending on each Nfreq step and normalised as LAMMPS does (norm all: by the atoms
+// counted over all samples; sample: per sample; none: not by the count; temp by its degrees of freedom cdof +
+// adof·count, the bias compute's bias removed, densities by the bin volume). Its global array, rows per
+// chunk: the chunk's coordinates, its atom count and the values (f_ID[i][j]); the file gets LAMMPS's header
+// and rows. The per-chunk sums go through one TermSum per Nfreq (rank-count independent in deterministic
+// mode).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,7 @@ class FixAveChunk : public Fix {
     enum { one, running, window } ave = one;
     int nwindow = 1;
     double adof = 3.0, cdof = 0.0;
+    std::string bias;  // a temperature compute whose velocity bias temp removes
     std::string file, format = " %g", title[3];
     bool overwrite = false;
   };
@@ -67,6 +69,29 @@ class FixAveChunk : public Fix {
     return total_[static_cast<size_t>(i) * which_.size() + j] / norm_count_;
   }
   int64_t global_freq() const override { return nfreq_; }
+
+  void save_state(FixStateMap& out) const override {
+    out["many"] = many_, out["count_many"] = count_many_, out["total"] = total_;
+    out["count_total"] = count_total_, out["window"] = list_, out["count_window"] = count_list_;
+    out["coord"] = coord_;
+    out["counters"] = {static_cast<double>(irepeat_),    static_cast<double>(nvalid_),
+                       static_cast<double>(norm_count_), static_cast<double>(iwindow_),
+                       window_full_ ? 1.0 : 0.0,         static_cast<double>(nchunk_)};
+  }
+  void restore_state(const FixStateMap& in) override {
+    const auto it = in.find("counters");
+    if (it == in.end() || it->second.size() != 6) return;
+    auto get = [&](const char* k, std::vector<double>& v) {
+      const auto f = in.find(k);
+      if (f != in.end()) v = f->second;
+    };
+    get("many", many_), get("count_many", count_many_), get("total", total_);
+    get("count_total", count_total_), get("window", list_), get("count_window", count_list_);
+    get("coord", coord_);
+    irepeat_ = static_cast<int64_t>(it->second[0]), nvalid_ = static_cast<int64_t>(it->second[1]);
+    norm_count_ = static_cast<int64_t>(it->second[2]), iwindow_ = static_cast<int>(it->second[3]);
+    window_full_ = it->second[4] != 0.0, nchunk_ = static_cast<int>(it->second[5]);
+  }
   bool samples_at(int64_t step) const override { return step == nvalid_; }
 
   void setup(FixContext& c) override {
@@ -105,7 +130,7 @@ class FixAveChunk : public Fix {
       // The chunks of this Nfreq average, held until its last sample (for ever with running or window
       // averages: LAMMPS's lock).
       nchunk_ = chunks_->setup_chunks(c.s);
-      if (nrepeat_ > 1 || o_.ave != Options::one) chunks_->lock(true);
+      if (nrepeat_ > 1 || o_.ave != Options::one) chunks_->lock(id_, this);
       const size_t n = static_cast<size_t>(nchunk_) * nv;
       if (many_.size() != n) {
         total_.assign(n, 0.0), count_total_.assign(nchunk_, 0.0), list_.clear(), count_list_.clear();
@@ -130,6 +155,16 @@ class FixAveChunk : public Fix {
     for (size_t v = 0; v < nv; ++v) {
       const Value w = which_[v];
       if (w == Value::ref) reference_peratom(refs_[v], cc, pos_, peratom);
+      // temp with a bias: the kinetic energy of the velocities less the compute's bias (LAMMPS's
+      // remove_bias_all over the compute's group, restored after).
+      Compute* bias = w == Value::temp && !o_.bias.empty() && c.styles ? c.styles->compute(o_.bias) : nullptr;
+      if (w == Value::temp && !o_.bias.empty() && !bias)
+        fail_input(pos_, "fix ave/chunk: bias compute " + o_.bias + " does not exist (any more)");
+      if (bias) {
+        if (bias->invoked_scalar != c.s.step) bias->compute_scalar(cc);
+        for (size_t i = 0; i < a.size(); ++i)
+          if (a.mask[i] & bias->group()) bias->remove_bias(c.s, i);
+      }
       for (size_t i = 0; i < a.size(); ++i) {
         const int k = selected_chunk(i);
         if (k < 0) continue;
@@ -170,6 +205,9 @@ class FixAveChunk : public Fix {
         }
         sum.add(nchunk_ + k * static_cast<int>(nv) + static_cast<int>(v), x);
       }
+      if (bias)
+        for (size_t i = 0; i < a.size(); ++i)
+          if (a.mask[i] & bias->group()) bias->restore_bias(c.s, i);
     }
     const std::vector<double> t = sum.total();
     for (int k = 0; k < nchunk_; ++k) count_one[k] = t[k];
@@ -208,7 +246,7 @@ class FixAveChunk : public Fix {
     }
     irepeat_ = 0;
     nvalid_ = c.s.step + nfreq_ - (nrepeat_ - 1) * nevery_;
-    if (nrepeat_ > 1 && o_.ave == Options::one) chunks_->lock(false);
+    if (nrepeat_ > 1 && o_.ave == Options::one) chunks_->unlock(this);
     // The chunks' coordinates as of this average (the global array is read between runs too).
     coord_.resize(static_cast<size_t>(nchunk_) * ncoord_);
     for (int k = 0; k < nchunk_; ++k)
@@ -412,6 +450,13 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
               : m == "running" ? FixAveChunk::Options::running
                                : FixAveChunk::Options::window;
       if (m == "window") o.nwindow = static_cast<int>(a.integer("the window M", 1, 100000000));
+    } else if (k == "bias") {
+      o.bias = a.word("a temperature compute ID");
+      const Compute* t = styles.compute(o.bias);
+      if (!t) a.fail("fix ave/chunk: bias compute " + o.bias + " does not exist");
+      if (!t->is_temperature())
+        a.fail("fix ave/chunk: bias compute " + o.bias + " does not compute temperature");
+      if (!t->has_bias()) a.fail("fix ave/chunk: bias compute " + o.bias + " has no velocity bias");
     } else if (k == "adof") {
       o.adof = a.non_negative("adof");
     } else if (k == "cdof") {
@@ -430,9 +475,10 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
     } else if (k == "title1" || k == "title2" || k == "title3") {
       o.title[k[5] - '1'] = a.word("a title");
     } else {
-      a.fail("fix ave/chunk: keyword '" + k +
-             "' is not supported (norm, ave, adof, cdof, file, overwrite, format, title1, title2, title3; "
-             "not bias or append)");
+      a.fail(
+          "fix ave/chunk: keyword '" + k +
+          "' is not supported (norm, ave, bias, adof, cdof, file, overwrite, format, title1, title2, title3; "
+          "not append)");
     }
   }
   if (o.overwrite && o.ave != FixAveChunk::Options::running)
