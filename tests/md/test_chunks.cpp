@@ -4,6 +4,7 @@
 // chunk.)
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "base/error.hpp"
@@ -125,6 +126,43 @@ TEST(FixAveChunk, TypeChunksCountEveryAtomAndTheMeshChargesTheirSums) {
   EXPECT_EQ(mcount, count);
   EXPECT_EQ(mmass, mass);
   EXPECT_GE(with, without + 10);  // one per-chunk sum at each of the 10 steps
+}
+
+TEST(ComputeRdf, OnTheMeshEqualsTheClusterAndIsCharged) {
+  // 4000 Cu atoms on their lattice: g(r) and the coordination number are the same on either backend (the
+  // first shell, 12 neighbours at a/√2, in bin 26 of 50 over the 4.95 Å cutoff), and on the mesh each thermo
+  // line's pair-count sum is one more fabric reduction.
+  auto run = [](const std::string& backend, bool rdf, double* values) {
+    io::RunSettings s;
+    s.backend = backend;
+    s.mesh_precision = "fp64";
+    std::string script = kCu;
+    script.replace(script.find("block 0 4 0 4 0 4"), 17, "block 0 10 0 10 0 10");
+    script += rdf ? "compute r all rdf 50\nthermo_style custom step temp c_r[26][2] c_r[26][3] c_r[50][3]\n"
+                  : "thermo_style custom step temp\n";
+    script += "thermo 5\nrun 10\n";
+    test::ScriptRun r(script, test::scratch_dir("chunks_rdf_" + backend + (rdf ? "_r" : "")), s);
+    if (values) {
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_TRUE(r.sim->keyword_value(k == 0   ? "c_r[26][2]"
+                                         : k == 1 ? "c_r[26][3]"
+                                                  : "c_r[50][3]",
+                                         values[k]));
+      }
+    }
+    if (backend != "mesh") return int64_t{0};
+    return dynamic_cast<const md::mesh::MeshBackend&>(*r.sim->backend)
+        .fabric_json()["style_reductions"]
+        .get<int64_t>();
+  };
+  double cluster[3], mesh[3];
+  run("cluster", true, cluster);
+  const int64_t with = run("mesh", true, mesh);
+  const int64_t without = run("mesh", false, nullptr);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(mesh[k], cluster[k], 1e-12 * std::abs(cluster[k])) << k;
+  EXPECT_GT(cluster[0], 1.0);         // the first peak
+  EXPECT_GT(cluster[2], cluster[1]);  // coord(r) grows
+  EXPECT_GE(with, without + 2);       // thermo lines at steps 5 and 10
 }
 
 TEST(FixAveChunk, RunningAverageSavesAndRestores) {
