@@ -76,6 +76,16 @@ INSTANTIATE_TEST_SUITE_P(
       return std::to_string(info.index);
     });
 
+TEST(Chunks, TheDryRunAcceptsTheStyles) {
+  // The dry run (which reads no potential) checks a script with the styles without refusing it.
+  EXPECT_NO_THROW(test::ScriptRun(kCu + "compute r all rdf 10\ncompute c all chunk/atom bin/1d z lower 0.5\n"
+                                        "fix a all ave/chunk 1 1 10 c vx temp\n"
+                                        "fix b all ave/time 1 1 10 c_r[*] mode vector\n"
+                                        "thermo_style custom step c_r[2][2] f_b[3][2] f_a[1][3]\nthermo 10\n"
+                                        "run 10\n",
+                                  test::scratch_dir("chunks_dry"), true));
+}
+
 TEST(FixAveTime, WildcardExpandsToEveryElement) {
   // c_t[*] is c_t[1] … c_t[6] (compute temp's vector): the fix's vector has six elements, the seventh is
   // refused as any out-of-range reference.
