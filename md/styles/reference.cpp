@@ -65,6 +65,37 @@ bool parse_reference(const std::string& w, Reference& r, const io::ArgCursor& at
   return true;
 }
 
+std::vector<std::string> expand_wildcard(const std::string& w, bool columns, const StyleLookup& styles,
+                                         const io::ArgCursor& at) {
+  const size_t open = w.find('[');
+  if (w.size() < 3 || w[1] != '_' || (w[0] != 'c' && w[0] != 'f') || open == std::string::npos ||
+      w.back() != ']' || w.find('*', open) == std::string::npos || w.find('[', open + 1) != std::string::npos)
+    return {w};
+  const std::string id = w.substr(2, open - 2);
+  OutputShape s;
+  if (w[0] == 'c') {
+    const Compute* c = styles.compute(id);
+    if (!c) at.fail("'" + w + "': compute " + id + " does not exist");
+    s = c->shape();
+  } else {
+    const Fix* f = styles.fix(id);
+    if (!f) at.fail("'" + w + "': fix " + id + " does not exist");
+    s = f->shape();
+  }
+  const int n = !columns && s.vector > 0 ? s.vector
+                : columns && s.array()   ? s.array_cols
+                : s.peratom_cols > 0     ? s.peratom_cols
+                : s.local_cols > 0       ? s.local_cols
+                                         : 0;
+  if (n == 0) at.fail("'" + w + "': it has no vector or array columns to expand");
+  int lo = 0, hi = 0;
+  if (!io::parse_bounds(w.substr(open + 1, w.size() - open - 2), n, lo, hi))
+    at.fail("'" + w + "': the wildcard is not a range within 1.." + std::to_string(n));
+  std::vector<std::string> out;
+  for (int k = lo; k <= hi; ++k) out.push_back(w.substr(0, open) + "[" + std::to_string(k) + "]");
+  return out;
+}
+
 void check_reference(const Reference& r, Reference::Shape want, const StyleLookup& styles,
                      const io::ArgCursor& at, const std::string& who) {
   const std::string w = who + " " + r.text + ": ";

@@ -29,6 +29,13 @@ struct Reference {
 /// "c_x[a]") fail at the cursor.
 bool parse_reference(const std::string& word, Reference& r, const io::ArgCursor& at);
 
+/// LAMMPS's wildcard expansion of c_ID[*], c_ID[m*n], f_ID[*] (utils::expand_args): the words c_ID[1] …
+/// c_ID[n] over a global vector's elements (columns false: fix ave/time scalar mode) or a global array's
+/// columns (columns true: vector mode), else a per-atom array's columns. A word without a wildcard comes
+/// back alone; one naming a missing style or an output with nothing to expand fails at the cursor.
+std::vector<std::string> expand_wildcard(const std::string& word, bool columns, const StyleLookup& styles,
+                                         const io::ArgCursor& at);
+
 /// Checks that the reference names an existing output of that shape (global: a scalar or one element of a
 /// vector or array; per-atom: a per-atom vector or a column of a per-atom array; local: likewise), as LAMMPS
 /// checks it when the command is read. `who` names the referring command in the message ("thermo_style",

@@ -152,7 +152,7 @@ INSTANTIATE_TEST_SUITE_P(
                        "compute temp/region: region nowhere does not exist"),
         std::make_pair("compute v all voronoi/atom occupation surface all", "'surface' is not supported"),
         std::make_pair("fix a all ave/time 3 2 10 c_t", "multiple of Nevery"),
-        std::make_pair("fix a all ave/time 1 1 10 c_t[*]", "wildcards"),
+        std::make_pair("fix a all ave/time 1 1 10 c_t[2*7]", "not a range within 1..6"),
         std::make_pair("fix a all ave/time 1 1 10 c_t format %s", "one floating-point value"),
         std::make_pair("fix a all ave/time 1 1 10 v_t mode vector", "variable"),
         std::make_pair("fix a all ave/time 1 1 10 c_t[2] c_t mode vector", "no global array"),

@@ -2,9 +2,10 @@
 // [off col] [file F] [overwrite] [format fmt] [title1|title2|title3 text], as LAMMPS fix ave/time: on every
 // Nfreq step it averages the Nrepeat samples taken Nevery steps apart (ending there) of global values —
 // c_ID, c_ID[i], f_ID, f_ID[i], v_name in scalar mode; compute or fix global vectors (c_ID) and array
-// columns (c_ID[i]) in vector mode — and combines them with earlier Nfreq averages (running, window). Its
-// outputs: scalar mode a scalar (one value) or a vector (one per value); vector mode a vector (one value) or
-// an array (rows × values). The file gets LAMMPS's header and rows (" %g" per value).
+// columns (c_ID[i]) in vector mode; c_ID[*] expands to every element or column as in LAMMPS — and combines
+// them with earlier Nfreq averages (running, window). Its outputs: scalar mode a scalar (one value) or a
+// vector (one per value); vector mode a vector (one value) or an array (rows × values). The file gets
+// LAMMPS's header and rows (" %g" per value).
 #include <cstdio>
 #include <fstream>
 
@@ -255,17 +256,14 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
   const int64_t nfreq = a.integer("Nfreq", 1, 2000000000);
   if (nfreq % nevery != 0 || (nrepeat - 1) * nevery >= nfreq)
     a.fail("fix ave/time: Nfreq must be a multiple of Nevery and (Nrepeat-1)*Nevery less than Nfreq");
-  std::vector<Reference> refs;
+  // The values, expanded (c_ID[*]) once the mode is known.
+  std::vector<std::string> words;
   while (!a.done()) {
-    Reference r;
     const std::string w = a.peek();
-    if (w.find("[*]") != std::string::npos || w.find('*') != std::string::npos)
-      a.fail("fix ave/time: wildcards ('" + w + "') are not supported: list the columns");
-    if (!parse_reference(w, r, a)) break;
-    a.word("a value");
-    refs.push_back(r);
+    if (w.size() < 3 || w[1] != '_' || (w[0] != 'c' && w[0] != 'f' && w[0] != 'v')) break;
+    words.push_back(a.word("a value"));
   }
-  if (refs.empty()) a.fail("fix ave/time: no values (c_ID, c_ID[i], f_ID, f_ID[i], v_name)");
+  if (words.empty()) a.fail("fix ave/time: no values (c_ID, c_ID[i], f_ID, f_ID[i], v_name)");
   FixAveTime::Options o;
   while (!a.done()) {
     const std::string k = a.word("a keyword");
@@ -301,11 +299,18 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
              "format, title1, title2, title3)");
     }
   }
+  if (!f.ctx.styles) a.fail("fix ave/time needs the computes, fixes and variables of a script");
+  const StyleLookup& styles = *f.ctx.styles;
+  std::vector<Reference> refs;
+  for (const std::string& w : words)
+    for (const std::string& e : expand_wildcard(w, o.vector_mode, styles, a)) {
+      Reference r;
+      parse_reference(e, r, a);
+      refs.push_back(r);
+    }
   for (int c : o.off)
     if (c > static_cast<int>(refs.size()))
       a.fail("fix ave/time: off " + std::to_string(c) + " names no value");
-  if (!f.ctx.styles) a.fail("fix ave/time needs the computes, fixes and variables of a script");
-  const StyleLookup& styles = *f.ctx.styles;
   int nrows = 1;
   bool extensive = false;
   for (size_t v = 0; v < refs.size(); ++v) {
