@@ -367,7 +367,9 @@ const char* Minimizer::line_search_lammps(bool quadratic, double& alpha_out) {
   for (double v : h_) hmax = std::max(hmax, std::fabs(v));
   hmax = comm_.max(hmax);
   if (hmax == 0.0) return "forces are zero";
-  double alpha = std::min(kAlphaMax, ms_.dmax / hmax);
+  // The step limit bounds the first trial and the secant root alike (LAMMPS's alphamax).
+  const double alpha_max = std::min(kAlphaMax, ms_.dmax / hmax);
+  double alpha = alpha_max;
   const double eoriginal = ecurrent_;
   double alphaprev = 0.0, fhprev = fdothall, engprev = eoriginal;
   auto reset = [&](const char* why) {
@@ -387,7 +389,7 @@ const char* Minimizer::line_search_lammps(bool quadratic, double& alpha_out) {
       const double relerr =
           std::fabs(1.0 - (0.5 * (alpha - alphaprev) * (fh + fhprev) + ecurrent_) / engprev);
       const double alpha0 = alpha - (alpha - alphaprev) * fh / delfh;
-      if (relerr <= kQuadraticTol && alpha0 > 0.0 && alpha0 < kAlphaMax) {
+      if (relerr <= kQuadraticTol && alpha0 > 0.0 && alpha0 < alpha_max) {
         trial(alpha0);
         ecurrent_ = evaluate();
         if (ecurrent_ - eoriginal < kEmach) {

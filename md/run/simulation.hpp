@@ -204,6 +204,7 @@ class Simulation : public StyleLookup {
   double variable(const std::string& name) override;
   void clearstep_computes() override;
   bool in_run() const override { return running; }
+  double fix_energy() const override;
   std::string substitute(const std::string& text, const SourcePos& at) override;
   /// The thermo keywords of the current style (LAMMPS's `one` unless thermo_style custom).
   std::vector<std::string> thermo_keywords() const;
@@ -257,6 +258,9 @@ class Simulation : public StyleLookup {
   int atom_variable_depth_ = 0;  // atom-style variables that read others (a guard against cycles)
   std::chrono::steady_clock::time_point run_clock;
   int64_t run_start_step = 0, run_end_step = 0;
+  // Atoms at the run's start: thermo's temperature keeps the degrees of freedom it had then when fix deposit
+  // adds atoms (LAMMPS's compute temp counts them at init unless compute_modify dynamic/dof yes).
+  int64_t run_start_atoms = -1;
   RunTotals totals;
   NeighborStats last_stats;
 
