@@ -44,7 +44,7 @@ TEST(FixIndent, SphereForceAndEnergyFollowTheFormula) {
 }
 
 TEST(FixIndent, EnergyStaysOutOfPeWithoutFixModify) {
-  test::ScriptRun r(kCu + "fix 1 all indent 3.0 sphere 2 2 2 0.8\nrun 0\n",
+  test::ScriptRun r(kCu + "fix 1 all indent 3.0 sphere 2.1 2.1 2.1 0.8\nrun 0\n",
                     test::scratch_dir("indent_no_pe"));
   double e = 0.0, pe = 0.0, evdwl = 0.0;
   ASSERT_TRUE(r.sim->keyword_value("f_1", e));
@@ -64,7 +64,7 @@ TEST(ForceFixes, MeshRunsIndentSpringRecenterAsTheClusterAndChargesTheirSums) {
     script += "fix 1 all nve\n";
     if (fixes)
       script +=
-          "fix 2 all indent 2.0 sphere 5 5 5 0.9\nfix 3 lo spring tether 1.0 NULL NULL 3.0 0.0\n"
+          "fix 2 all indent 2.0 sphere 5.1 5.1 5.1 0.9\nfix 3 lo spring tether 1.0 NULL NULL 3.0 0.0\n"
           "fix 4 all recenter INIT INIT NULL\nthermo_style custom step pe f_2 f_3 f_4[1]\n";
     script += "thermo 5\nrun 10\n";
     test::ScriptRun r(script, test::scratch_dir("force_fixes_" + backend + (fixes ? "_f" : "")), s);
@@ -172,7 +172,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("region d block 0 4 0 4 3 4\nfix 2 all deposit 1 1 1 0 region d", "seed"),
         std::make_pair("region d block 0 4 0 4 3 4\nfix 2 all deposit 1 1 1 1 region d gaussian 0 0 0 1",
                        "gaussian"),
-        std::make_pair("region d block 0 4 0 4 3 4\nfix 2 all deposit 1 1 1 1 region d id last", "'last'")),
+        std::make_pair("region d block 0 4 0 4 3 4\nfix 2 all deposit 1 1 1 1 region d id last", "'last'"),
+        std::make_pair("region d block 0 4 0 4 3 4\nfix 2 all deposit 1 1 1 1 region d attempt 2000000",
+                       "at most 1000000")),
     [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
       return std::to_string(info.index);
     });

@@ -175,7 +175,7 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
       const double r = a.real("near R (distance)");
       p.nearsq = r * r;
     } else if (key == "attempt") {
-      p.max_attempt = static_cast<int>(a.integer("attempt Q", 0, 2000000000));
+      p.max_attempt = static_cast<int>(a.integer("attempt Q (at most 1000000 here)", 0, 1000000));
     } else if (key == "rate") {
       p.rated = true;
       p.rate = a.real("rate V (velocity)");
