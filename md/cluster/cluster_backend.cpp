@@ -204,6 +204,10 @@ ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool* moved) {
   ++ago_;
   // fix balance forces a rebuild at its steps (LAMMPS's next_reneighbor), whatever the neighbour settings.
   if (lb_.due(s.step)) return Due::yes;
+  if (rebuild_forced_) {  // fix deposit inserted atoms (LAMMPS's next_reneighbor)
+    rebuild_forced_ = false;
+    return Due::yes;
+  }
   if (nb_.once) return Due::no;
   if (ago_ < nb_.delay || ago_ % nb_.every != 0) return Due::no;
   if (!nb_.check) return Due::yes;

@@ -48,6 +48,7 @@ class ClusterBackend : public Backend {
   void restore_state(const NamedArrays& state) override;
   /// fix balance: the cuts of the decomposition move at set-up and at every `lb.every`-th step.
   void set_load_balance(const LoadBalance& lb) override { lb_ = lb; }
+  void force_rebuild() override { rebuild_forced_ = true; }
 
  private:
   /// Wraps atoms, checks for lost or non-finite atoms, rebalances the cuts when fix balance asks for it
@@ -110,6 +111,7 @@ class ClusterBackend : public Backend {
   std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood
   std::vector<int> tj_;
   int ago_ = 0;
+  bool rebuild_forced_ = false;    // force_rebuild: the next compute re-neighbours
   int inner_a_ = 0, inner_b_ = 0;  // split: atoms [0, a) and [nlocal − b, nlocal) list no ghost from a rank
   bool positions_pending_ = false;  // compute() started the position exchange; forces() ends it
   bool vote_pending_ = false;       // compute() started the rebuild vote; finish_rebuild_vote() reads it

@@ -50,8 +50,8 @@ void cmd_unfix(Simulation& sim, const io::Command& c) {
   sim.fixes.erase(it);
 }
 
-// fix_modify ID temp cID | energy no | … : the keywords a style accepts (Fix::modify_param); LAMMPS's
-// energy yes is refused (no fix here adds energy to the potential energy).
+// fix_modify ID temp cID | energy yes|no | … : the keywords a style accepts (Fix::modify_param); energy yes
+// only for fixes with a global energy (indent, spring), as LAMMPS's energy_global_flag.
 void cmd_fix_modify(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
   const std::string id = a.word("a fix ID");
@@ -61,9 +61,11 @@ void cmd_fix_modify(Simulation& sim, const io::Command& c) {
   while (!a.done()) {
     const std::string k = a.word("a fix_modify keyword");
     if (f->modify_param(k, a, sim)) continue;
-    if (k == "energy") {  // no fix here adds energy to the potential energy: only `no` (the default) means it
-      if (a.yes_no("energy"))
+    if (k == "energy") {  // LAMMPS's thermo_energy: only fixes with a global energy accept yes
+      const bool on = a.yes_no("energy");
+      if (on && !f->has_global_energy())
         a.fail("fix_modify energy yes: fix " + f->style() + " adds no energy here (not supported)");
+      f->set_energy_in_pe(on);
       continue;
     }
     a.fail("fix_modify: fix " + f->style() + " has no keyword '" + k + "' here");

@@ -14,7 +14,8 @@ namespace wmd::md {
 namespace {
 
 // The backend as the minimiser sees it: after every force computation the fixes that act while minimising
-// (setforce, addforce, aveforce, viscous: LAMMPS's min_setup and min_post_force) change the forces.
+// (setforce, addforce, aveforce, viscous, indent, spring: LAMMPS's min_setup and min_post_force) change the
+// forces, and those with `fix_modify energy yes` add their energies.
 class MinimizeForces : public Backend {
  public:
   explicit MinimizeForces(Simulation& sim) : sim_(sim), b_(*sim.backend) {}
@@ -27,7 +28,9 @@ class MinimizeForces : public Backend {
     b_.compute(s, eatom || eatom_wanted(), tally);
     apply();
   }
-  const ForceResult& result() const override { return b_.result(); }
+  // With `fix_modify energy yes` the minimised energy includes the fixes' energies (LAMMPS's compute pe of
+  // Min::energy_force).
+  const ForceResult& result() const override { return with_fix_energy_ ? with_fixes_ : b_.result(); }
   NeighborStats neighbor_stats() const override { return b_.neighbor_stats(); }
   PhaseTimes phase_times() const override { return b_.phase_times(); }
   void charge(const MeshWork& w) override { b_.charge(w); }
@@ -45,11 +48,19 @@ class MinimizeForces : public Backend {
     fc.force = &b_.result();
     fc.styles = &sim_;
     fc.tables = &sim_.tables();
-    for (auto& f : sim_.fixes)
+    with_fix_energy_ = false;
+    for (auto& f : sim_.fixes) {
       if (f->changes_forces_when_minimizing()) f->post_force(fc);
+      with_fix_energy_ = with_fix_energy_ || f->energy_in_pe();
+    }
+    if (!with_fix_energy_) return;
+    with_fixes_ = b_.result();
+    with_fixes_.energy += sim_.fix_energy();
   }
   Simulation& sim_;
   Backend& b_;
+  bool with_fix_energy_ = false;
+  ForceResult with_fixes_;
 };
 
 void cmd_min_style(Simulation& sim, const io::Command& c) {

@@ -58,6 +58,9 @@ class Backend {
   /// After the drift of one step: rebuilds neighbours when due, then computes forces. With tally false the
   /// global energy and virial may be skipped (LAMMPS's eflag/vflag: only thermo and output steps read them).
   virtual void compute(State& s, bool eatom, bool tally) = 0;
+  /// The next compute re-neighbours whatever the displacements (LAMMPS's next_reneighbor: fix deposit
+  /// inserted atoms). Collective: every rank calls it at the same step.
+  virtual void force_rebuild() {}
   /// Result of the last compute.
   virtual const ForceResult& result() const = 0;
   /// Neighbour counters since the last setup.

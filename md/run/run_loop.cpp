@@ -96,6 +96,9 @@ void Simulation::verlet_step(int64_t end, bool show_progress, double& modify_sec
   const Comm::Tally before_fixes = comm.tally();
   for (auto& f : fixes) f->initial_integrate(fc);
   for (auto& f : fixes) f->post_integrate(fc);
+  bool reneighbour = false;  // fix deposit: its insertion steps re-neighbour, as in LAMMPS
+  for (auto& f : fixes) reneighbour = f->pre_exchange(fc) || reneighbour;
+  if (reneighbour) backend->force_rebuild();
   const Comm::Tally before_forces = comm.tally();
   modify_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   backend->compute(state, eatom_needed(state.step), tally_needed(state.step, end, show_progress));
@@ -127,6 +130,7 @@ void Simulation::run_steps(int64_t nsteps) {
   ramp_begin_ = ramp_start >= 0 ? ramp_start : run_start_step;
   ramp_end_ = ramp_stop >= 0 ? ramp_stop : run_end_step;
   ramp_start = ramp_stop = -1;
+  run_start_atoms = natoms();
   const double time_start = state.time;
   struct Running {  // references invoke computes while the run lasts (LAMMPS's in-run rule)
     bool& flag;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "md/cluster/cluster_backend.hpp"
+#include "md/core/velocity.hpp"
 #include "md/mesh/mesh_backend.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/styles/reference.hpp"
@@ -261,9 +262,28 @@ ComputeContext Simulation::compute_context() {
   return c;
 }
 
+double Simulation::fix_energy() const {
+  double e = 0.0;
+  for (const auto& f : fixes) {
+    double v = 0.0;
+    if (f->energy_in_pe() && f->scalar(v)) e += v;
+  }
+  return e;
+}
+
 ThermoContext Simulation::thermo_context(const ForceResult* force, bool normalise) {
   ThermoContext ctx{&state, force, 0.0, run_start_step, normalise, &comm};
-  if (thermo.temp_id.empty()) return ctx;
+  ctx.fix_energy = fix_energy();
+  if (thermo.temp_id.empty()) {
+    if (running && run_start_atoms >= 0 && natoms() != run_start_atoms) {
+      double dof = 0.0;
+      const double t = group_temperature(state, comm, 1u, &dof);
+      const double dof0 = 3.0 * static_cast<double>(run_start_atoms) - 3.0;
+      ctx.temp_sum = dof0 > 0.0 ? t * dof / dof0 : 0.0;
+      ctx.temp_dof = dof0;
+    }
+    return ctx;
+  }
   Compute* t = find_compute(thermo.temp_id);
   if (!t) throw RunError("thermo_modify temp: compute " + thermo.temp_id + " was deleted (uncompute)");
   const ComputeContext cc = compute_context();

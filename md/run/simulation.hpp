@@ -208,6 +208,7 @@ class Simulation : public StyleLookup {
   double variable(const std::string& name) override;
   void clearstep_computes() override;
   bool in_run() const override { return running; }
+  double fix_energy() const override;
   std::string substitute(const std::string& text, const SourcePos& at) override;
   /// The thermo keywords of the current style (LAMMPS's `one` unless thermo_style custom).
   std::vector<std::string> thermo_keywords() const;
@@ -264,6 +265,9 @@ class Simulation : public StyleLookup {
   // `run N start S stop E`: the steps ramps (fix nvt's temperature, fix deform's box) run between, LAMMPS's
   // beginstep and endstep; −1: this run's own first and last steps. run_steps clears them.
   int64_t ramp_start = -1, ramp_stop = -1;
+  // Atoms at the run's start: thermo's temperature keeps the degrees of freedom it had then when fix deposit
+  // adds atoms (LAMMPS's compute temp counts them at init unless compute_modify dynamic/dof yes).
+  int64_t run_start_atoms = -1;
   RunTotals totals;
   NeighborStats last_stats;
 

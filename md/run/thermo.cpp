@@ -100,10 +100,12 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     v = temp(nullptr);
   else if (k == "ke")
     v = ke();
-  else if (k == "pe" || k == "evdwl" || k == "epair")
+  else if (k == "pe")
+    v = epair() + c.fix_energy;
+  else if (k == "evdwl" || k == "epair")
     v = epair();
   else if (k == "etotal")
-    v = ke() + epair();
+    v = ke() + epair() + c.fix_energy;
   else if (k == "ecoul" || k == "ebond" || k == "eangle" || k == "edihed" || k == "eimp" || k == "emol" ||
            k == "elong")
     v = 0.0;
@@ -130,7 +132,7 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     // LAMMPS: etotal + press·vol/nktv2p (norm divides the whole by N below).
     double p;
     thermo_value("press", ThermoContext{c.state, c.force, 0.0, c.run_start_step, false, c.comm}, p);
-    v = ke() + epair() + p * vol / units::nktv2p;
+    v = ke() + epair() + c.fix_energy + p * vol / units::nktv2p;
   } else if (k == "density") {
     TermSum m(comm, 1);
     for (int t : s.atoms.type) m.add(0, s.mass[t]);

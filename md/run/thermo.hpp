@@ -31,6 +31,7 @@ struct ThermoContext {
   // atoms' (the temperature and dof above are then filled from the compute before any keyword is read).
   const double* ktensor = nullptr;
   int64_t run_end_step = 0;  // the run's last step, for cpuremain (0: not in a run)
+  double fix_energy = 0.0;   // the fixes' energy `fix_modify energy yes` adds to pe, etotal and enthalpy
 };
 
 /// Value of a built-in keyword; returns false for unknown keywords. Collective over ctx.comm.

@@ -41,6 +41,23 @@ double fix_temperature(const FixContext& c, uint32_t group, double* dof_out) {
   return local[0] * units::mvv2e / (dof * units::boltz);
 }
 
+double group_xcm(const FixContext& c, uint32_t group, double xcm[3]) {
+  const Atoms& a = c.s.atoms;
+  const double L[3] = {c.s.box.prd(0), c.s.box.prd(1), c.s.box.prd(2)};
+  double local[4] = {0.0, 0.0, 0.0, 0.0};  // Σ m x, Σ m y, Σ m z, Σ m
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!(a.mask[i] & group)) continue;
+    const double m = c.s.mass[a.type[i]];
+    local[0] += (a.x[i] + a.ix[i] * L[0]) * m;
+    local[1] += (a.y[i] + a.iy[i] * L[1]) * m;
+    local[2] += (a.z[i] + a.iz[i] * L[2]) * m;
+    local[3] += m;
+  }
+  c.comm.sum(local, 4);
+  for (int d = 0; d < 3; ++d) xcm[d] = local[3] > 0.0 ? local[d] / local[3] : 0.0;
+  return local[3];
+}
+
 double fix_pressure(const FixContext& c, double ptensor[3]) {
   const Atoms& a = c.s.atoms;
   double ke[4] = {0.0, 0.0, 0.0, 0.0};  // Σ m vx², Σ m vy², Σ m vz², count

@@ -69,6 +69,9 @@ class Fix {
   virtual void initial_integrate(FixContext&) {}
   /// After the first half of the step, before the forces (LAMMPS's post_integrate: dynamic groups).
   virtual void post_integrate(FixContext&) {}
+  /// Before the step's forces, where LAMMPS's pre_exchange inserts atoms (fix deposit); true when the backend
+  /// must re-neighbour at this step (LAMMPS's next_reneighbor: an insertion step, successful or not).
+  virtual bool pre_exchange(FixContext&) { return false; }
   /// After the forces of the step are computed (Langevin, electronic stopping).
   virtual void post_force(FixContext&) {}
   /// Second half kick.
@@ -109,6 +112,13 @@ class Fix {
   /// True if the fix changes forces during `minimize` too (LAMMPS's min_setup and min_post_force: setforce,
   /// addforce, aveforce, viscous): minimize calls its post_force after every force computation.
   virtual bool changes_forces_when_minimizing() const { return false; }
+  /// True if the fix's scalar is an energy that `fix_modify energy yes` may add to the potential energy
+  /// (LAMMPS's energy_global_flag: indent, spring).
+  virtual bool has_global_energy() const { return false; }
+  /// `fix_modify energy yes|no` (LAMMPS's thermo_energy): the scalar then counts in thermo pe, etotal and
+  /// compute pe, and in the energy `minimize` minimises.
+  void set_energy_in_pe(bool on) { energy_in_pe_ = on; }
+  bool energy_in_pe() const { return energy_in_pe_; }
   /// The dynamic load balancing this fix asks of the backend (fix balance); null for every other fix.
   virtual const LoadBalance* load_balance() const { return nullptr; }
   /// The box relaxation this fix asks of `minimize` (fix box/relax); null for every other fix.
@@ -143,6 +153,7 @@ class Fix {
   uint32_t group_;
   Region region_;
   bool has_region_ = false;
+  bool energy_in_pe_ = false;
 };
 
 class Decomposition;
@@ -186,6 +197,9 @@ std::unique_ptr<Compute> make_own_temperature(const FixArgs& f);
 
 /// Kinetic temperature of the selected atoms with LAMMPS compute temp's dof = 3N − 3 (global); dof returned.
 double fix_temperature(const FixContext& c, uint32_t group, double* dof);
+/// The group's total mass and centre of mass from unwrapped positions (LAMMPS's group->mass and group->xcm;
+/// xcm stays 0 for a massless group); one global sum.
+double group_xcm(const FixContext& c, uint32_t group, double xcm[3]);
 /// Global pressure (bar) and the diagonal of the pressure tensor from the kinetic term and the virial.
 double fix_pressure(const FixContext& c, double ptensor[3]);
 

@@ -41,6 +41,9 @@ class StyleLookup {
   virtual std::string substitute(const std::string& text, const SourcePos& at) = 0;
   /// A line for the screen and the log (rank 0 prints it).
   virtual void print_line(const std::string& text) = 0;
+  /// The energy of the fixes `fix_modify energy yes` adds to the potential energy (LAMMPS's
+  /// modify->energy_global()); collective.
+  virtual double fix_energy() const { return 0.0; }
   /// True while a run or minimisation is in progress (references then invoke computes; between runs a
   /// reference may only read a current value).
   virtual bool in_run() const = 0;

@@ -18,7 +18,8 @@ EXAMPLES = "/usr/share/lammps/examples/shear"
 # Relative tolerance per case (of max(1, |lmp|)): computes, fixes and the shear examples' first thermo block
 # follow lmp to round-off (1e-10; the examples' acceptance is 1e-6); a minimisation's line searches amplify the
 # energy's round-off (summation order) to ~5e-11.
-TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_overlap": 1e-9, "minimize_maxeval": 1e-9}
+TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_overlap": 1e-9, "minimize_maxeval": 1e-9,
+             "minimize_indent": 1e-9}
 
 
 def rows_of(path, sep=None):
