@@ -29,8 +29,64 @@ std::string DumpTextWriter::xyz_text(const DumpFrame& f) const {
   return s;
 }
 
+std::string DumpTextWriter::cfg_text(const DumpFrame& f) const {
+  // Debian lmp's (2021) layout byte for byte: zero box entries end with a space, the mass and the element
+  // stand on lines of their own (each followed by a space), the element defaults to "C", and unwrapped
+  // coordinates (xsu) are shrunk tenfold about the box centre with A = 10 so AtomEye keeps molecules whole.
+  const size_t natoms = f.values.empty() ? 0 : f.values[0].size();
+  const bool unwrapped = f.columns.size() > 2 && f.columns[2] == "xsu";
+  char buf[256];
+  std::string s = "Number of particles = " + std::to_string(natoms) + "\n";
+  s += unwrapped ? "A = 10 Angstrom (basic length-scale)\n" : "A = 1 Angstrom (basic length-scale)\n";
+  const char* zero = " = 0 A \n";
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) {
+      std::snprintf(buf, sizeof buf, "H0(%d,%d)", r + 1, c + 1);
+      s += buf;
+      if (r == c) {
+        std::snprintf(buf, sizeof buf, " = %g A\n", f.hi[r] - f.lo[r]);
+        s += buf;
+      } else {
+        s += zero;
+      }
+    }
+  s += ".NO_VELOCITY.\n";
+  s += "entry_count = " + std::to_string(f.columns.size() - 2) + "\n";
+  for (size_t c = 5; c < f.columns.size(); ++c) {
+    // c_ID[m] is named c_ID_m
+    std::string name = f.columns[c];
+    const size_t open = name.find('[');
+    if (open != std::string::npos && name.back() == ']')
+      name = name.substr(0, open) + "_" + name.substr(open + 1, name.size() - open - 2);
+    s += "auxiliary[" + std::to_string(c - 5) + "] = " + name + "\n";
+  }
+  std::vector<std::string> fmt(f.columns.size());
+  for (size_t c = 0; c < fmt.size(); ++c) {
+    if (c < formats_.size() && !formats_[c].empty()) fmt[c] = formats_[c];
+    if (fmt[c].empty()) fmt[c] = f.is_integer[c] ? "%d" : "%g";
+  }
+  for (size_t i = 0; i < natoms; ++i) {
+    std::snprintf(buf, sizeof buf, "%f \n", f.values[0][i]);
+    s += buf;
+    const int type = static_cast<int>(f.values[1][i]);
+    s += (type >= 1 && type < static_cast<int>(elements_.size()) && !elements_[type].empty()
+              ? elements_[type]
+              : std::string("C"));
+    s += " \n";
+    for (size_t c = 2; c < f.columns.size(); ++c) {
+      double v = f.values[c][i];
+      if (unwrapped && c <= 4) v = (v - 0.5) / 10.0 + 0.5;
+      if (c > 2) s += ' ';
+      s += format_value(fmt[c], v, f.is_integer[c]);
+    }
+    s += '\n';
+  }
+  return s;
+}
+
 bool DumpTextWriter::write(const DumpFrame& f) {
   if (layout_ == DumpLayout::xyz) return out_.write(xyz_text(f)) && out_.flush();
+  if (layout_ == DumpLayout::cfg) return out_.write(cfg_text(f)) && out_.flush();
   const size_t natoms = f.values.empty() ? 0 : f.values[0].size();
   const bool local = layout_ == DumpLayout::local;
   const std::string sep = local ? " " : "";  // dump local ends each column name and value with a space

@@ -22,8 +22,9 @@ struct DumpFrame {
 /// custom and atom: LAMMPS's ITEM: blocks; xyz: count, "Atoms. Timestep: N", then `type x y z` rows whose
 /// first column is the element name of the type when given (dump_modify element); local: dump local's ITEM:
 /// blocks (NUMBER OF ENTRIES, then `ITEM: ENTRIES cols…`, "ENTRIES" being the label, each column name and
-/// value followed by a space).
-enum class DumpLayout { custom, xyz, local };
+/// value followed by a space); cfg: AtomEye's extended CFG as LAMMPS's dump cfg writes it (box matrix,
+/// auxiliary names, each atom's mass and element, then its scaled coordinates and auxiliary values).
+enum class DumpLayout { custom, xyz, local, cfg };
 
 class DumpTextWriter {
  public:
@@ -44,6 +45,7 @@ class DumpTextWriter {
 
  private:
   std::string xyz_text(const DumpFrame& f) const;
+  std::string cfg_text(const DumpFrame& f) const;
   TextSink out_;
   DumpLayout layout_ = DumpLayout::custom;
   std::vector<std::string> elements_;

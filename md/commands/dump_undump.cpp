@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
@@ -13,9 +14,9 @@ namespace wmd::md {
 namespace {
 
 const std::vector<std::string>& dump_columns() {
-  static const std::vector<std::string> cols = {"id", "type", "mass", "x",  "y",  "z",  "xs",
-                                                "ys", "zs",   "xu",   "yu", "zu", "ix", "iy",
-                                                "iz", "vx",   "vy",   "vz", "fx", "fy", "fz"};
+  static const std::vector<std::string> cols = {"id", "type", "mass", "x",  "y",   "z",   "xs",  "ys",
+                                                "zs", "xu",   "yu",   "zu", "xsu", "ysu", "zsu", "ix",
+                                                "iy", "iz",   "vx",   "vy", "vz",  "fx",  "fy",  "fz"};
   return cols;
 }
 
@@ -81,7 +82,9 @@ void read_local_columns(Simulation& sim, io::ArgCursor& a, Dump& d) {
     a.fail("dump local needs a compute column (LAMMPS: \"Dump local attributes contain no compute or fix\")");
 }
 
-void cmd_dump(Simulation& sim, const io::Command& c) {
+// `dump`, and write_dump's one-frame dump (`one_shot`: a cfg file needs no '*', as LAMMPS's
+// multifile_override).
+void make_dump(Simulation& sim, const io::Command& c, bool one_shot) {
   sim.require_box(c);
   io::ArgCursor a(c);
   Dump d;
@@ -103,9 +106,9 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
   const std::string base = style.size() > 3 && style.compare(style.size() - 3, 3, "/gz") == 0
                                ? style.substr(0, style.size() - 3)
                                : style;
-  if (base != "custom" && base != "atom" && base != "xyz" && style != "local")
+  if (base != "custom" && base != "atom" && base != "xyz" && base != "cfg" && style != "local")
     a.fail("dump style '" + style +
-           "' is not supported (custom, atom, xyz, their /gz variants, local, and h5md)");
+           "' is not supported (custom, atom, xyz, cfg, their /gz variants, local, and h5md)");
   d.style = base;
   d.gz = base != style;
   d.every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
@@ -116,9 +119,13 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
   if (d.gz != io::is_gz_name(d.file))
     a.fail(d.gz ? "dump " + style + " needs a file name ending in .gz"
                 : "dump " + style + " writes plain text: use " + style + "/gz for a .gz file");
+  if (base == "cfg" && !d.multifile && !one_shot)
+    a.fail(
+        "dump cfg writes one snapshot per file: put a '*' in the file name (LAMMPS: \"Dump cfg requires "
+        "one snapshot per file\")");
   if (base == "local") {
     read_local_columns(sim, a, d);
-  } else if (base != "custom") {
+  } else if (base != "custom" && base != "cfg") {
     if (!a.done()) a.fail("dump " + style + " takes no columns (found '" + a.peek() + "')");
     if (base == "atom") set_atom_columns(d);
     if (base == "xyz") {
@@ -137,6 +144,14 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
     d.columns.push_back(col);
   }
   if (d.columns.empty()) a.fail("dump custom needs at least one column");
+  if (base == "cfg") {
+    // AtomEye's extended CFG: mass and type (its element), then scaled coordinates, wrapped or not.
+    const auto& k = d.columns;
+    const bool wrapped = k.size() >= 5 && k[2] == "xs" && k[3] == "ys" && k[4] == "zs";
+    const bool unwrapped = k.size() >= 5 && k[2] == "xsu" && k[3] == "ysu" && k[4] == "zsu";
+    if (k.size() < 5 || k[0] != "mass" || k[1] != "type" || !(wrapped || unwrapped))
+      a.fail("dump cfg columns must start with 'mass type xs ys zs' or 'mass type xsu ysu zsu'");
+  }
   d.column_formats.assign(d.columns.size(), "");
   if (d.multifile) {
     // One file per frame, created when the frame is written: refuse an unwritable place now.
@@ -154,6 +169,10 @@ void cmd_dump(Simulation& sim, const io::Command& c) {
     if (!ok) fail_input(c.pos, "cannot write dump file '" + d.file + "'");
   }
   sim.dumps.push_back(std::move(d));
+}
+
+void cmd_dump(Simulation& sim, const io::Command& c) {
+  make_dump(sim, c, false);
 }
 
 void cmd_dump_modify(Simulation& sim, const io::Command& c) {
@@ -180,6 +199,8 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
     } else if (key == "pad") {
       it->pad = static_cast<int>(a.integer("the digits of the step in file names", 0, 30));
     } else if (key == "element") {
+      if (it->style != "xyz" && it->style != "cfg")
+        a.fail("dump_modify element applies to dump xyz and cfg (the names they write per type)");
       it->elements.assign(1, "");
       for (int t = 1; t <= sim.state.ntypes; ++t)
         it->elements.push_back(a.word("an element name per atom type"));
@@ -250,8 +271,49 @@ void cmd_undump(Simulation& sim, const io::Command& c) {
   sim.dumps.erase(it);
 }
 
+// `write_dump group style file columns... [modify dump_modify-keywords...]`: one frame of the current
+// state, through a dump that lives for this command only (LAMMPS's WRITE_DUMP).
+void cmd_write_dump(Simulation& sim, const io::Command& c) {
+  sim.require_box(c);
+  const std::string id = "WRITE_DUMP";
+  std::vector<std::string> dump_args{id}, modify_args{id};
+  size_t k = 0;
+  for (; k < c.args.size() && c.args[k] != "modify"; ++k) {
+    dump_args.push_back(c.args[k]);
+    if (k == 1) dump_args.push_back("1");  // after the style: the interval
+  }
+  if (k < c.args.size())
+    for (++k; k < c.args.size(); ++k) modify_args.push_back(c.args[k]);
+  if (dump_args.size() < 5) io::ArgCursor(c).fail("write_dump needs a group, a style and a file name");
+  // dump_args: ID, group, style, interval, file, columns...
+  if (dump_args[2] == "h5md")
+    io::ArgCursor(c).fail("write_dump h5md is not supported (dump h5md with run 0)");
+  if (dump_args[2] == "local")
+    io::ArgCursor(c).fail("write_dump local is not supported (dump local with run 0)");
+  for (const Dump& d : sim.dumps)
+    if (d.id == id) io::ArgCursor(c).fail("write_dump: a dump named WRITE_DUMP exists");
+  make_dump(sim, io::Command{"dump", dump_args, c.pos, c.text}, true);
+  if (sim.dumps.empty() || sim.dumps.back().id != id) throw std::logic_error("write_dump made no dump");
+  Dump& d = sim.dumps.back();
+  if (modify_args.size() > 1) {
+    try {
+      cmd_dump_modify(sim, io::Command{"dump_modify", modify_args, c.pos, c.text});
+    } catch (...) {
+      sim.dumps.pop_back();
+      throw;
+    }
+  }
+  // A '*' in the name is the current step, as for any dump.
+  struct Drop {
+    Simulation& sim;
+    ~Drop() { sim.dumps.pop_back(); }
+  } drop{sim};
+  sim.write_dump_now(d);
+}
+
 }  // namespace
 
+WMD_COMMAND("write_dump", cmd_write_dump, kNoPhysics)
 WMD_COMMAND("dump", cmd_dump, kNoPhysics)
 WMD_COMMAND("dump_modify", cmd_dump_modify, kNoPhysics)
 WMD_COMMAND("undump", cmd_undump, kNoPhysics)

@@ -79,6 +79,12 @@ void Simulation::write_dump_frame(Dump& d) {
         x = a.y[i] + a.iy[i] * L[1];
       else if (col == "zu")
         x = a.z[i] + a.iz[i] * L[2];
+      else if (col == "xsu")  // scaled and unwrapped: xs plus the image count
+        x = (a.x[i] - state.box.lo[0]) * inv[0] + a.ix[i];
+      else if (col == "ysu")
+        x = (a.y[i] - state.box.lo[1]) * inv[1] + a.iy[i];
+      else if (col == "zsu")
+        x = (a.z[i] - state.box.lo[2]) * inv[2] + a.iz[i];
       else if (col == "ix")
         x = a.ix[i];
       else if (col == "iy")
@@ -139,6 +145,7 @@ void Simulation::emit_dump_frame(Dump& d, const io::DumpFrame& f) {
   if (!d.writer) return;
   d.writer->set_layout(d.style == "xyz"     ? io::DumpLayout::xyz
                        : d.style == "local" ? io::DumpLayout::local
+                       : d.style == "cfg"   ? io::DumpLayout::cfg
                                             : io::DumpLayout::custom);
   d.writer->set_label(d.label);
   d.writer->set_elements(d.elements);

@@ -186,6 +186,8 @@ class Simulation : public StyleLookup {
   void thermo_output(bool header);
   /// Dump frames due at this step (all dumps when force_all).
   void write_dumps(bool force_all);
+  /// One frame of dump `d` now (write_dump).
+  void write_dump_now(Dump& d) { write_dump_frame(d); }
   /// The cascade's thermo keywords (vacancies, interstitials, clusters); false for any other keyword.
   bool cascade_thermo(const std::string& key, double& value) const;
   /// `write_restart`: the state as a wafermd restart file (the checkpoint format; every rank takes part, rank

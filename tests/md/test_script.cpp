@@ -209,6 +209,32 @@ TEST(ScriptParity, RunEveryAsLammps) {
   expect_same_words(got, slurp(kData + "run_every.ref"), 1e-10);
 }
 
+TEST(ScriptDumps, CfgAndWriteDumpEqualLammpsByteForByte) {
+  const std::string dir = setup_dir("cfg", {"in.cfg"});
+  const auto r = run_wafermd_in(dir, "run in.cfg --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"wrapped.20.cfg", "unwrapped.20.cfg", "final.dump", "final.20.cfg"})
+    EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + f)) << f;
+  // cfg's frames are one per file, as in LAMMPS.
+  EXPECT_TRUE(fs::exists(dir + "/wrapped.0.cfg"));
+}
+
+TEST(ScriptErrors, DumpCfgAndWriteDumpRefuseBadColumns) {
+  for (const char* bad :
+       {"dump 1 all cfg 10 one.cfg mass type xs ys zs\n", "dump 1 all cfg 10 a.*.cfg type mass xs ys zs\n",
+        "dump 1 all cfg 10 a.*.cfg mass type xs ys zsu\n",
+        "dump 1 all custom 10 a.dump id\ndump_modify 1 element Cu\n", "write_dump all custom\n",
+        "write_dump all h5md t.h5 position\n", "write_dump all custom f.dump id modify bogus 1\n"}) {
+    const std::string dir = wmd::test::scratch_dir("script_bad_cfg");
+    std::ofstream(dir + "/in.bad") << "units metal\nlattice fcc 3.615\nregion b block 0 2 0 2 0 2\n"
+                                      "create_box 1 b\ncreate_atoms 1 box\nmass 1 63.5\n"
+                                   << bad;
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("error: in.bad:"), std::string::npos) << bad << r.err;
+  }
+}
+
 TEST(ScriptDumps, AtomAndXyzEqualLammpsByteForByte) {
   const std::string dir = setup_dir("dumps", {"in.dumps"});
   const auto r = run_wafermd_in(dir, "run in.dumps --output out");
