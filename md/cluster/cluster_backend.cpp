@@ -56,7 +56,12 @@ void enforce_boundaries(State& s, const Comm& comm) {
   for (int d = 0; d < 3; ++d) {
     Box& b = s.box;
     if (b.periodic(d)) {
-      for (size_t i = 0; i < n; ++i) wrap_periodic(pos[d][i], img[d][i], b.lo[d], b.hi[d]);
+      double* vel = d == 0 ? a.vx.data() : d == 1 ? a.vy.data() : a.vz.data();
+      for (size_t i = 0; i < n; ++i) {
+        const int before = img[d][i];
+        wrap_periodic(pos[d][i], img[d][i], b.lo[d], b.hi[d]);
+        remap_velocity(b, d, a.mask[i], before, img[d][i], vel[i]);
+      }
       continue;
     }
     double lo = b.lo[d], hi = b.hi[d];

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/styles/lammps_*.txt: Debian lmp's thermo rows (header, then the rows of the first run)
 # for each tests/data/styles/in.* (computes and their references, thermo_modify temp, fix temp/rescale,
-# setforce, nvt on a sub-group; per-atom computes and voronoi/atom occupation on a cascade, whose NAME.dump is
+# setforce, nvt on a sub-group, group functions in formulas, fix deform remap v with compute temp/deform;
+# per-atom computes and voronoi/atom occupation on a cascade, whose NAME.dump is
 # kept as lammps_NAME.dump; fix ave/time and fix print, whose files NAME.out.* are kept as lammps_NAME.out.*)
 # and for examples/shear/in.shear and in.shear.void from lammps-examples,
 # whose potential path is pointed at /usr/share/lammps/potentials and whose first thermo block is printed
