@@ -1,6 +1,7 @@
 // LAMMPS's group functions in variable formulas (count(ID), mass(ID), xcm(ID,dim), bound(ID,xmin),
 // inertia(ID,xy), omega(ID,z), ..., each with an optional region: count(ID,region)): their words checked
-// as LAMMPS's Variable::group_function does, the values from md/core/group_sums (collective).
+// as LAMMPS's Variable::group_function does, the values from md/core/group_sums (collective); and the hook
+// that hands a script's variables these, thermo keywords and references (attach_variables).
 #include "io/expression.hpp"
 #include "md/core/group_sums.hpp"
 #include "md/run/simulation.hpp"
