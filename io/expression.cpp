@@ -13,6 +13,36 @@ namespace {
 // the formula that names it, so the stack grows with both.
 thread_local int g_levels = 0;
 
+std::string trimmed(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+// The comma-separated words of a call whose '(' is just before `i`; `i` ends after the matching ')'.
+// False when the parenthesis is not closed.
+bool call_words(const std::string& s, size_t& i, std::vector<std::string>& words) {
+  int depth = 0;
+  std::string cur;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '(') ++depth;
+    if (c == ')' && depth-- == 0) {
+      words.push_back(trimmed(cur));
+      ++i;
+      return true;
+    }
+    if (c == ',' && depth == 0) {
+      words.push_back(trimmed(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  return false;
+}
+
 // Counts one level of recursion for its lifetime.
 class Level {
  public:
@@ -34,8 +64,9 @@ class Level {
 // Recursive-descent parser; precedence from low to high: || && (== != < <= > >=) (+ -) (* / %) ^ unary.
 class Parser {
  public:
-  Parser(const std::string& text, const NameResolver& resolve, const SourcePos& pos)
-      : s_(text), resolve_(resolve), pos_(pos) {}
+  Parser(const std::string& text, const NameResolver& resolve, const SourcePos& pos,
+         const CallResolver* calls)
+      : s_(text), resolve_(resolve), pos_(pos), calls_(calls) {}
 
   double parse() {
     const double v = logic_or();
@@ -184,6 +215,7 @@ class Parser {
     skip();
     if (i_ < s_.size() && s_[i_] == '(') {
       ++i_;
+      if (is_group_function(word)) return group_call(word);
       std::vector<double> args;
       if (!eat(")")) {
         do args.push_back(logic_or());
@@ -196,6 +228,15 @@ class Parser {
     double v;
     if (resolve_ && resolve_(word, v)) return v;
     fail("unknown name '" + word + "'");
+  }
+  // LAMMPS's group functions: word arguments, a global value from the caller.
+  double group_call(const std::string& f) {
+    std::vector<std::string> words;
+    if (!call_words(s_, i_, words)) fail("missing ')' after the arguments of " + f);
+    double v = 0.0;
+    if (!calls_ || !*calls_ || !(*calls_)(f, words, pos_, v))
+      fail("group function " + f + "() cannot be evaluated here");
+    return v;
   }
   double call(const std::string& f, const std::vector<double>& a) {
     auto need = [&](size_t n) {
@@ -234,16 +275,55 @@ class Parser {
   const std::string& s_;
   const NameResolver& resolve_;
   const SourcePos& pos_;
+  const CallResolver* calls_;
   size_t i_ = 0;
   int depth_ = 0;
 };
 
 }  // namespace
 
-double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos) {
+bool is_group_function(const std::string& name) {
+  static const char* const kNames[] = {"count",    "mass", "charge", "xcm",    "vcm",     "fcm",  "bound",
+                                       "gyration", "ke",   "angmom", "torque", "inertia", "omega"};
+  for (const char* n : kNames)
+    if (name == n) return true;
+  return false;
+}
+
+std::string GroupCall::key() const {
+  std::string k = name + "(";
+  for (size_t j = 0; j < args.size(); ++j) k += (j ? "," : "") + args[j];
+  return k + ")";
+}
+
+std::vector<GroupCall> group_calls(const std::string& text) {
+  std::vector<GroupCall> out;
+  const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < text.size();) {
+    if (!word_char(text[i])) {
+      ++i;
+      continue;
+    }
+    const size_t b = i;
+    while (i < text.size() && (word_char(text[i]) || text[i] == '[' || text[i] == ']')) ++i;
+    const std::string word = text.substr(b, i - b);
+    size_t k = i;
+    while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+    if (k >= text.size() || text[k] != '(' || !is_group_function(word)) continue;
+    ++k;
+    GroupCall c{word, {}};
+    if (!call_words(text, k, c.args)) break;
+    out.push_back(std::move(c));
+    i = k;
+  }
+  return out;
+}
+
+double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos,
+                           const CallResolver* calls) {
   int entry = 0;
   const Level level(entry);  // a variable's formula costs a level even when flat
-  Parser p(text, resolve, pos);
+  Parser p(text, resolve, pos, calls);
   const double v = p.parse();
   if (!std::isfinite(v)) fail_input(pos, "expression '" + text + "' is not finite");
   return v;

@@ -220,7 +220,7 @@ double Variables::evaluate(const std::string& expr, const SourcePos& pos) const 
     }
     return thermo_ && thermo_(word, v);
   };
-  return evaluate_expression(expr, resolve, pos);
+  return evaluate_expression(expr, resolve, pos, &calls_);
 }
 
 namespace {

@@ -48,6 +48,10 @@ class Variables {
   bool next(const Command& cmd);
   /// Sets the resolver for thermo keywords (temp, pe, step, ...) used inside expressions.
   void set_thermo_resolver(NameResolver resolver) { thermo_ = std::move(resolver); }
+  /// Sets the resolver for group functions (count(ID), xcm(ID,dim), ...) used inside expressions.
+  void set_call_resolver(CallResolver resolver) { calls_ = std::move(resolver); }
+  /// The group function resolver (atom-style formulas, evaluated in md/, use it too).
+  const CallResolver& call_resolver() const { return calls_; }
 
  private:
   enum class Style { index, loop, string, getenv, format, equal, atom };
@@ -72,6 +76,7 @@ class Variables {
   std::map<std::string, Var> vars_;
   size_t bytes_ = 0;  // the text all variables hold
   NameResolver thermo_;
+  CallResolver calls_;
   mutable std::vector<std::string> chain_;  // the variables being evaluated, outermost first
   // Equal-style values already computed during the current outermost evaluation (nothing changes during
   // one), so `a = v_b+v_b`, `b = v_c+v_c`, ... costs one evaluation per variable, not 2^depth.

@@ -56,7 +56,12 @@ void enforce_boundaries(State& s, const Comm& comm) {
   for (int d = 0; d < 3; ++d) {
     Box& b = s.box;
     if (b.periodic(d)) {
-      for (size_t i = 0; i < n; ++i) wrap_periodic(pos[d][i], img[d][i], b.lo[d], b.hi[d]);
+      double* vel = d == 0 ? a.vx.data() : d == 1 ? a.vy.data() : a.vz.data();
+      for (size_t i = 0; i < n; ++i) {
+        const int before = img[d][i];
+        wrap_periodic(pos[d][i], img[d][i], b.lo[d], b.hi[d]);
+        remap_velocity(b, d, a.mask[i], before, img[d][i], vel[i]);
+      }
       continue;
     }
     double lo = b.lo[d], hi = b.hi[d];
@@ -113,6 +118,7 @@ void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const 
 
 NamedArrays ClusterBackend::save_state() const {
   return {{"xhold", xhold_},
+          {"box_hold", box_hold_},
           {"ago", {static_cast<double>(ago_)}},
           {"overlap_split", {static_cast<double>(inner_a_), static_cast<double>(inner_b_)}}};
 }
@@ -123,6 +129,9 @@ void ClusterBackend::restore_state(const NamedArrays& state) {
     throw RunError("checkpoint lacks the cluster backend's neighbour state (xhold, ago)");
   xhold_ = x->second;
   ago_ = static_cast<int>(a->second[0]);
+  // A checkpoint without the box of the last build: the box as it is restored (the full trigger).
+  auto bh = state.find("box_hold");
+  box_hold_ = bh != state.end() && bh->second.size() == 6 ? bh->second : std::vector<double>();
   // The atoms come back in the saved order, already split; a checkpoint without the split runs unsplit.
   auto sp = state.find("overlap_split");
   const bool split = sp != state.end() && sp->second.size() == 2;
@@ -133,6 +142,10 @@ void ClusterBackend::restore_state(const NamedArrays& state) {
 
 void ClusterBackend::rebuild_restored(State& s) {
   restored_ = false;
+  if (box_hold_.size() != 6) {
+    box_hold_.assign(6, 0.0);
+    for (int d = 0; d < 3; ++d) box_hold_[d] = s.box.lo[d], box_hold_[3 + d] = s.box.hi[d];
+  }
   const auto t0 = std::chrono::steady_clock::now();
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
@@ -185,7 +198,7 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
       // a rebuild, that density is dropped and the step starts again on the new lists.
       const bool vote = due == Due::vote;
       moved = exchange_.forward_records_begin(*comm_, s.box, s.atoms, images_, vote ? xhold_.data() : nullptr,
-                                              rebuild_trigger());
+                                              rebuild_trigger(s.box));
       positions_pending_ = true;
       if (vote) {
         comm_->any_start(moved, vote_);
@@ -212,7 +225,7 @@ ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool* moved) {
   if (ago_ < nb_.delay || ago_ % nb_.every != 0) return Due::no;
   if (!nb_.check) return Due::yes;
   if (!moved) return Due::vote;
-  const double trigger = rebuild_trigger();
+  const double trigger = rebuild_trigger(s.box);
   const Atoms& a = s.atoms;
   *moved = false;
   for (size_t i = 0; i < a.size() && !*moved; ++i) {
@@ -265,6 +278,8 @@ void ClusterBackend::rebuild(State& s, bool at_setup) {
   else
     build_half_list(images_, cutneigh, list_);
   check_split();
+  box_hold_.resize(6);
+  for (int d = 0; d < 3; ++d) box_hold_[d] = s.box.lo[d], box_hold_[3 + d] = s.box.hi[d];
   xhold_.resize(3 * static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     xhold_[3 * i] = a.x[i], xhold_[3 * i + 1] = a.y[i], xhold_[3 * i + 2] = a.z[i];

@@ -3,6 +3,8 @@
 // deterministic mode, full lists summed per atom in global-id order (md/eam_atom_kernels.hpp), bit-identical
 // for any rank count.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "md/cluster/eam_half_kernels.hpp"
@@ -62,7 +64,22 @@ class ClusterBackend : public Backend {
   enum class Due { no, yes, vote };
   Due rebuild_due(const State& s, bool* moved);
   /// The squared displacement past which an atom asks for a rebuild (half the skin).
-  double rebuild_trigger() const { return 0.25 * nb_.skin * nb_.skin; }
+  /// The squared displacement that triggers a rebuild: (skin/2)², less the motion of the faces of a periodic
+  /// box since the last build (LAMMPS's boxcheck while a fix changes the box: fix deform with remap v wraps
+  /// atoms, and changes their velocities, at the rebuild steps this sets). A box that has not moved since
+  /// the build keeps the full trigger.
+  double rebuild_trigger(const Box& b) const {
+    const double full = 0.25 * nb_.skin * nb_.skin;
+    if (!(b.periodic(0) || b.periodic(1) || b.periodic(2))) return full;
+    double lo = 0.0, hi = 0.0;
+    for (int d = 0; d < 3; ++d) {
+      lo += (b.lo[d] - box_hold_[d]) * (b.lo[d] - box_hold_[d]);
+      hi += (b.hi[d] - box_hold_[3 + d]) * (b.hi[d] - box_hold_[3 + d]);
+    }
+    if (lo == 0.0 && hi == 0.0) return full;
+    const double delta = std::max(0.0, 0.5 * (nb_.skin - (std::sqrt(lo) + std::sqrt(hi))));
+    return delta * delta;
+  }
   /// A rebuild the vote asked for at the first step it could: the list may have been stale (LAMMPS's count).
   void count_rebuild_after_vote();
   /// Orders the owned atoms as [inner half A | border | inner half B] (stable), where inner atoms lie at
@@ -103,8 +120,9 @@ class ClusterBackend : public Backend {
   HalfNeighborList list_;
   std::vector<int64_t> full_offset_;  // deterministic mode: neighbours of owned atom i
   std::vector<int> full_nbr_;
-  std::vector<double> xhold_;                              // positions at the last build, 3 per atom
-  Kokkos::View<double*, Kokkos::HostSpace> rho_, fp_, f_;  // per record (f: 3 per record)
+  std::vector<double> box_hold_ = std::vector<double>(6, 0.0);  // box lo and hi at the last build
+  std::vector<double> xhold_;                                   // positions at the last build, 3 per atom
+  Kokkos::View<double*, Kokkos::HostSpace> rho_, fp_, f_;       // per record (f: 3 per record)
   int f_owned_zero_ = -1;  // f_ of records [0, this) is zero (−1: nothing known)
   std::vector<double> eatom_;
   std::vector<double> rho_det_, fp_det_;    // deterministic mode: per owned atom / per record

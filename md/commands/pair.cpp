@@ -1,4 +1,5 @@
-// `pair_style eam|eam/alloy|eam/fs` and `pair_coeff`: the EAM potential and its files.
+// `pair_style eam|eam/alloy|eam/fs` and `pair_coeff`: the EAM potential and its files. The OPT package's
+// variants (eam/opt, eam/alloy/opt, eam/fs/opt) are LAMMPS's same potential, computed faster: the same here.
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -11,8 +12,9 @@ void cmd_pair_style(Simulation& sim, const io::Command& c) {
   const std::string style = a.word("a pair style");
   a.finish();
   potentials::EamStyle es;
-  if (!potentials::parse_eam_style(style, es)) {
-    a.fail("pair_style '" + style + "' is not supported (eam, eam/alloy, eam/fs)");
+  const size_t opt = style.size() > 4 && style.compare(style.size() - 4, 4, "/opt") == 0 ? 4 : 0;
+  if (!potentials::parse_eam_style(style.substr(0, style.size() - opt), es)) {
+    a.fail("pair_style '" + style + "' is not supported (eam, eam/alloy, eam/fs, and their /opt variants)");
   }
   sim.pair_style = style;
   sim.eam = std::make_unique<potentials::EamBuilder>(es, sim.state.ntypes);

@@ -1,6 +1,7 @@
 // Orthogonal simulation box with per-direction boundary styles (LAMMPS p, f, s, m).
 #pragma once
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "base/error.hpp"
@@ -18,6 +19,12 @@ struct Box {
   double min_lo[3] = {0.0, 0.0, 0.0};  // initial bounds, the floor of 'm' faces
   double min_hi[3] = {0.0, 0.0, 0.0};
   bool defined = false;
+  // fix deform's rates of change (LAMMPS's domain->h_rate of the lengths and h_ratelo of the lower faces,
+  // Å/ps), set at each run's init; compute temp/deform reads them. With `remap v` the fix's group is
+  // vremap_group (LAMMPS's deform_vremap, deform_groupbit); 0: none.
+  double h_rate[3] = {0.0, 0.0, 0.0};
+  double h_ratelo[3] = {0.0, 0.0, 0.0};
+  uint32_t vremap_group = 0;
 
   /// Edge length in direction d.
   double prd(int d) const { return hi[d] - lo[d]; }
@@ -72,6 +79,13 @@ inline void wrap_periodic(double& x, int& image, double lo, double hi) {
     }
     if (x < lo) x = lo;  // round-off guard
   }
+}
+
+/// After wrap_periodic moved an atom from image `before` to `after` along d: with fix deform's `remap v`, an
+/// atom of its group takes the box's rate of change along (LAMMPS's Domain::pbc adds h_rate when it wraps
+/// an atom up through the lower face, subtracts it through the upper one).
+inline void remap_velocity(const Box& b, int d, uint32_t mask, int before, int after, double& v) {
+  if ((mask & b.vremap_group) && after != before) v -= (after - before) * b.h_rate[d];
 }
 
 }  // namespace wmd::md

@@ -85,7 +85,9 @@ void wrap_or_lose(Atoms& a, const Box& box, int64_t step, int i) {
       throw RunError(
           fmt::format("atom {} has a non-finite {} coordinate at step {}", a.id[i], axis[d], step));
     if (box.periodic(d)) {
+      const int before = img[d][i];
       wrap_periodic(pos[d][i], img[d][i], box.lo[d], box.hi[d]);
+      remap_velocity(box, d, a.mask[i], before, img[d][i], d == 0 ? a.vx[i] : d == 1 ? a.vy[i] : a.vz[i]);
     } else if (pos[d][i] < box.lo[d] || pos[d][i] >= box.hi[d]) {
       throw RunError(
           fmt::format("lost atom {}: it left the box through the non-periodic {} boundary at step {} "

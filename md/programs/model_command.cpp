@@ -63,9 +63,7 @@ nlohmann::json model_input(const ModelOptions& opt) {
   } else {
     io::Variables vars;
     for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
-    vars.set_thermo_resolver(
-        [&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
-    sim.vars = &vars;
+    sim.attach_variables(vars);
     io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
     script.limit_jumps(10000);  // a dry run: a loop waiting for the dynamics would never end
     io::Command cmd;

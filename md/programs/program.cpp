@@ -78,8 +78,7 @@ size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   }
   io::Variables vars;
   for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
-  vars.set_thermo_resolver([&sim](const std::string& name, double& v) { return sim.keyword_value(name, v); });
-  sim.vars = &vars;
+  sim.attach_variables(vars);
   io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
   // The dry run's state does not evolve, so a loop that waits for the dynamics would never end: it stops
   // checking after this many jumps.

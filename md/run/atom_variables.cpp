@@ -2,7 +2,7 @@
 // as LAMMPS's Variable::compute_atom, when a dump column, compute reduce or fix store/state reads v_NAME.
 // Per atom the formula sees its attributes (id mass type x y z vx vy vz fx fy fz), per-atom references
 // (c_ID, c_ID[i], f_ID, f_ID[i], other atom-style v_NAME) at that atom, and global values (thermo keywords,
-// global c_/f_ references, equal-style variables) as one number for all atoms.
+// global c_/f_ references, equal-style variables, group functions) as one number for all atoms.
 #include <cctype>
 #include <map>
 
@@ -65,6 +65,17 @@ void Simulation::atom_variable(const std::string& name, const SourcePos& at, std
     global[w] = g;
     return true;
   };
+  // Group functions are global values: each evaluated once, on every rank alike, before the atoms.
+  std::map<std::string, double> calls;
+  for (const io::GroupCall& g : io::group_calls(*formula)) {
+    double v = 0.0;
+    if (!calls.count(g.key()) && group_function(g.name, g.args, at, v)) calls[g.key()] = v;
+  }
+  const io::CallResolver call = [&](const std::string& fn, const std::vector<std::string>& args,
+                                    const SourcePos&, double& v) {
+    const auto c = calls.find(io::GroupCall{fn, args}.key());
+    return c != calls.end() && (v = c->second, true);
+  };
   // Every name of the formula first (function names, followed by '(', and numbers aside).
   const std::string& f = *formula;
   for (size_t k = 0; k < f.size();) {
@@ -88,7 +99,15 @@ void Simulation::atom_variable(const std::string& name, const SourcePos& at, std
       ++k;
     size_t after = k;
     while (after < f.size() && std::isspace(static_cast<unsigned char>(f[after]))) ++after;
-    if (after < f.size() && f[after] == '(') continue;
+    if (after < f.size() && f[after] == '(') {
+      // A group function's words (group, dimension, region) are not names of the formula.
+      if (io::is_group_function(f.substr(b, k - b)))
+        for (int depth = 0; k < f.size(); ++k) {
+          if (f[k] == '(') ++depth;
+          if (f[k] == ')' && --depth == 0) break;
+        }
+      continue;
+    }
     prepare(f.substr(b, k - b));
   }
   size_t i = 0;
@@ -138,7 +157,7 @@ void Simulation::atom_variable(const std::string& name, const SourcePos& at, std
     if (const auto g = global.find(w); g != global.end()) return v = g->second, true;
     return false;  // unknown: the evaluator names it
   };
-  for (i = 0; i < n; ++i) out[i] = io::evaluate_expression(*formula, resolve, at);
+  for (i = 0; i < n; ++i) out[i] = io::evaluate_expression(*formula, resolve, at, &call);
 }
 
 }  // namespace wmd::md

@@ -145,6 +145,14 @@ void Simulation::run_steps(int64_t nsteps) {
       cp->init(cc);
     }
   }
+  {
+    // LAMMPS's init: the box's deformation rates are the fixes' to set (fix deform), none otherwise.
+    Box& b = state.box;
+    for (int d = 0; d < 3; ++d) b.h_rate[d] = b.h_ratelo[d] = 0.0;
+    b.vremap_group = 0;
+    FixContext fc = fix_context();
+    for (auto& f : fixes) f->init(fc);
+  }
   apply_load_balance();
   sort_atoms_as_lammps();
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));

@@ -139,6 +139,13 @@ class Simulation : public StyleLookup {
   void execute(const io::Command& cmd);
   /// Value of a thermo keyword for equal-style variables; false if unknown.
   bool keyword_value(const std::string& name, double& value);
+  /// Makes `v` the script's variables: their formulas read thermo keywords, c_/f_ references and group
+  /// functions from this simulation (detach with vars = nullptr).
+  void attach_variables(io::Variables& v);
+  /// Value of a group function (count(ID), xcm(ID,dim), ...; LAMMPS's Variable::group_function) from its word
+  /// arguments; bad words are InputErrors at `at` (collective).
+  bool group_function(const std::string& f, const std::vector<std::string>& args, const SourcePos& at,
+                      double& value);
   /// Number of atoms on all ranks (collective).
   int64_t natoms() const { return comm.sum(static_cast<int64_t>(state.atoms.size())); }
 

@@ -63,6 +63,8 @@ class Fix {
     if (has_region_ && region_.dynamic()) region_.prematch();
   }
 
+  /// Start of a run, before atoms are wrapped and forces computed (LAMMPS Fix::init).
+  virtual void init(FixContext&) {}
   /// Start of a run, after the first force computation (LAMMPS Fix::setup).
   virtual void setup(FixContext&) {}
   /// First half of the step: half kick and drift for integrators.

@@ -27,8 +27,7 @@ struct ScriptRun {
     const std::string path = dir + "/in.test";
     std::ofstream(path) << script;
     sim = std::make_unique<md::Simulation>(log, settings, dry_run, nullptr);
-    vars.set_thermo_resolver([this](const std::string& n, double& v) { return sim->keyword_value(n, v); });
-    sim->vars = &vars;
+    sim->attach_variables(vars);
     const auto cwd = std::filesystem::current_path();
     std::filesystem::current_path(dir);
     try {

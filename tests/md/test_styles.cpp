@@ -163,7 +163,6 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("compute tc all temp/com\ncompute sa all stress/atom tc", "bias"),
         std::make_pair("fix s all store/state 0 x com yes", "com yes"),
         std::make_pair("fix s all store/state 0 q", "input 'q' is not supported"),
-        std::make_pair("fix d all deform 1 x final 0 5 remap v", "remap v"),
         std::make_pair("fix d all deform 1 xy final 0 1", "triclinic"),
         std::make_pair("fix d all deform 1 x volume", "style 'volume' is not supported"),
         std::make_pair("fix m all move rotate 0 0 0 0 0 1 10", "style 'rotate' is not supported"),

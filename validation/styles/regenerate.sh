@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/styles/lammps_*.txt: Debian lmp's thermo rows (header, then the rows of the first run)
 # for each tests/data/styles/in.* (computes and their references, thermo_modify temp, fix temp/rescale,
-# setforce, indent, spring, recenter, deposit, nvt on a sub-group; per-atom computes and voronoi/atom occupation
-# on a cascade, whose NAME.dump is kept as lammps_NAME.dump (fix deposit's too), and a dump local NAME.local
-# as lammps_NAME.local; fix ave/time, fix ave/chunk and fix print, whose files NAME.out.* are kept as
-# lammps_NAME.out.*)
+# setforce, indent, spring, recenter, deposit, nvt on a sub-group, group functions in formulas, fix deform
+# remap v with compute temp/deform; per-atom computes and voronoi/atom occupation on a cascade, whose NAME.dump
+# is kept as lammps_NAME.dump (fix deposit's too), and a dump local NAME.local as lammps_NAME.local; fix
+# ave/time, fix ave/chunk and fix print, whose files NAME.out.* are kept as lammps_NAME.out.*)
 # and for examples/shear/in.shear and in.shear.void from lammps-examples,
 # whose potential path is pointed at /usr/share/lammps/potentials and whose first thermo block is printed
 # with full precision (thermo_modify … format float %.15g; the 3000-step shear run is cut to 0 steps, it is

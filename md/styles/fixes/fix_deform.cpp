@@ -1,9 +1,12 @@
-// fix deform N x|y|z style args … [remap x|none] [units lattice|box] [flip yes|no], as LAMMPS fix deform
+// fix deform N x|y|z style args … [remap x|v|none] [units lattice|box] [flip yes|no], as LAMMPS fix deform
 // on an orthogonal box: every N steps (end_of_step) the box bounds move to where the style puts them at
 // that point of the run — final lo hi, delta dlo dhi, scale f, vel V (Å/ps), erate R (1/ps, engineering
 // strain rate), trate R (1/ps, true strain rate) — and with `remap x` (the default) the group's atoms keep
-// their fractional coordinates. Start and stop follow from the box at each run's set-up and that run's
-// length, as LAMMPS's init does. Tilt factors, volume, wiggle, variable and `remap v` are refused.
+// their fractional coordinates. Start and stop follow from the box at each run's init and that run's
+// length, as LAMMPS's init does, and so do the box's rates of change (Box::h_rate, h_ratelo; trate's at
+// each box change). With `remap v` the atoms stay where they are and an atom of the group that crosses a
+// periodic face takes the rate along (md/core/box.hpp remap_velocity; compute temp/deform removes that
+// streaming profile). Tilt factors, volume, wiggle and variable are refused.
 #include <cmath>
 
 #include "md/styles/fix.hpp"
@@ -19,15 +22,16 @@ class FixDeform : public Fix {
     double a = 0.0, b = 0.0;  // final: lo hi; delta: dlo dhi; scale/vel/erate/trate: the one value in a
     double lo_start = 0.0, hi_start = 0.0, lo_stop = 0.0, hi_stop = 0.0;
   };
-  FixDeform(const FixArgs& f, int64_t every, const Dim (&dims)[3], bool remap_x)
-      : Fix(f.id, f.style, f.group), every_(every), remap_x_(remap_x) {
+  enum class Remap { x, v, none };
+  FixDeform(const FixArgs& f, int64_t every, const Dim (&dims)[3], Remap remap)
+      : Fix(f.id, f.style, f.group), every_(every), remap_(remap) {
     for (int d = 0; d < 3; ++d) dim_[d] = dims[d];
   }
   bool changes_box() const override { return true; }
   bool reads_energy() const override { return false; }
 
   // LAMMPS's init: start from the present box, stop where the style says at the run's end.
-  void setup(FixContext& c) override {
+  void init(FixContext& c) override {
     const double delt = static_cast<double>(c.run_end - c.run_begin) * c.s.dt;
     for (int d = 0; d < 3; ++d) {
       Dim& x = dim_[d];
@@ -66,7 +70,14 @@ class FixDeform : public Fix {
       if (x.style != Style::none && x.hi_stop <= x.lo_stop)
         throw RunError("fix deform " + id_ + ": the box would invert along " + std::string(1, "xyz"[d]) +
                        " during this run");
+      // Constant rates for the linear styles; trate's follows the box (end_of_step), from 0 until then.
+      if (x.style != Style::none && x.style != Style::trate) {
+        const double dlo = delt != 0.0 ? (x.lo_stop - x.lo_start) / delt : 0.0;
+        const double dhi = delt != 0.0 ? (x.hi_stop - x.hi_start) / delt : 0.0;
+        c.s.box.h_rate[d] = dhi - dlo, c.s.box.h_ratelo[d] = dlo;
+      }
     }
+    if (remap_ == Remap::v) c.s.box.vremap_group = group_;
   }
 
   void end_of_step(FixContext& c) override {
@@ -84,6 +95,7 @@ class FixDeform : public Fix {
         const double mid = 0.5 * (x.lo_start + x.hi_start);
         const double half = 0.5 * ((x.hi_start - x.lo_start) * std::exp(x.a * delt));
         lo[d] = mid - half, hi[d] = mid + half;
+        b.h_rate[d] = x.a * b.prd(d), b.h_ratelo[d] = -0.5 * b.h_rate[d];  // of the box before this change
       } else {
         lo[d] = x.lo_start + frac * (x.lo_stop - x.lo_start);
         hi[d] = x.hi_start + frac * (x.hi_stop - x.hi_start);
@@ -95,7 +107,7 @@ class FixDeform : public Fix {
       if (dim_[d].style == Style::none) continue;
       // LAMMPS's x2lamda with the old box, lamda2x with the new one
       const double inv = 1.0 / b.prd(d), oldlo = b.lo[d], prd = hi[d] - lo[d];
-      if (remap_x_)
+      if (remap_ == Remap::x)
         for (size_t i = 0; i < a.size(); ++i)
           if (a.mask[i] & group_) pos[d][i] = prd * (inv * (pos[d][i] - oldlo)) + lo[d];
       b.lo[d] = lo[d], b.hi[d] = hi[d];
@@ -105,14 +117,15 @@ class FixDeform : public Fix {
  private:
   int64_t every_;
   Dim dim_[3];
-  bool remap_x_;
+  Remap remap_;
 };
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
   io::ArgCursor& a = f.a;
   const int64_t every = a.integer("N (steps between box changes)", 1, 2000000000);
   FixDeform::Dim dims[3];
-  bool remap_x = true, lattice_units = true, any = false;
+  FixDeform::Remap remap = FixDeform::Remap::x;
+  bool lattice_units = true, any = false;
   while (!a.done()) {
     const std::string k = a.word("a dimension or keyword");
     if (k == "x" || k == "y" || k == "z") {
@@ -139,11 +152,7 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
       a.fail("fix deform: tilt factors need a triclinic box; wafermd boxes are orthogonal");
     } else if (k == "remap") {
       const std::string m = a.choice("remap", {"x", "v", "none"});
-      if (m == "v")
-        a.fail(
-            "fix deform: remap v (velocity change of atoms crossing a deforming periodic face) is not "
-            "supported");
-      remap_x = m == "x";
+      remap = m == "x" ? FixDeform::Remap::x : m == "v" ? FixDeform::Remap::v : FixDeform::Remap::none;
     } else if (k == "units") {
       lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
     } else if (k == "flip") {
@@ -162,7 +171,7 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
     const double scale = f.ctx.lattice[d] > 0.0 ? f.ctx.lattice[d] : 1.0;
     x.a *= scale, x.b *= scale;
   }
-  return std::make_unique<FixDeform>(f, every, dims, remap_x);
+  return std::make_unique<FixDeform>(f, every, dims, remap);
 }
 
 }  // namespace

@@ -1,0 +1,77 @@
+// compute temp/deform: the group's temperature after removing the streaming velocity a deforming box implies
+// at each atom's place, v_stream = h_rate·λ + h_ratelo (λ: the atom's fractional coordinate; the rates fix
+// deform sets, Box::h_rate), dof = 3N − extra_dof, as LAMMPS compute temp/deform on an orthogonal box. The
+// streaming velocity is its bias (thermostats and velocity commands leave it alone).
+#include "md/styles/computes/temperature_compute.hpp"
+
+namespace wmd::md {
+namespace {
+
+class ComputeTempDeform : public TemperatureCompute {
+ public:
+  using TemperatureCompute::TemperatureCompute;
+  bool has_bias() const override { return true; }
+  double compute_scalar(const ComputeContext& c) override {
+    invoked_scalar = c.s.step;
+    update_dof(c);
+    const Atoms& a = c.s.atoms;
+    TermSum sum(c.comm, 1);
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!in_group(a, i)) continue;
+      double v[3];
+      thermal(c.s, i, v);
+      sum.add(0, (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * c.s.mass[a.type[i]]);
+    }
+    scalar_ = temperature(sum.total()[0]);
+    return scalar_;
+  }
+  void compute_vector(const ComputeContext& c) override {
+    invoked_vector = c.s.step;
+    const Atoms& a = c.s.atoms;
+    TermSum sum(c.comm, 6);
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!in_group(a, i)) continue;
+      const double m = c.s.mass[a.type[i]];
+      double v[3];
+      thermal(c.s, i, v);
+      sum.add(0, m * v[0] * v[0]), sum.add(1, m * v[1] * v[1]), sum.add(2, m * v[2] * v[2]);
+      sum.add(3, m * v[0] * v[1]), sum.add(4, m * v[0] * v[2]), sum.add(5, m * v[1] * v[2]);
+    }
+    vector_ = sum.total();
+    for (double& v : vector_) v *= units::mvv2e;
+  }
+  // The bias of atom i: its streaming velocity, kept by atom index until restored.
+  void remove_bias(State& s, size_t i) override {
+    if (bias_.size() < 3 * s.atoms.size()) bias_.resize(3 * s.atoms.size());
+    stream(s, i, &bias_[3 * i]);
+    s.atoms.vx[i] -= bias_[3 * i], s.atoms.vy[i] -= bias_[3 * i + 1], s.atoms.vz[i] -= bias_[3 * i + 2];
+  }
+  void restore_bias(State& s, size_t i) override {
+    s.atoms.vx[i] += bias_[3 * i], s.atoms.vy[i] += bias_[3 * i + 1], s.atoms.vz[i] += bias_[3 * i + 2];
+  }
+
+ private:
+  // LAMMPS's x2lamda, then h_rate·λ + h_ratelo.
+  static void stream(const State& s, size_t i, double out[3]) {
+    const Box& b = s.box;
+    const double x[3] = {s.atoms.x[i], s.atoms.y[i], s.atoms.z[i]};
+    for (int d = 0; d < 3; ++d) out[d] = b.h_rate[d] * ((1.0 / b.prd(d)) * (x[d] - b.lo[d])) + b.h_ratelo[d];
+  }
+  static void thermal(const State& s, size_t i, double v[3]) {
+    double vs[3];
+    stream(s, i, vs);
+    v[0] = s.atoms.vx[i] - vs[0], v[1] = s.atoms.vy[i] - vs[1], v[2] = s.atoms.vz[i] - vs[2];
+  }
+  std::vector<double> bias_;
+};
+
+std::unique_ptr<Compute> make(const ComputeArgs& c) {
+  c.a.finish();
+  return std::make_unique<ComputeTempDeform>(c.id, c.style, c.group);
+}
+
+}  // namespace
+
+WMD_COMPUTE_STYLE("temp/deform", make)
+
+}  // namespace wmd::md
