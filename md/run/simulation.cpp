@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "md/cluster/cluster_backend.hpp"
 #include "md/core/velocity.hpp"
@@ -293,8 +294,52 @@ ThermoContext Simulation::thermo_context(const ForceResult* force, bool normalis
   return ctx;
 }
 
+bool Simulation::atom_value(const std::string& name, double& value) {
+  // LAMMPS's atom values in formulas: x[N], vx[N], fx[N], mass[N], type[N] (atom N's, whichever rank
+  // holds it; every rank evaluates formulas, so the owner's value is summed to all).
+  const size_t open = name.find('[');
+  if (open == std::string::npos || name.back() != ']' || name.find('[', open + 1) != std::string::npos)
+    return false;
+  const std::string attr = name.substr(0, open), index = name.substr(open + 1, name.size() - open - 2);
+  static const char* const kAttrs[] = {"x",  "y",  "z",  "vx",   "vy",   "vz",
+                                       "fx", "fy", "fz", "mass", "type", "id"};
+  if (std::none_of(std::begin(kAttrs), std::end(kAttrs), [&](const char* a) { return attr == a; }))
+    return false;
+  long long id = 0;
+  if (!io::parse_integer(index, id) || id < 1)
+    fail_input(SourcePos{name, 0}, "'" + name + "': the atom index must be an atom ID (a positive integer)");
+  const Atoms& a = state.atoms;
+  double mine[2] = {0.0, 0.0};  // value, found
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a.id[i] != id) continue;
+    const double v[] = {a.x[i],
+                        a.y[i],
+                        a.z[i],
+                        a.vx[i],
+                        a.vy[i],
+                        a.vz[i],
+                        a.fx[i],
+                        a.fy[i],
+                        a.fz[i],
+                        state.mass[a.type[i]],
+                        static_cast<double>(a.type[i]),
+                        static_cast<double>(a.id[i])};
+    mine[0] = v[std::find_if(std::begin(kAttrs), std::end(kAttrs), [&](const char* k) { return attr == k; }) -
+                std::begin(kAttrs)];
+    mine[1] = 1.0;
+  }
+  comm.sum(mine, 2);
+  if (mine[1] == 0.0)
+    fail_input(SourcePos{name, 0}, "'" + name + "': no atom has ID " + index +
+                                       " (LAMMPS: \"Variable atom ID " + index +
+                                       " is too large\" or not found)");
+  value = mine[0];
+  return true;
+}
+
 bool Simulation::keyword_value(const std::string& name, double& value) {
   if (cascade_thermo(name, value)) return true;  // vacancies, interstitials, clusters
+  if (atom_value(name, value)) return true;
   // c_ID, c_ID[i], f_ID, … inside a variable's formula (LAMMPS's rules for computes between runs apply).
   Reference r;
   const io::Command none{name, {}, SourcePos{name, 0}, ""};

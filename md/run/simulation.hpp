@@ -139,6 +139,8 @@ class Simulation : public StyleLookup {
   void execute(const io::Command& cmd);
   /// Value of a thermo keyword for equal-style variables; false if unknown.
   bool keyword_value(const std::string& name, double& value);
+  /// An atom value x[N], vx[N], fx[N], mass[N], type[N] (collective); false for any other name.
+  bool atom_value(const std::string& name, double& value);
   /// Makes `v` the script's variables: their formulas read thermo keywords, c_/f_ references and group
   /// functions from this simulation (detach with vars = nullptr).
   void attach_variables(io::Variables& v);

@@ -91,6 +91,23 @@ TEST(ScriptParity, ClearStartsOverAsLammps) {
   expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "clear.ref"), 1e-10);
 }
 
+TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
+  const std::string dir = setup_dir("atom_values", {"in.atom_values"});
+  const auto r = run_wafermd_in(dir, "run in.atom_values --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "atom_values.ref"), 1e-9);
+}
+
+TEST(ScriptErrors, AtomValueOfAMissingAtom) {
+  const std::string dir = wmd::test::scratch_dir("script_atom_value");
+  std::ofstream(dir + "/in.bad") << "units metal\nlattice fcc 3.615\nregion b block 0 2 0 2 0 2\n"
+                                    "create_box 1 b\ncreate_atoms 1 box\nmass 1 63.5\n"
+                                    "print \"$(x[1000])\"\n";
+  const auto r = run_wafermd_in(dir, "run in.bad --output out");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no atom has ID 1000"), std::string::npos) << r.err;
+}
+
 TEST(ScriptErrors, ClearTakesNoArguments) {
   const std::string dir = wmd::test::scratch_dir("script_clear_args");
   std::ofstream(dir + "/in.bad") << "units metal\nclear all\n";

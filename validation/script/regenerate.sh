@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/script/: Debian lmp's outputs for the script commands of tests/md/test_script.cpp —
-# the lines print writes (in.print, in.loop, in.clear: those starting with ">>"), the thermo lines of in.thermo
+# the lines print writes (in.print, in.loop, in.clear, in.atom_values: those starting with ">>"), the thermo lines of in.thermo
 # and in.velocity_local (velocity create loop local after delete_atoms) and in.reset_ids (reset_atom_ids); the printed lines and thermo rows of in.run_every (run … every)
 # (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), dump atom and dump xyz files with
 # their dump_modify settings (in.dumps), dump cfg and write_dump files (in.cfg), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
@@ -21,6 +21,8 @@ run in.loop
 grep '^>>' in.loop.out >"$data/loop.ref"
 run in.clear
 grep '^>>' in.clear.out >"$data/clear.ref"
+run in.atom_values
+grep '^>>' in.atom_values.out >"$data/atom_values.ref"
 run in.thermo
 sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
 run in.velocity_local
