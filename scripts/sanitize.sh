@@ -5,7 +5,7 @@
 # briefly on its corpus with a fixed seed. LeakSanitizer stays on; only the leaks of Open MPI, HDF5 and hwloc themselves are
 # suppressed (tests/sanitizers/lsan.supp).
 #   SANITIZE_BUILD=DIR   build directory (default build-asan)
-#   FUZZ_SECONDS=N       seconds per fuzzer (default 10; 0 skips the fuzzers)
+#   FUZZ_SECONDS=N       seconds per fuzzer (default 6; 0 skips the fuzzers)
 #   JOBS=N               parallel compile and test jobs (default: the CPU count)
 #   SANITIZE_MD=1        also build test_md and run its fast cases (adds about 5 CPU-minutes of compilation)
 set -euo pipefail
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 build=${SANITIZE_BUILD:-build-asan}
 jobs=${JOBS:-$(nproc)}
-fuzz_seconds=${FUZZ_SECONDS:-10}
+fuzz_seconds=${FUZZ_SECONDS:-6}
 t0=$(date +%s)
 stamp() { echo "sanitize: $1 at $(($(date +%s) - t0)) s"; }
 
