@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Users' LAMMPS scripts side by side: each validation/users/in.NAME run unchanged by Debian's lmp and by
 wafermd (one rank each, in scratch directories). Reported per script: both exit statuses, the last thermo row
-of each (wafermd's against lmp's, largest relative difference over the row) and the lines `print` wrote.
+of each (wafermd's against lmp's: the largest relative difference over its values, and both steps) and the
+result lines the script prints.
 Scripts with a random element (fix langevin) are run but their rows are not compared.
 
 usage: validation/users/compare.py WAFERMD [OUT.md]   (needs Debian's lmp; writes a Markdown table)
@@ -44,10 +45,23 @@ def _num(x):
         return False
 
 
-def printed(text):
-    return [ln for ln in text.splitlines() if " = " in ln and not ln.startswith(("print", "  ", "Step"))
-            and ("energy" in ln.lower() or ln.startswith(("T =", "SFE", "GB", "Frenkel", "Vacancy", "Total",
-                                                             "Initial", "Final", "vacancy")))]
+def print_prefixes(script):
+    """The literal text each `print` of the script starts with (up to its first substitution)."""
+    out = []
+    for ln in open(script).read().splitlines():
+        w = ln.strip()
+        if w.startswith("print "):
+            text = w[6:].strip().strip('"').strip("'")
+            prefix = text.split("$")[0]
+            if prefix.strip():
+                out.append(prefix)
+    return out
+
+
+def printed(text, prefixes):
+    """The output lines that the script's prints wrote (LAMMPS's echo of the command left out)."""
+    return [ln for ln in text.splitlines()
+            if not ln.startswith("print ") and any(ln.startswith(p) for p in prefixes)]
 
 
 def compare_printed(pl, pw):
@@ -87,12 +101,13 @@ def main():
         if name in RANDOM:
             diff = "not compared: " + RANDOM[name]
         elif la and lw and len(la) == len(lw):
-            d = max(abs(x - y) / max(1.0, abs(x)) for x, y in zip(la, lw))
+            d = max(abs(x - y) / max(1.0, abs(x)) for x, y in zip(la[1:], lw[1:]))  # not the step
             worst = max(worst, d)
             diff = f"{d:.1e} (step {int(la[0])} / {int(lw[0])})"
         else:
             diff = "rows differ in shape" if la and lw else "no thermo"
-        pl, pw = printed(tl), printed(tw)
+        prefixes = print_prefixes(os.path.join(HERE, "in." + name))
+        pl, pw = printed(tl, prefixes), printed(tw, prefixes)
         lines.append(f"| in.{name} | {rl} | {rw} | {diff} | {compare_printed(pl, pw)} |")
         print(lines[-1], flush=True)
     text = (f"Users' scripts (validation/users/compare.py), one rank each, on {cpu}; "
