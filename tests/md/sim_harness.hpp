@@ -1,10 +1,13 @@
 // Test helper: runs LAMMPS-script text through a Simulation in process, so tests can inspect the state.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
 
+#include "base/error.hpp"
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
 #include "md/run/simulation.hpp"
@@ -49,6 +52,33 @@ inline std::string scratch_dir(const std::string& name) {
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
+}
+
+/// 256 Cu atoms at 600 K with the Cu_u3 EAM potential: the set-up the style tests add their lines to.
+inline const std::string kCuScript =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
+    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
+    "timestep 0.002\n";
+
+/// What a script that must be refused raised: the InputError's text and line.
+struct Refusal {
+  std::string what;
+  int line = 0;
+};
+/// Runs `script` (the dry run unless `dry_run` is false) in a scratch directory named after `prefix` and the
+/// parameterised case (ctest runs the cases in parallel) and returns its InputError; a script that is
+/// accepted fails the test and gives an empty Refusal.
+inline Refusal refusal_of(const std::string& script, const std::string& prefix, bool dry_run = true) {
+  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string dir = scratch_dir(prefix + "_" + name.substr(name.rfind('/') + 1));
+  try {
+    ScriptRun r(script, dir, dry_run);
+  } catch (const InputError& e) {
+    return {e.what(), e.line()};
+  }
+  ADD_FAILURE() << "accepted:\n" << script;
+  return {};
 }
 
 }  // namespace wmd::test

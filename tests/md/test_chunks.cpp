@@ -15,30 +15,19 @@ namespace {
 
 using namespace wmd;
 
-const std::string kCu =
-    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
-    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
-    "timestep 0.002\ncompute t all temp\nfix 1 all nve\n";
+const std::string kCu = test::kCuScript + "compute t all temp\nfix 1 all nve\n";
 
 class ChunksBadInput : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(ChunksBadInput, IsRefusedAtItsLine) {
   const auto [line, words] = GetParam();
-  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string script = kCu + line + "\n";
-  try {
-    // A run's set-up refusal (the rdf cutoff, checked at init as LAMMPS checks it) needs a real run.
-    const bool dry = line.find("\nrun ") == std::string::npos;
-    test::ScriptRun r(script, test::scratch_dir("chunks_bad_" + name.substr(name.rfind('/') + 1)), dry);
-    FAIL() << line << " was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-    // error: FILE:LINE: at the offending command, past the 14 set-up lines.
-    EXPECT_GE(e.line(), 15) << e.what();
-    EXPECT_NE(std::string(e.what()).find("in.test:" + std::to_string(e.line()) + ": "), std::string::npos)
-        << e.what();
-  }
+  // A run's set-up refusal (the rdf cutoff, checked at init as LAMMPS checks it) needs a real run.
+  const bool dry = line.find("\nrun ") == std::string::npos;
+  const test::Refusal e = test::refusal_of(kCu + line + "\n", "chunks_bad", dry);
+  EXPECT_NE(e.what.find(words), std::string::npos) << e.what;
+  // error: FILE:LINE: at the offending command, past the 14 set-up lines.
+  EXPECT_GE(e.line, 15) << e.what;
+  EXPECT_NE(e.what.find("in.test:" + std::to_string(e.line) + ": "), std::string::npos) << e.what;
 }
 
 INSTANTIATE_TEST_SUITE_P(

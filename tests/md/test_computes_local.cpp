@@ -16,27 +16,17 @@ namespace {
 
 using namespace wmd;
 
-const std::string kCu =
-    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
-    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
-    "timestep 0.002\n";
+const std::string& kCu = test::kCuScript;
 
 class LocalComputesBadInput : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(LocalComputesBadInput, IsRefusedAtItsLineNamingIt) {
   const auto [line, words] = GetParam();
-  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string script = kCu + "compute t all temp\nfix 1 all nve\n" + line + "\n";
-  try {
-    test::ScriptRun r(script, test::scratch_dir("local_bad_" + name.substr(name.rfind('/') + 1)), true);
-    FAIL() << line << " was accepted";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find(words), std::string::npos) << what;
-    // FILE:LINE of the refused command: the script's last line, or the line that names the bad word.
-    EXPECT_NE(what.find("in.test:"), std::string::npos) << what;
-  }
+  const test::Refusal e =
+      test::refusal_of(kCu + "compute t all temp\nfix 1 all nve\n" + line + "\n", "local_bad");
+  EXPECT_NE(e.what.find(words), std::string::npos) << e.what;
+  // FILE:LINE of the refused command: the script's last line, or the line that names the bad word.
+  EXPECT_NE(e.what.find("in.test:"), std::string::npos) << e.what;
 }
 
 INSTANTIATE_TEST_SUITE_P(

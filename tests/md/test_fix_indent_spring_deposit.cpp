@@ -15,11 +15,7 @@ namespace {
 
 using namespace wmd;
 
-const std::string kCu =
-    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
-    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
-    "timestep 0.002\n";
+const std::string& kCu = test::kCuScript;
 
 TEST(FixIndent, SphereForceAndEnergyFollowTheFormula) {
   // One atom 1 Å from the centre of a 2.5 Å sphere: F = K (R − r)² outwards, E = K/3 (R − r)³.
@@ -125,23 +121,13 @@ TEST(FixDeposit, IsRefusedOnTheMesh) {
 
 class IndentSpringDepositBadInput : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
-int bad_case_index() {
-  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  return std::stoi(name.substr(name.rfind('/') + 1));
-}
-
 // Each line is refused with an InputError naming the problem (exit 2 with `error: FILE:LINE: …`); lines that
 // end in `run` fail when the run starts (the dry run does not run).
 TEST_P(IndentSpringDepositBadInput, IsRefusedNamingIt) {
   const auto [line, words] = GetParam();
   const bool runs = line.find("\nrun") != std::string::npos;
-  try {
-    test::ScriptRun r(kCu + "fix 1 all nve\n" + line + "\n",
-                      test::scratch_dir("isd_bad_" + std::to_string(bad_case_index())), !runs);
-    FAIL() << line << " was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-  }
+  const test::Refusal e = test::refusal_of(kCu + "fix 1 all nve\n" + line + "\n", "isd_bad", !runs);
+  EXPECT_NE(e.what.find(words), std::string::npos) << e.what;
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -16,11 +16,7 @@ namespace {
 
 using namespace wmd;
 
-const std::string kCu =
-    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
-    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
-    "timestep 0.002\n";
+const std::string& kCu = test::kCuScript;
 
 std::map<int64_t, std::array<double, 6>> by_id(const md::State& s, uint32_t outside_of) {
   std::map<int64_t, std::array<double, 6>> m;
@@ -114,21 +110,11 @@ TEST(ComputeVoronoiAtom, OccupationOnTheMeshEqualsTheClusterAndIsCharged) {
 
 class StylesBadInput : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
-// Each case's own scratch directory: ctest runs the cases in parallel.
-int bad_case_index() {
-  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  return std::stoi(name.substr(name.rfind('/') + 1));
-}
-
 TEST_P(StylesBadInput, IsRefusedNamingIt) {
   const auto [line, words] = GetParam();
-  try {
-    test::ScriptRun r(kCu + "compute t all temp\nfix 1 all nve\n" + line + "\n",
-                      test::scratch_dir("styles_bad_" + std::to_string(bad_case_index())), true);
-    FAIL() << line << " was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-  }
+  const test::Refusal e =
+      test::refusal_of(kCu + "compute t all temp\nfix 1 all nve\n" + line + "\n", "styles_bad");
+  EXPECT_NE(e.what.find(words), std::string::npos) << e.what;
 }
 
 INSTANTIATE_TEST_SUITE_P(
