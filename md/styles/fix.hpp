@@ -202,6 +202,9 @@ double fix_temperature(const FixContext& c, uint32_t group, double* dof);
 /// The group's total mass and centre of mass from unwrapped positions (LAMMPS's group->mass and group->xcm;
 /// xcm stays 0 for a massless group); one global sum.
 double group_xcm(const FixContext& c, uint32_t group, double xcm[3]);
+/// LAMMPS's nvalid for the averaging fixes (ave/time, ave/chunk): the first step at or after `step` whose
+/// sample enters an Nfreq average, averages ending on multiples of nfreq no earlier than `start`.
+int64_t averaging_next_valid(int64_t step, int64_t nevery, int64_t nrepeat, int64_t nfreq, int64_t start = 0);
 /// Global pressure (bar) and the diagonal of the pressure tensor from the kinetic term and the virial.
 double fix_pressure(const FixContext& c, double ptensor[3]);
 

@@ -106,15 +106,7 @@ class FixAveChunk : public Fix {
   }
 
  private:
-  int64_t next_valid(int64_t step) const {
-    int64_t nvalid = (step / nfreq_) * nfreq_ + nfreq_;
-    if (nvalid - nfreq_ == step && nrepeat_ == 1)
-      nvalid = step;
-    else
-      nvalid -= (nrepeat_ - 1) * nevery_;
-    if (nvalid < step) nvalid += nfreq_;
-    return nvalid;
-  }
+  int64_t next_valid(int64_t step) const { return averaging_next_valid(step, nevery_, nrepeat_, nfreq_); }
   // The compute may have been redefined since the fix was (LAMMPS's init looks it up again).
   void find_chunks(FixContext& c) {
     Compute* cp = c.styles ? c.styles->compute(chunk_id_) : nullptr;

@@ -113,14 +113,7 @@ class FixAveTime : public Fix {
   // LAMMPS's nextvalid: the first step of the Nrepeat samples that end on the next Nfreq multiple (this step
   // itself when it is a multiple and one sample suffices), not before `start`.
   int64_t next_valid(int64_t step) const {
-    int64_t nvalid = (step / nfreq_) * nfreq_ + nfreq_;
-    while (nvalid < o_.start) nvalid += nfreq_;
-    if (nvalid - nfreq_ == step && nrepeat_ == 1)
-      nvalid = step;
-    else
-      nvalid -= (nrepeat_ - 1) * nevery_;
-    if (nvalid < step) nvalid += nfreq_;
-    return nvalid;
+    return averaging_next_valid(step, nevery_, nrepeat_, nfreq_, o_.start);
   }
 
   void sample(FixContext& c) {
