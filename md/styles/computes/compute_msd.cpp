@@ -2,6 +2,7 @@
 // when the compute was defined — <dx²> <dy²> <dz²> <dr²> (Å²), a global vector, intensive — with the group's
 // centre-of-mass drift removed for com yes, as LAMMPS compute msd.
 #include "md/styles/compute.hpp"
+#include "md/styles/computes/group_moments.hpp"
 #include "md/styles/computes/reference_positions.hpp"
 
 namespace wmd::md {
@@ -13,13 +14,13 @@ class ComputeMsd : public Compute {
   OutputShape shape() const override { return {false, 4, -1, false}; }
   void take_reference(const State& s, const Comm& comm) {
     ref_.take(s, comm, group_);
-    if (com_) centre_of_mass(s, comm, cm0_);
+    if (com_) group_centre_of_mass(s, comm, group_, cm0_);
   }
   void compute_vector(const ComputeContext& c) override {
     invoked_vector = c.s.step;
     double cm[3] = {0.0, 0.0, 0.0};
     if (com_) {
-      centre_of_mass(c.s, c.comm, cm);
+      group_centre_of_mass(c.s, c.comm, group_, cm);
       for (int d = 0; d < 3; ++d) cm[d] -= cm0_[d];
     }
     const Atoms& a = c.s.atoms;
@@ -49,21 +50,6 @@ class ComputeMsd : public Compute {
   }
 
  private:
-  // LAMMPS's group->xcm: Σ m x_unwrapped / Σ m.
-  void centre_of_mass(const State& s, const Comm& comm, double cm[3]) const {
-    const Atoms& a = s.atoms;
-    TermSum m(comm, 1), mx(comm, 3);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!in_group(a, i)) continue;
-      const double mass = s.mass[a.type[i]];
-      const auto u = ReferencePositions::unwrapped(s, i);
-      m.add(0, mass);
-      mx.add(0, u[0] * mass), mx.add(1, u[1] * mass), mx.add(2, u[2] * mass);
-    }
-    const double mt = m.total()[0];
-    const std::vector<double> t = mx.total();
-    for (int d = 0; d < 3; ++d) cm[d] = mt > 0.0 ? t[d] / mt : 0.0;
-  }
   bool com_;
   double cm0_[3] = {0.0, 0.0, 0.0};
   ReferencePositions ref_;

@@ -1,6 +1,7 @@
-// The unwrapped positions of a group's atoms when a compute was defined (LAMMPS keeps them in a fix STORE
-// that migrates with the atoms): here every rank keeps them all, by atom id (gathered once at the compute
-// command), so any rank finds the reference of any atom that migrates to it. Saved in checkpoints.
+// The unwrapped positions (or the velocities) of a group's atoms when a compute or fix was defined (LAMMPS
+// keeps them in a fix STORE that migrates with the atoms): here every rank keeps them all, by atom id
+// (gathered once at the command), so any rank finds the reference of any atom that migrates to it. Saved in
+// checkpoints.
 #pragma once
 #include <array>
 #include <unordered_map>
@@ -23,6 +24,15 @@ class ReferencePositions {
       const auto u = unwrapped(s, i);
       mine.insert(mine.end(), {static_cast<double>(a.id[i]), u[0], u[1], u[2]});
     }
+    set(comm.allgather(mine));
+  }
+  /// Gathers the group's velocities instead (compute vacf).
+  void take_velocities(const State& s, const Comm& comm, uint32_t group) {
+    const Atoms& a = s.atoms;
+    std::vector<double> mine;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a.mask[i] & group)
+        mine.insert(mine.end(), {static_cast<double>(a.id[i]), a.vx[i], a.vy[i], a.vz[i]});
     set(comm.allgather(mine));
   }
   /// The reference of atom `id`, or null if it was not in the group.
