@@ -1,5 +1,5 @@
 // Settings that fix the system's conventions before (or right after) the box exists: units, atom_style,
-// boundary, processors, mass, timestep, reset_timestep.
+// boundary, processors, mass, timestep, reset_timestep, run_style.
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -94,9 +94,20 @@ void cmd_reset_timestep(Simulation& sim, const io::Command& c) {
   a.finish();
 }
 
+// run_style verlet is LAMMPS's default and wafermd's one integrator (velocity Verlet, LAMMPS's order of
+// hooks): accepted as it is. rRESPA and the split styles integrate differently: refused.
+void cmd_run_style(Simulation&, const io::Command& c) {
+  io::ArgCursor a(c);
+  const std::string st = a.word("a run style");
+  a.finish();
+  if (st != "verlet")
+    a.fail("run_style '" + st + "' is not supported: wafermd integrates with LAMMPS's run_style verlet");
+}
+
 }  // namespace
 
 WMD_COMMAND("units", cmd_units, kNoFlags)
+WMD_COMMAND("run_style", cmd_run_style, kNoPhysics)
 WMD_COMMAND("atom_style", cmd_atom_style, kNoFlags)
 WMD_COMMAND("boundary", cmd_boundary, kNoFlags)
 WMD_COMMAND("processors", cmd_processors, kNoFlags)

@@ -287,8 +287,10 @@ void Simulation::print_run_summary(int64_t nsteps, double seconds, const PhaseTi
                        nsteps, natoms_all));
   const double tps = seconds > 0 ? nsteps / seconds : 0.0;
   const double ns_day = tps * state.dt * 86400.0 / 1000.0;
-  log.line(fmt::format("Performance: {:.3f} ns/day, {:.3f} hours/ns, {:.3f} timesteps/s", ns_day,
-                       ns_day > 0 ? 24.0 / ns_day : 0.0, tps));
+  // LAMMPS's Finish prints the performance line only for a run that took steps.
+  if (nsteps > 0)
+    log.line(fmt::format("Performance: {:.3f} ns/day, {:.3f} hours/ns, {:.3f} timesteps/s", ns_day,
+                         ns_day > 0 ? 24.0 / ns_day : 0.0, tps));
   log.line(fmt::format("100.0% CPU use with {} MPI tasks x 1 OpenMP threads\n", nprocs));
   log.line("MPI task timing breakdown:");
   log.line("Section |  min time  |  avg time  |  max time  |%varavg| %total");

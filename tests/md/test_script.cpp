@@ -126,7 +126,7 @@ TEST(ScriptSettings, PerformanceAndBondSettingsChangeNothing) {
       "thermo 5\nrun 20\n";
   const std::string settings =
       "newton on off\npackage omp 1\nsuffix omp\ncomm_modify mode single cutoff 12 vel yes\n"
-      "comm_style tiled\ntimer full sync\nspecial_bonds lj 0 0 1\n";
+      "comm_style tiled\ntimer full sync\nspecial_bonds lj 0 0 1\nrun_style verlet\n";
   const std::string after = "pair_modify shift yes tail yes mix arithmetic table 12\ninfo system\n";
   const std::string dir = wmd::test::scratch_dir("script_noop_settings");
   std::ofstream(dir + "/in.plain") << base << rest;
@@ -141,9 +141,23 @@ TEST(ScriptSettings, PerformanceAndBondSettingsChangeNothing) {
   EXPECT_NE(b.out.find("Info-Info"), std::string::npos);
 }
 
+TEST(ScriptSettings, RunZeroPrintsNoPerformanceLine) {
+  // LAMMPS's summary has a performance line only for a run that took steps.
+  const std::string dir = wmd::test::scratch_dir("script_run0_summary");
+  std::ofstream(dir + "/in.run0") << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
+                                     "create_atoms 1 box\npair_style eam\n"
+                                     "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nrun 0\nrun 2\n";
+  const auto r = run_wafermd_in(dir, "run in.run0 --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const size_t first = r.out.find("Loop time of"), second = r.out.find("Loop time of", first + 1);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_EQ(r.out.substr(first, second - first).find("Performance:"), std::string::npos);
+  EXPECT_NE(r.out.find("Performance:", second), std::string::npos);
+}
+
 TEST(ScriptErrors, SettingsThatWouldChangeThePhysicsAreRefused) {
   for (const char* bad : {"pair_modify pair eam\n", "pair_modify compute no\n", "comm_modify group g\n",
-                          "timer bogus\n", "comm_style nonsense\n"}) {
+                          "timer bogus\n", "comm_style nonsense\n", "run_style respa 2 2\n"}) {
     const std::string dir = wmd::test::scratch_dir("script_bad_setting");
     std::ofstream(dir + "/in.bad") << "units metal\nlattice fcc 3.615\nregion b block 0 2 0 2 0 2\n"
                                       "create_box 1 b\n"
