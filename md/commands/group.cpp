@@ -1,6 +1,6 @@
-// `group ID STYLE args`: LAMMPS's static styles (type, id, region, subtract, union, intersect, empty), the
-// logical forms (`type <= 2`, `id <> 10 20`), `clear`, `delete`, and `dynamic` (updated by a fix GROUP at
-// each run's set-up and every N steps) with `static` to freeze one again. Static styles add atoms to the
+// `group ID STYLE args`: LAMMPS's static styles (type, id, region, variable, subtract, union, intersect,
+// empty), the logical forms (`type <= 2`, `id <> 10 20`), `clear`, `delete`, and `dynamic` (updated by a fix
+// GROUP at each run's set-up and every N steps) with `static` to freeze one again. Static styles add atoms to the
 // group, as in LAMMPS.
 #include <algorithm>
 
@@ -88,8 +88,6 @@ void cmd_group(Simulation& sim, const io::Command& c) {
   }
   if (style == "molecule" || style == "include")
     a.fail("group " + style + " needs molecules; wafermd's atom_style is atomic");
-  if (style == "variable")
-    a.fail("group variable needs an atom-style variable; wafermd's variables are index, string and equal");
   if (id == "all" && (style == "dynamic" || style == "static")) a.fail("group all cannot be made " + style);
   if (style == "static") {
     a.finish();
@@ -105,14 +103,12 @@ void cmd_group(Simulation& sim, const io::Command& c) {
     io::Command fc{"fix", {dynamic_fix_id(id), parent, "GROUP", id}, c.pos, c.text};
     while (!a.done()) {
       const std::string k = a.choice("a dynamic group keyword", {"region", "every", "var", "property"});
-      if (k == "var")
-        a.fail(
-            "group dynamic var needs an atom-style variable; wafermd's variables are index, string and "
-            "equal");
       if (k == "property")
         a.fail("group dynamic property needs custom per-atom properties, which wafermd lacks");
       fc.args.push_back(k);
-      fc.args.push_back(a.word(k == "region" ? "a region ID" : "the update interval"));
+      fc.args.push_back(a.word(k == "region" ? "a region ID"
+                               : k == "var"  ? "an atom-style variable"
+                                             : "the update interval"));
     }
     find_or_create(sim, a, id);
     io::ArgCursor fa(fc, 3);
@@ -139,6 +135,16 @@ void cmd_group(Simulation& sim, const io::Command& c) {
     if (it == sim.regions.end()) a.fail("unknown region '" + rid + "'");
     it->second.prematch();
     for (size_t i = 0; i < at.size(); ++i) hit[i] = it->second.match(at.x[i], at.y[i], at.z[i]);
+  } else if (style == "variable") {
+    // The atoms (of all) whose atom-style variable is non-zero now, as LAMMPS's compute_atom over group all.
+    const std::string v = a.word("an atom-style variable");
+    a.finish();
+    if (!sim.has_atom_variable(v))
+      a.fail("group variable: variable " + v + " does not exist or is not atom-style");
+    sim.clearstep_computes();
+    std::vector<double> values;
+    sim.atom_variable(v, c.pos, values);
+    for (size_t i = 0; i < at.size(); ++i) hit[i] = values[i] != 0.0;
   } else if (style == "subtract" || style == "union" || style == "intersect") {
     std::vector<uint32_t> bits;
     while (!a.done()) bits.push_back(sim.group_of(a, a.word("a group ID")));
