@@ -37,7 +37,8 @@ def why_ok(why):
 def load(name):
     d = os.path.join(CORPUS, name)
     if not os.path.isfile(os.path.join(d, "in.orig")):
-        raise ReduceError(f"{d}/in.orig: no such corpus script")
+        raise ReduceError(f"{d}/in.orig is not there: the users' files are not committed, "
+                          "run validation/users/fetch_corpus.py first")
     try:
         src = json.load(open(os.path.join(d, "source.json")))
     except (OSError, ValueError) as e:
