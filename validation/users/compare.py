@@ -22,6 +22,9 @@ What is compared, wafermd's run against lmp's (the FIRST difference is reported)
   it is reported as explained.
   wafermd exiting non-zero (exit 2 included: a refusal) where lmp exits 0 is a failure.
 The reduction limits (<= 4,000 atoms, MD runs <= 20 steps) are checked on lmp's "Loop time" lines.
+A corpus entry with a driver (source.json "before", "vars", "mkdir"; see reduce.py) runs its scripts one after
+the other in one directory, each with the command-line variables (lmp -var, wafermd --var); the outputs are read
+as one.
 """
 import argparse
 import concurrent.futures as cf
@@ -317,7 +320,7 @@ def first_event_diff(el, ew, numbers=True):
 def out_files(d, patterns):
     found = {}
     for root, dirs, files in os.walk(d):
-        dirs[:] = [x for x in dirs if x != ".wafermd"]
+        dirs[:] = [x for x in dirs if not x.startswith(".wafermd")]
         for f in files:
             rel = os.path.relpath(os.path.join(root, f), d)
             if any(p.match(rel) or p.match(f) for p in patterns):
@@ -368,9 +371,9 @@ def error_line(out, err):
 
 
 class Case:
-    def __init__(self, name, category, kind, known, template, script, own):
+    def __init__(self, name, category, kind, known, template, scripts, own, variables=()):
         self.name, self.category, self.kind, self.known = name, category, kind, known
-        self.template, self.script, self.own = template, script, own
+        self.template, self.scripts, self.own, self.variables = template, scripts, own, list(variables)
         self.files = {}
         for f in os.listdir(template):
             try:
@@ -396,7 +399,7 @@ def cases(only, scratch):
             out.append((name, str(e)))
             continue
         out.append(Case(name, src.get("category", "?"), src.get("kind", "?"), src.get("known"), tdir,
-                        "in.reduced", False))
+                        reducer.scripts(src), False, reducer.variables(src)))
     for f in sorted(os.listdir(HERE)):
         if not f.startswith("in.") or only and f not in only and f[3:] not in only:
             continue
@@ -404,22 +407,33 @@ def cases(only, scratch):
         os.makedirs(tdir)
         shutil.copy(os.path.join(HERE, f), tdir)
         cat, kind = OWN.get(f[3:], ("other", "other"))
-        out.append(Case(f, cat, kind, OWN_KNOWN.get(f[3:]), tdir, f, True))
+        out.append(Case(f, cat, kind, OWN_KNOWN.get(f[3:]), tdir, [f], True))
     return out
 
 
 def job(case, which, wafermd, scratch, timeout):
+    """Run the case's scripts in order (the user's driver: the 'before' scripts, then the reduced script) in one
+    directory; the outputs are concatenated, and the first non-zero exit ends the job."""
     d = os.path.join(scratch, which, case.name)
     shutil.copytree(case.template, d)
-    if which == "lmp":
-        cmd = ["lmp", "-in", case.script, "-log", "none", "-nocite"]
-    elif which == "w1":
-        cmd = [wafermd, "run", case.script, "--output", ".wafermd"]
-    else:
-        cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "3", wafermd, "run", case.script,
-               "--output", ".wafermd"]
-    rc, out, err, secs = run(cmd, d, timeout)
-    return dict(rc=rc, out=out, err=err, secs=secs, dir=d)
+    outs, errs, secs, rc = [], [], 0.0, 0
+    for k, script in enumerate(case.scripts):
+        output = ".wafermd" if k == len(case.scripts) - 1 else f".wafermd-{k + 1}"
+        if which == "lmp":
+            cmd = ["lmp", "-in", script, "-log", "none", "-nocite"]
+            cmd += [a for n, v in case.variables for a in ("-var", n, v)]
+        else:
+            cmd = [wafermd, "run", script, "--output", output]
+            cmd += [a for n, v in case.variables for a in ("--var", n, v)]
+            if which == "w3":
+                cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "3"] + cmd
+        rc, out, err, s = run(cmd, d, max(1.0, timeout - secs))
+        outs.append(out)
+        errs.append(err)
+        secs += s
+        if rc != 0:
+            break
+    return dict(rc=rc, out="\n".join(outs), err="\n".join(errs), secs=secs, dir=d)
 
 
 def limits(lmp_out):

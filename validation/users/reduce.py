@@ -13,6 +13,17 @@ and potentials, so its "why" must be one of
 optionally followed by ": detail" ("run length: minimize maxiter 10000 -> 20"). Anything else is refused:
 a reduction that changed the physics would make the comparison meaningless.
 Each "potentials" entry's "substitute" (a Debian lammps-data file) must exist.
+
+The user's own driver (a job or shell script that runs LAMMPS) is reproduced, not edited, by three optional keys:
+    "before": ["in.equilibrate"]   the entry's own scripts (among its "files") run first, in this order, by the
+                                   same program in the same directory (a two-step workflow: equilibrate, then
+                                   the PKA run that reads its restart);
+    "vars": [{"name": "Nx", "value": "6", "why": "size: …"}]
+                                   command-line variables (lmp -var NAME VALUE, wafermd --var NAME VALUE) for
+                                   every script of the entry; "why" is one of the four above or
+                                   "command line: WHERE" (the value the user's driver passes, and where);
+    "mkdir": [{"path": "out/all", "why": "command line: run-pka.sh makes it"}]
+                                   directories the driver makes before running (made in OUTDIR).
 """
 import json
 import os
@@ -22,6 +33,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 WHY = ("size", "run length", "path", "potential")
+# A command-line variable may also carry the value the user's own driver passes ("command line: run-pka.sh").
+VAR_WHY = WHY + ("command line",)
 # A corpus entry's own files that are not the user's (never copied into OUTDIR).
 META = ("source.json", "in.orig")
 
@@ -30,8 +43,20 @@ class ReduceError(Exception):
     pass
 
 
-def why_ok(why):
-    return any(why == w or why.startswith(w + ":") for w in WHY)
+def why_ok(why, allowed=WHY):
+    return any(why == w or why.startswith(w + ":") for w in allowed)
+
+
+def entry_files(d):
+    """The entry's files (relative paths, subdirectories included), source.json left out."""
+    out = []
+    for root, dirs, files in os.walk(d):
+        dirs.sort()
+        for f in sorted(files):
+            rel = os.path.relpath(os.path.join(root, f), d)
+            if rel != "source.json":
+                out.append(rel)
+    return out
 
 
 def load(name):
@@ -54,9 +79,22 @@ def reduce(name, outdir):
         if sub and not os.path.exists(sub):
             raise ReduceError(f"{name}: substitute potential {sub} does not exist")
     texts = {}
-    for f in sorted(os.listdir(d)):
-        if f != "source.json" and os.path.isfile(os.path.join(d, f)):
-            texts[f] = open(os.path.join(d, f), encoding="utf-8", errors="surrogateescape").read()
+    for f in entry_files(d):
+        texts[f] = open(os.path.join(d, f), encoding="utf-8", errors="surrogateescape").read()
+    for b in src.get("before", []):
+        if b not in texts or b == "in.orig":
+            raise ReduceError(f"{name}: 'before' script {b!r} is not one of the entry's files")
+    for i, v in enumerate(src.get("vars", [])):
+        if not (isinstance(v.get("name"), str) and v["name"] and isinstance(v.get("value"), str)):
+            raise ReduceError(f"{name}: vars {i + 1}: 'name' and 'value' must be strings")
+        if not why_ok(v.get("why", ""), VAR_WHY):
+            raise ReduceError(f"{name}: vars {i + 1} ({v['name']}): why {v.get('why')!r} is not one of "
+                              + ", ".join(VAR_WHY))
+    for i, m in enumerate(src.get("mkdir", [])):
+        p = m.get("path", "")
+        if not p or os.path.isabs(p) or ".." in p.split("/") or not why_ok(m.get("why", ""), VAR_WHY):
+            raise ReduceError(f"{name}: mkdir {i + 1}: a relative 'path' and a 'why' ("
+                              + ", ".join(VAR_WHY) + ") are needed")
     for i, e in enumerate(src.get("edits", [])):
         why = e.get("why", "")
         if not why_ok(why):
@@ -73,12 +111,25 @@ def reduce(name, outdir):
         texts[f] = texts[f].replace(frm, to)
     os.makedirs(outdir, exist_ok=True)
     for f, t in texts.items():
-        dst = "in.reduced" if f == "in.orig" else f
+        dst = os.path.join(outdir, "in.reduced" if f == "in.orig" else f)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
         if f == "in.orig" or any(e.get("file") == f for e in src.get("edits", [])):
-            open(os.path.join(outdir, dst), "w", encoding="utf-8", errors="surrogateescape").write(t)
+            open(dst, "w", encoding="utf-8", errors="surrogateescape").write(t)
         else:
-            shutil.copyfile(os.path.join(d, f), os.path.join(outdir, dst))  # data files byte for byte
+            shutil.copyfile(os.path.join(d, f), dst)  # data files byte for byte
+    for m in src.get("mkdir", []):
+        os.makedirs(os.path.join(outdir, m["path"]), exist_ok=True)
     return texts
+
+
+def scripts(src):
+    """The entry's scripts in the order the driver runs them (the reduced names)."""
+    return list(src.get("before", [])) + ["in.reduced"]
+
+
+def variables(src):
+    """The command-line variables as (name, value) pairs."""
+    return [(v["name"], v["value"]) for v in src.get("vars", [])]
 
 
 def main():
