@@ -21,8 +21,7 @@ void cmd_displace_atoms(Simulation& sim, const io::Command& c) {
     a.choice("a displace_atoms keyword", {"units"});
     lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
   }
-  if (lattice_units && !sim.lattice.defined())
-    a.fail("displace_atoms with units lattice needs a lattice (or units box)");
+  // Without a lattice command the spacings are LAMMPS's default lattice's (none 1.0).
   for (int d = 0; d < 3; ++d) del[d] *= lattice_units ? sim.lattice.spacing[d] : 1.0;
   Atoms& at = sim.state.atoms;
   RandomPark rng(seed > 0 ? seed : 1);

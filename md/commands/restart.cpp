@@ -22,8 +22,7 @@ void cmd_write_restart(Simulation& sim, const io::Command& c) {
     const std::string key = a.word("a keyword");
     a.fail("write_restart keyword '" + key + "' is not supported (wafermd writes one file)");
   }
-  if (sim.dry_run) return;
-  sim.write_restart_file(file);
+  sim.write_restart_file(file);  // the dry run writes into its scratch directory
 }
 
 void cmd_read_restart(Simulation& sim, const io::Command& c) {

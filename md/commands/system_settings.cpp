@@ -87,6 +87,7 @@ void cmd_timestep(Simulation& sim, const io::Command& c) {
 void cmd_reset_timestep(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
   sim.state.step = a.integer("the step number", 0, 4000000000000000000LL);
+  sim.state.time_lag_from = -1;  // LAMMPS's reset_timestep sets atimestep = the new step
   if (a.peek() == "time") {
     a.word("time");
     sim.state.time = a.non_negative("the time (ps)");

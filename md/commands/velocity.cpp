@@ -117,8 +117,6 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
       scale_group_temperature(sim.state, sim.comm, group, opt.temperature);
     }
   } else if (style == "ramp") {
-    if (lattice_units && !sim.lattice.defined())
-      a.fail("velocity ramp with units lattice needs a lattice (or units box)");
     const double vscale = lattice_units ? sim.lattice.spacing[ramp_v] : 1.0;
     const double cscale = lattice_units ? sim.lattice.spacing[ramp_dim] : 1.0;
     const double vlo = vscale * ramp_vlo, vhi = vscale * ramp_vhi;
@@ -138,8 +136,6 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
     else
       zero_group_rotation(sim.state, sim.comm, group);
   } else {
-    if (lattice_units && !sim.lattice.defined())
-      a.fail("velocity set with units lattice needs a lattice (or units box)");
     Atoms& at = sim.state.atoms;
     std::vector<double>* v[3] = {&at.vx, &at.vy, &at.vz};
     for (size_t i = 0; i < at.size(); ++i) {

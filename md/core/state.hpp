@@ -18,6 +18,9 @@ struct State {
   std::vector<std::string> group_names;  // group bit k ↔ group_names[k]; bit 0 is "all"
   int64_t step = 0;
   double time = 0.0;              // accumulated simulated time, ps
+  // LAMMPS's atimestep when it lags the step: after read_restart LAMMPS's `time` is (step − 0)·dt until a
+  // run starts, and counts from 0 at that run's first step (its Integrate::init); −1 when `time` is current.
+  int64_t time_lag_from = -1;
   double dt = units::default_dt;  // ps
   // Bumped by the commands that edit atoms or the box between runs (create_atoms, delete_atoms, replicate,
   // change_box, set x|y|z): a backend that keeps atoms in place between runs (the mesh's PEs) re-maps them.

@@ -5,7 +5,9 @@
 // same input would have made without stopping: the next `run`'s set-up rebuilds everything else from these.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -40,7 +42,8 @@ void Simulation::write_restart_file(const std::string& path) {
              static_cast<char>(state.box.face[k][1]);
   d.texts["box/boundary"] = faces;
   d.ints["lammps_order/next_sort"] = {atom_sort.next_step};
-  const std::string file = expand_step(path, state.step);
+  std::string file = expand_step(path, state.step);
+  if (dry_run) file = dry_restart_path(file);
   if (comm.root()) io::write_checkpoint(file, d);
   comm.barrier();
 }
@@ -56,14 +59,35 @@ void Simulation::write_restarts_due() {
   }
 }
 
-void Simulation::read_restart_file(const std::string& path, const SourcePos& at) {
+std::string Simulation::dry_restart_path(const std::string& file) {
+  if (dry_restart_dir_.empty()) {
+    if (comm.root()) {
+      std::string tmpl = (std::filesystem::temp_directory_path() / "wafermd-dry-XXXXXX").string();
+      if (!mkdtemp(tmpl.data()))
+        throw RunError("cannot make a scratch directory for the dry run's restart files");
+      dry_restart_dir_ = tmpl;
+    }
+    comm.broadcast(dry_restart_dir_);
+  }
+  std::string name;
+  for (char ch : file) name += ch == '/' ? '_' : ch;  // one flat name per path
+  return dry_restart_dir_ + "/" + name;
+}
+
+void Simulation::read_restart_file(const std::string& given, const SourcePos& at) {
+  // The dry run reads what its own write_restart made of that name, if it made one.
+  std::string path = given;
+  if (dry_run && !dry_restart_dir_.empty()) {
+    const std::string scratch = dry_restart_path(given);
+    if (std::filesystem::exists(scratch)) path = scratch;
+  }
   if (is_lammps_restart(path))
     fail_input(at, "'" + path +
                        "' is a LAMMPS binary restart file, which wafermd cannot read: convert it with "
                        "`lmp -r2data " +
                        path + " data.file` and use read_data data.file");
   const io::CheckpointData d = read_broadcast(path, at);
-  const std::string what = "restart file '" + path + "'";
+  const std::string what = "restart file '" + given + "'";
   auto ints = [&](const std::string& k) -> const std::vector<int64_t>& {
     auto it = d.ints.find(k);
     if (it == d.ints.end() || it->second.empty()) fail_input(at, what + " lacks " + k);
@@ -80,7 +104,10 @@ void Simulation::read_restart_file(const std::string& path, const SourcePos& at)
   for (const char* k : {"atoms/id", "atoms/type", "atoms/ix", "atoms/iy", "atoms/iz", "atoms/mask"})
     if (static_cast<int64_t>(ints(k).size()) != natoms) fail_input(at, what + " is inconsistent: " + k);
   state.step = ints("meta/step")[0];
-  state.time = reals("meta/time")[0];
+  // LAMMPS's restart files do not carry the elapsed time: after read_restart `time` is step·dt until a run
+  // starts and counts from 0 at that run's first step (a native checkpoint continuation, --restart, keeps it).
+  state.time = 0.0;
+  state.time_lag_from = 0;
   state.dt = reals("meta/dt")[0];
   state.ntypes = static_cast<int>(ints("meta/ntypes")[0]);
   state.mass = reals("types/mass");

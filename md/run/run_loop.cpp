@@ -125,6 +125,7 @@ void Simulation::run_steps(int64_t nsteps) {
   log.line("  Current step  : " + std::to_string(state.step));
   log.line(fmt::format("  Time step     : {}", state.dt));
   run_start_step = state.step;
+  state.time_lag_from = -1;  // LAMMPS's Integrate::init: atimestep = ntimestep, the lag dropped
   const int64_t end = state.step + nsteps;
   run_end_step = end;
   ramp_begin_ = ramp_start >= 0 ? ramp_start : run_start_step;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iterator>
 
 #include "md/cluster/cluster_backend.hpp"
@@ -77,7 +78,12 @@ void Simulation::make_backend() {
   }
 }
 
-Simulation::~Simulation() = default;
+Simulation::~Simulation() {
+  if (!dry_restart_dir_.empty() && comm.root()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dry_restart_dir_, ec);
+  }
+}
 
 void Simulation::execute(const io::Command& c) {
   const CommandStyle* cmd = CommandRegistry::get().find(c.name);
@@ -178,11 +184,12 @@ Fix* Simulation::find_fix(const std::string& id) const {
 }
 
 FixBuildContext Simulation::fix_build_context() const {
-  FixBuildContext c{state, regions, lattice.defined() ? lattice.spacing[0] : 0.0,
-                    settings.backend == "cluster" ? &decomp : nullptr, settings.backend};
+  // With no lattice command the spacings are LAMMPS's default lattice's, `none 1.0`.
+  FixBuildContext c{state, regions, lattice.spacing[0], settings.backend == "cluster" ? &decomp : nullptr,
+                    settings.backend};
   c.styles = this;
   c.comm = &comm;
-  for (int d = 0; d < 3 && lattice.defined(); ++d) c.lattice[d] = lattice.spacing[d];
+  for (int d = 0; d < 3; ++d) c.lattice[d] = lattice.spacing[d];
   return c;
 }
 
@@ -190,7 +197,7 @@ ComputeBuildContext Simulation::compute_build_context() const {
   ComputeBuildContext c{state, regions, settings.backend};
   c.styles = this;
   c.comm = &comm;
-  for (int d = 0; d < 3 && lattice.defined(); ++d) c.xlattice[d] = lattice.spacing[d];
+  for (int d = 0; d < 3; ++d) c.xlattice[d] = lattice.spacing[d];
   return c;
 }
 

@@ -343,6 +343,11 @@ class Simulation : public StyleLookup {
   bool restart_loaded_ = false;
   int64_t restart_step_ = -1;  // step of the loaded checkpoint: trajectory frames after it are dropped
   std::map<std::string, int64_t> restart_frames_;  // trajectory frame counts the checkpoint recorded
+  // The dry run's restart files: write_restart writes them into a scratch directory (removed with the
+  // Simulation) so that a later read_restart of the same name in the script (often after `clear`) is
+  // checked against what the script made, without writing anything where the user looks.
+  std::string dry_restart_dir_;
+  std::string dry_restart_path(const std::string& file);
   // The forces and timestep the interrupted run carried into its next step, by atom id: a restart puts them
   // back after the run's set-up, which recomputes forces (a Langevin thermostat's set-up would add friction
   // from full-step velocities where the interrupted run used half-step ones) and the timestep (fix dt/reset).

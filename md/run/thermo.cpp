@@ -91,7 +91,7 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   else if (k == "dt")
     v = s.dt;
   else if (k == "time")
-    v = s.time;
+    v = s.time_lag_from >= 0 ? s.time + static_cast<double>(s.step - s.time_lag_from) * s.dt : s.time;
   else if (k == "cpu")
     v = c.cpu_seconds;
   else if (k == "atoms")

@@ -139,7 +139,7 @@ struct ComputeBuildContext {
   const std::map<std::string, Region>& regions;
   std::string backend = "cluster";       // the backend that will run it
   const StyleLookup* styles = nullptr;   // the computes and fixes defined so far (null in unit tests)
-  double xlattice[3] = {0.0, 0.0, 0.0};  // lattice spacings for `units lattice` (0: no lattice)
+  double xlattice[3] = {1.0, 1.0, 1.0};  // lattice spacings for `units lattice` (default lattice none 1.0)
   const Comm* comm = nullptr;            // the ranks (computes that keep reference positions gather them)
 };
 

@@ -164,11 +164,11 @@ class Decomposition;
 struct FixBuildContext {
   const State& s;
   const std::map<std::string, Region>& regions;
-  double xlattice = 0.0;  // lattice spacing in x (Å) for `units lattice` distances; 0 without a lattice
+  double xlattice = 1.0;  // lattice spacing in x (Å) for `units lattice` (LAMMPS default lattice none 1.0: 1)
   const Decomposition* decomposition = nullptr;  // the cluster backend's grid (fix balance); null otherwise
   std::string backend = "cluster";               // the backend that will run the fix
   const StyleLookup* styles = nullptr;           // computes, fixes and variables defined so far
-  double lattice[3] = {0.0, 0.0, 0.0};           // lattice spacings x, y, z (0: no lattice)
+  double lattice[3] = {1.0, 1.0, 1.0};           // lattice spacings x, y, z (default lattice none 1.0)
   const Comm* comm = nullptr;  // the ranks (fixes that keep per-atom values by id gather them)
 };
 

@@ -91,6 +91,24 @@ TEST(ScriptParity, ClearStartsOverAsLammps) {
   expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "clear.ref"), 1e-10);
 }
 
+TEST(ScriptParity, DefaultLatticeScalesAsLammps) {
+  // No lattice command: `units lattice` scales by LAMMPS's default lattice (none 1.0); `lattice none 2.0`
+  // by 2 (velocity set and ramp, displace_atoms, fix dt/reset).
+  const std::string dir = setup_dir("lattice_default", {"in.lattice_default"});
+  const auto r = run_wafermd_in(dir, "run in.lattice_default --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "lattice_default.ref"), 1e-12);
+}
+
+TEST(ScriptParity, RestartAfterClearAsLammps) {
+  // write_restart, clear, read_restart in one script: the dry run reads what it wrote; `time` is step·dt
+  // until the next run and counts from 0 at its first step, as lmp's.
+  const std::string dir = setup_dir("restart_clear", {"in.restart_clear"});
+  const auto r = run_wafermd_in(dir, "run in.restart_clear --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "restart_clear.ref"), 1e-10);
+}
+
 TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
   const std::string dir = setup_dir("atom_values", {"in.atom_values"});
   const auto r = run_wafermd_in(dir, "run in.atom_values --output out");

@@ -23,6 +23,10 @@ run in.clear
 grep '^>>' in.clear.out >"$data/clear.ref"
 run in.atom_values
 grep '^>>' in.atom_values.out >"$data/atom_values.ref"
+run in.lattice_default
+grep '^>>' in.lattice_default.out >"$data/lattice_default.ref"
+run in.restart_clear
+grep '^>>' in.restart_clear.out >"$data/restart_clear.ref"
 run in.thermo
 sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
 run in.velocity_local

@@ -101,10 +101,7 @@ static std::unique_ptr<Fix> make_fix_dt_reset(const FixArgs& f) {
     else
       lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
   }
-  if (lattice_units) {
-    if (ctx.xlattice <= 0.0) a.fail("fix dt/reset with units lattice needs a lattice (or use 'units box')");
-    xmax *= ctx.xlattice;
-  }
+  if (lattice_units) xmax *= ctx.xlattice;  // `lattice none 1.0` (LAMMPS's default) scales by 1
   return std::make_unique<FixDtReset>(id, group, every, tmin, tmax, xmax, emax);
 }
 
