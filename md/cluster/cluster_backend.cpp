@@ -250,15 +250,6 @@ void ClusterBackend::rebuild(State& s, bool at_setup) {
     stats_.imbalance = r.final;
     if (r.initial > lb_.shift.thresh) ++stats_.balances;
   }
-  for (int d = 0; d < 3; ++d) {
-    // Ghosts come from face neighbours only: a sub-domain thinner than the cutoff would need a second hop.
-    if (dec_->grid()[d] > 1 && dec_->min_width(s.box, d) < cutneigh) {
-      throw RunError(std::string("the ") + axis_name(d) + " sub-domains (" +
-                     std::to_string(dec_->min_width(s.box, d)) +
-                     " Å) became thinner than the neighbour cutoff (" + std::to_string(cutneigh) +
-                     " Å) at step " + std::to_string(s.step) + ": run on fewer MPI ranks");
-    }
-  }
   // Migration, the overlap order and the ghost set-up count as comm, the list build as neigh: LAMMPS's split
   // (its exchange, sort and borders are Comm), so the two logs' breakdowns compare.
   const auto t1 = std::chrono::steady_clock::now();

@@ -157,8 +157,10 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
     if (dec.grid()[d] == 1) order[k++] = d;
   for (int d = 0; d < 3; ++d)
     if (dec.grid()[d] > 1) order[k++] = d;
+  shift_by_swaps_ = true;
+  int stage = 0;  // swaps of one stage are independent of each other and travel together
   for (const int d : order) {
-    // Records present when direction d starts (owned and earlier directions' ghosts) are the ones sent.
+    // Records present when direction d starts (owned and earlier directions' ghosts) are the ones scanned.
     const int nscan = static_cast<int>(g.rec.size());
     if (dec.grid()[d] == 1) {
       if (!box.periodic(d)) continue;
@@ -168,6 +170,7 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
         if (k == 0) continue;
         Swap sw;
         sw.dim = d;
+        sw.stage = stage;
         sw.k = k;
         sw.to = sw.from = comm.rank();
         sw.local = true;
@@ -181,30 +184,52 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
         append(sw, msgs);
         swaps_.push_back(std::move(sw));
       }
+      ++stage;
       continue;
     }
-    const double sublo = dec.bound(box, d, dec.coord()[d]), subhi = dec.bound(box, d, dec.coord()[d] + 1);
-    for (int dir : {-1, +1}) {
-      Swap sw;
-      sw.dim = d;
-      sw.to = dec.neighbor(box, d, dir);
-      sw.from = dec.neighbor(box, d, -dir);
-      // Crossing the periodic face: the receiver sees the atom one box length away.
-      int k = 0;
-      if (dir < 0 && dec.coord()[d] == 0) k = 1;
-      if (dir > 0 && dec.coord()[d] == dec.grid()[d] - 1) k = -1;
-      sw.k = k;
-      std::vector<GhostMsg> msgs;
-      if (sw.to >= 0) {
-        for (int j = 0; j < nscan; ++j) {
-          const double c = coord(g.rec[j], d);
-          if (dir < 0 ? c >= sublo + cut : c < subhi - cut) continue;
-          sw.send.push_back(j);
-          msgs.push_back(message(j, d, k));
+    // Shared with other ranks: hop after hop (LAMMPS's maxneed[d] swaps per side), each forwarding the
+    // ghosts the previous hop brought, until every rank holds every image within cut of its sub-domain
+    // however thin the sub-domains are. The first hop scans the records present when d starts; a later hop
+    // only the ghosts of the hop before, and of them only those that came from the other side (the
+    // midpoint test), so nothing goes back where it came from and no image arrives twice.
+    const int p = dec.grid()[d], me = dec.coord()[d];
+    const double sublo = dec.bound(box, d, me), subhi = dec.bound(box, d, me + 1);
+    const double mid = 0.5 * (sublo + subhi);
+    const int hops = dec.max_reach(box, d, cut);  // the same on every rank: every rank knows every cut
+    // A ghost crosses the periodic face at most once in p hops. More hops than sub-domains may shift one
+    // twice along d, and x + s·L then differs in bits from (x + s₁·L) + s₂·L: the record forward places
+    // images from owner coordinates instead (decided from the grid alone, so alike on every rank).
+    if (hops > p) shift_by_swaps_ = false;
+    // Hops the neighbour below (above) still needs from this side; past them this rank sends nothing.
+    const int need_below = dec.reach(box, d, (me - 1 + p) % p, +1, cut);
+    const int need_above = dec.reach(box, d, (me + 1) % p, -1, cut);
+    int nfirst = 0, nlast = nscan;
+    for (int hop = 0; hop < hops; ++hop, ++stage) {
+      if (hop > 0) nfirst = nlast, nlast = static_cast<int>(g.rec.size());
+      for (int dir : {-1, +1}) {
+        Swap sw;
+        sw.dim = d;
+        sw.stage = stage;
+        sw.to = dec.neighbor(box, d, dir);
+        sw.from = dec.neighbor(box, d, -dir);
+        // Crossing the periodic face: the receiver sees the atom one box length away.
+        int k = 0;
+        if (dir < 0 && me == 0) k = 1;
+        if (dir > 0 && me == p - 1) k = -1;
+        sw.k = k;
+        std::vector<GhostMsg> msgs;
+        if (sw.to >= 0 && hop < (dir < 0 ? need_below : need_above)) {
+          for (int j = nfirst; j < nlast; ++j) {
+            const double c = coord(g.rec[j], d);
+            if (dir < 0 ? c >= sublo + cut || (hop > 0 && c < mid) : c < subhi - cut || (hop > 0 && c >= mid))
+              continue;
+            sw.send.push_back(j);
+            msgs.push_back(message(j, d, k));
+          }
         }
+        append(sw, comm.sendrecv(msgs, sw.to, sw.from));
+        swaps_.push_back(std::move(sw));
       }
-      append(sw, comm.sendrecv(msgs, sw.to, sw.from));
-      swaps_.push_back(std::move(sw));
     }
   }
   g.shift.assign(shift_all.begin() + 3 * static_cast<size_t>(nlocal), shift_all.end());
@@ -236,6 +261,13 @@ bool GhostExchange::forward_records_begin(const Comm& comm, const Box& box, cons
     }
   } else {
     for (int i = 0; i < nlocal; ++i) rec[i].x = a.x[i], rec[i].y = a.y[i], rec[i].z = a.z[i];
+  }
+  if (!shift_by_swaps_) {
+    // Some ghost took two box shifts along one direction: owner coordinates + shift·L, as build placed them
+    // (the same bits whatever the rank count), at once; the end has nothing left to do.
+    forward_positions(comm, box, a, g);
+    open_pending(nullptr, 3, &g, open_outbox(comm, &g));
+    return moved;
   }
   Outbox& ob = open_outbox(comm, &g);
   open_pending(nullptr, 3, &g, ob);
@@ -283,8 +315,9 @@ void GhostExchange::forward_groups_end(const Comm& comm, const PostGroup& post, 
 }
 
 // Images this rank makes itself are copied record to record; coordinates for other ranks are staged with
-// the shift added, as the receiver would add it (x + k·L along the swap's direction: the source's own
-// coordinate along it is unshifted, since a direction never resends what it received).
+// the shift added, as the receiver would add it (x + k·L along the swap's direction). The source's own
+// coordinate along it is unshifted unless the ghost goes round the box twice (build then clears
+// shift_by_swaps_ and this path is not taken), so the sum has build's bits, x + s·L.
 void GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e,
                                  Outbox& ob, Comm::Requests& recv) {
   PosRec* rec = g.rec.data();
@@ -340,13 +373,13 @@ void GhostExchange::place_images(const Box& box, GhostImages& g, int j0, int j1)
 
 size_t GhostExchange::group_end(size_t b) const {
   size_t e = b;
-  while (e < swaps_.size() && swaps_[e].dim == swaps_[b].dim) ++e;
+  while (e < swaps_.size() && swaps_[e].stage == swaps_[b].stage) ++e;
   return e;
 }
 
 size_t GhostExchange::group_begin(size_t e) const {
   size_t b = e;
-  while (b > 0 && swaps_[b - 1].dim == swaps_[e - 1].dim) --b;
+  while (b > 0 && swaps_[b - 1].stage == swaps_[e - 1].stage) --b;
   return b;
 }
 
@@ -379,15 +412,16 @@ void GhostExchange::complete_sends(const Comm& comm) {
   outboxes_.clear();  // keys may change with the arrays; staging is re-sized for the new swaps anyway
 }
 
-// The swaps of one direction are independent (each sends only records that existed before the direction
-// started), so they travel together: one synchronisation per direction and exchange.
+// The swaps of one stage are independent (each sends only records that existed before the stage started:
+// a direction's local images, or one hop of a shared direction), so they travel together: one
+// synchronisation per stage and exchange.
 void GhostExchange::post_forward(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob,
                                  Comm::Requests& recv) {
   std::vector<Comm::Transfer> t;
   for (size_t s = b; s < e; ++s) {
     const Swap& sw = swaps_[s];
     if (sw.local) {
-      // A direction's sources precede its ghosts, so the copy reads nothing it writes.
+      // A stage's sources precede its ghosts, so the copy reads nothing it writes.
       gather_rows(v, n, sw.send.data(), sw.send.size(), v + static_cast<size_t>(sw.first) * n);
       continue;
     }
@@ -424,7 +458,7 @@ void GhostExchange::add_reverse(double* v, int n, size_t b, size_t e) const {
   // Added in reverse swap order, as a one-swap-at-a-time exchange would.
   for (size_t s = e; s-- > b;) {
     const Swap& sw = swaps_[s];
-    // A local swap's ghosts are read in place: the sums land on records before the direction's ghosts.
+    // A local swap's ghosts are read in place: the sums land on records before the stage's ghosts.
     const double* in = sw.local ? v + static_cast<size_t>(sw.first) * n : inbufs_[s].data();
     add_rows(v, n, sw.send.data(), sw.send.size(), in);
   }
@@ -458,11 +492,11 @@ void GhostExchange::forward_end(const Comm& comm) {
 
 void GhostExchange::reverse_begin(const Comm& comm, double* v, int n) {
   if (pending_.active) throw RunError("internal error: a ghost exchange started before the last one ended");
-  // The last direction shared with another rank is posted now; the earlier directions fold in reverse_end.
+  // The last stage (a hop shared with another rank) is posted now; the earlier stages fold in reverse_end.
   // Without one, everything waits for reverse_end, so values added in between still reach their owners.
   Outbox& ob = open_outbox(comm, v);
   open_pending(v, n, nullptr, ob);
-  size_t last = 0;  // end of the last shared direction's swaps; 0: none
+  size_t last = 0;  // end of the last shared stage's swaps; 0: none
   for (size_t e = swaps_.size(); e > 0 && last == 0;) {
     const size_t b = group_begin(e);
     if (remote(comm, b, e)) last = e;

@@ -1,5 +1,6 @@
 // Communication of the cluster decomposition: atom migration and the face-by-face ghost exchange (x, then y,
-// then z, forwarding ghosts of ghosts), with periodic shifts applied by the sender as integer box shifts.
+// then z, forwarding ghosts of ghosts; as many hops per direction as the cutoff spans sub-domains), with
+// periodic shifts applied by the sender as integer box shifts.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -24,7 +25,9 @@ class GhostExchange {
   GhostExchange& operator=(const GhostExchange&) = delete;
   /// Fills g with this rank's owned atoms (records 0..nlocal−1, owner = global id) and every periodic image
   /// or remote atom within `cut` of its sub-domain: per direction, records near each face go to the face
-  /// neighbour (itself with several shifts when the grid has one cell along that direction).
+  /// neighbour (itself with several shifts when the grid has one cell along that direction), which passes
+  /// them on, hop after hop, while they are within `cut` of the next sub-domain (LAMMPS's maxneed swaps),
+  /// so sub-domains may be thinner than `cut`.
   void build(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a, double cut,
              GhostImages& g);
   /// Forward communication of positions: ghosts get their owners' current coordinates + shift·L.
@@ -43,15 +46,16 @@ class GhostExchange {
   /// Reverse communication of n values per record (ρ̄, forces): ghosts' values are added onto their sources,
   /// swaps in reverse order, so ghosts of ghosts reach the owner.
   void reverse(const Comm& comm, double* v, int n);
-  /// forward() in two halves, to overlap the wait for another rank with work: begin runs the directions up to
-  /// the first one that talks to another rank and posts that one's messages; end waits for them and runs the
-  /// rest. In between the caller may touch owned records' values only, and not those being sent.
+  /// forward() in two halves, to overlap the wait for another rank with work: begin runs the stages (a
+  /// direction's local images, or one hop of a shared direction) up to the first one that talks to another
+  /// rank and posts that one's messages; end waits for them and runs the rest. In between the caller may
+  /// touch owned records' values only, and not those being sent.
   void forward_begin(const Comm& comm, double* v, int n);
   void forward_end(const Comm& comm);
-  /// reverse() in two halves: begin posts the last direction that talks to another rank (the shared
+  /// reverse() in two halves: begin posts the last stage, which talks to another rank (the shared
   /// directions come last, so nothing is folded yet); end waits, adds what arrived and folds the earlier
-  /// directions. In between the caller may add to owned records and to ghosts made before the first
-  /// direction shared with another rank.
+  /// stages. In between the caller may add to owned records and to ghosts made before the first stage
+  /// shared with another rank.
   void reverse_begin(const Comm& comm, double* v, int n);
   void reverse_end(const Comm& comm);
   /// Index of the first ghost record that came from another rank (or through one): ghosts before it are
@@ -66,6 +70,7 @@ class GhostExchange {
  private:
   struct Swap {
     int dim = 0;
+    int stage = 0;             // swaps of one stage (a direction's local images, or one hop) are independent
     int k = 0;                 // box lengths added along dim to what is sent (crossing a periodic face)
     int to = -1, from = -1;    // ranks (this rank for local images, −1 for none)
     bool local = false;        // this rank's own periodic images: copied in place, no message
@@ -74,7 +79,7 @@ class GhostExchange {
   };
   // Ghost records [j0, j1) at their sources' coordinates + shift·L.
   void place_images(const Box& box, GhostImages& g, int j0, int j1) const;
-  // Swaps [b, e) of one direction.
+  // Swaps [b, e) of one stage.
   size_t group_end(size_t b) const;
   size_t group_begin(size_t e) const;
   bool remote(const Comm& comm, size_t b, size_t e) const;
@@ -89,13 +94,13 @@ class GhostExchange {
   };
   Outbox& open_outbox(const Comm& comm, const void* key);
   void complete_sends(const Comm& comm);
-  // Post swaps [b, e) of one direction: their receives are added to `recv`, their sends to the outbox.
+  // Post swaps [b, e) of one stage: their receives are added to `recv`, their sends to the outbox.
   void post_forward(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob, Comm::Requests& recv);
   void post_reverse(const Comm& comm, double* v, int n, size_t b, size_t e, Outbox& ob, Comm::Requests& recv);
   void post_records(const Comm& comm, const Box& box, GhostImages& g, size_t b, size_t e, Outbox& ob,
                     Comm::Requests& recv);
   void unpack_records(GhostImages& g, size_t b, size_t e) const;
-  // The forward driver shared by values and records: begin posts the direction groups in order (local ones
+  // The forward driver shared by values and records: begin posts the stages in order (local ones
   // complete in place) up to the first that talks to another rank, which stays pending; end waits for its
   // receives and runs the later groups. `received` (may be empty) runs on each group once its data is in.
   using PostGroup = std::function<void(size_t b, size_t e, Comm::Requests& recv)>;
@@ -119,6 +124,11 @@ class GhostExchange {
   void open_pending(double* v, int n, GhostImages* g, Outbox& ob);
   Pending pending_;
   std::vector<Swap> swaps_;
+  // Every ghost took at most one box shift per direction, so placing it as its source + k·L (the record
+  // forward) gives build's owner + shift·L bits. False when a shared direction has more hops than
+  // sub-domains (a periodic box thinner than about the cutoff): the record forward then places images from
+  // owner coordinates on every rank.
+  bool shift_by_swaps_ = true;
   std::vector<double> raw_;
   std::vector<int64_t> tag_;
   std::vector<Outbox> outboxes_;

@@ -3,8 +3,6 @@
 // at its run `run N` means N more steps.
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -62,20 +60,6 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   }
   if (sim.comm.max(sim.state.atoms.max_id()) > 2147483647LL)
     a.fail("atom ids above 2147483647 are not supported");
-  // Ghosts come from face neighbours only (one hop per direction), so every sub-domain must be at least the
-  // neighbour cutoff thick wherever the grid splits the box.
-  const double cutneigh = sim.tables().cutmax + sim.neighbor.skin;
-  for (int d = 0; d < 3; ++d) {
-    if (sim.decomp.grid()[d] == 1 || sim.decomp.min_width(sim.state.box, d) >= cutneigh) continue;
-    int fit[3];
-    for (int e = 0; e < 3; ++e) fit[e] = std::max(1, static_cast<int>(sim.state.box.prd(e) / cutneigh));
-    a.fail(fmt::format(
-        "the {} MPI ranks split the box {} along {} into sub-domains {:.4g} Å thick, thinner "
-        "than the neighbour cutoff {:.4g} Å (pair cutoff + skin): run on fewer MPI ranks (at most "
-        "{}x{}x{} sub-domains fit this box) or set cluster.grid",
-        sim.comm.size(), sim.decomp.grid_text(), "xyz"[d], sim.decomp.min_width(sim.state.box, d), cutneigh,
-        fit[0], fit[1], fit[2]));
-  }
   if (sim.dry_run) {
     sim.validate_run();
     return;

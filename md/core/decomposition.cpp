@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/error.hpp"
 #include "io/command.hpp"
 
 namespace wmd::md {
@@ -105,6 +106,32 @@ double Decomposition::min_width(const Box& box, int d) const {
   double w = std::numeric_limits<double>::max();
   for (int c = 0; c < grid_[d]; ++c) w = std::min(w, bound(box, d, c + 1) - bound(box, d, c));
   return w;
+}
+
+int Decomposition::reach(const Box& box, int d, int c, int dir, double cut) const {
+  const int p = grid_[d];
+  const double enough = cut + 1e-12 * (cut + box.prd(d));
+  double covered = 0.0;  // Å from c's face to the far face of the last sub-domain counted
+  int count = 0;
+  for (int k = c + dir; covered < enough; k += dir) {
+    if (k < 0 || k >= p) {
+      if (!box.periodic(d)) break;
+      k = (k % p + p) % p;
+    }
+    ++count;
+    covered += bound(box, d, k + 1) - bound(box, d, k);
+    // check_ghost_budget refuses cutoffs this far beyond the box long before; this only stops a runaway.
+    if (count > (1 << 20) || !(covered > 0.0))
+      throw RunError("the ghost cutoff reaches more than 2^20 sub-domains along " + std::string(1, "xyz"[d]));
+  }
+  return count;
+}
+
+int Decomposition::max_reach(const Box& box, int d, double cut) const {
+  int most = 0;
+  for (int c = 0; c < grid_[d]; ++c)
+    most = std::max({most, reach(box, d, c, -1, cut), reach(box, d, c, +1, cut)});
+  return most;
 }
 
 }  // namespace wmd::md

@@ -50,6 +50,14 @@ class Decomposition {
   int neighbor(const Box& box, int d, int dir) const;
   /// Thinnest sub-domain along d.
   double min_width(const Box& box, int d) const;
+  /// How many sub-domains next to cell c along d, on side dir (−1 below, +1 above), hold points closer than
+  /// `cut` to c's face on that side (LAMMPS's CommBrick::updown, ghost exchange hops): 1 when c's neighbour
+  /// is at least cut thick; never past a non-periodic face; round the box again when a periodic box is
+  /// thinner than cut. A hair of slack (1e-12 of cut + L) counts one sub-domain more rather than one too few
+  /// when the widths add up to cut within round-off.
+  int reach(const Box& box, int d, int c, int dir, double cut) const;
+  /// The most hops any sub-domain needs along d (LAMMPS's maxneed): the ghost exchange's swaps per side.
+  int max_reach(const Box& box, int d, double cut) const;
 
  private:
   std::array<int, 3> grid_ = {1, 1, 1};

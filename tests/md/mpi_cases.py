@@ -2,9 +2,11 @@
 """Multi-rank checks of the cluster backend and of the mesh emulator tiled over ranks, run by ctest under mpirun.
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
-CASE: lammps_digits | lammps_digits_targets | deterministic | too_thin | grid_mismatch | lost_atom | failures_once | mesh_bits | bad_restart |
-      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm | geometry
-TEST_PROGRAM: the GoogleTest executable that `comm` runs on several ranks (test_comm_mpi)
+CASE: lammps_digits | lammps_digits_targets | deterministic | grid_mismatch | lost_atom | failures_once | mesh_bits | bad_restart |
+      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm | ghosts | thin_subdomains |
+      geometry
+TEST_PROGRAM: the GoogleTest executable that `comm` or `ghosts` runs on several ranks (test_comm_mpi,
+      test_ghosts_mpi)
 """
 import json
 import os
@@ -196,23 +198,6 @@ def deterministic():
             if files[n][k] != files[1][k]:
                 fail(f"{name} at {n} ranks differs from 1 rank")
     print("deterministic: 1, 2, 3 ranks bit-identical")
-
-
-def too_thin():
-    # A 10.8 Å box split in two gives 5.4 Å sub-domains, thinner than cutoff + skin (6.95 Å): exit 2, no output.
-    d = fresh("too_thin")
-    with open(os.path.join(d, "in.thin"), "w") as f:
-        f.write(small_input(3, "fix 1 all nve\nrun 10\n"))
-    rc, out, err = run(2, ["run", "in.thin", "--output", "out"], d)
-    if rc != 2:
-        fail(f"exit {rc}, expected 2\n{err}")
-    if "error: in.thin:11: " not in err or "fewer MPI ranks" not in err:
-        fail(f"message does not name the run line and suggest fewer ranks:\n{err}")
-    if err.count("error:") != 1:
-        fail(f"the error must be printed once:\n{err}")
-    if os.path.exists(os.path.join(d, "out")):
-        fail("output written for bad input")
-    print("too many ranks: " + err.splitlines()[0])
 
 
 def grid_mismatch():
@@ -558,6 +543,139 @@ def bad_restart():
         print(f"--restart {path} on 2 ranks: exit 2, " + next(ln for ln in err.splitlines() if reason in ln))
 
 
+THIN = os.path.join(SOURCE, "tests", "data", "thin")
+# tests/data/thin/in.NAME: (MPI ranks, `processors` line or "", the grid wafermd must print). Each grid but
+# the one-rank runs' splits some direction into sub-domains thinner than the neighbour cutoff (in.cu6's
+# 1 by 2 by 2 is the thick control).
+THIN_RUNS = {
+    "cu4": [(1, "", "1 by 1 by 1"), (3, "", "1 by 1 by 3"), (4, "processors 1 1 4", "1 by 1 by 4")],
+    "cu6": [(1, "", "1 by 1 by 1"), (3, "processors 1 1 3", "1 by 1 by 3"), (3, "processors * * *", "1 by 1 by 3"),
+            (4, "processors * * *", "1 by 2 by 2"), (4, "processors 1 1 4", "1 by 1 by 4")],
+    "cu3": [(1, "", "1 by 1 by 1"), (2, "", "1 by 1 by 2"), (3, "processors 3 1 1", "3 by 1 by 1"),
+            (4, "", "1 by 2 by 2")],
+    "slab": [(1, "", "1 by 1 by 1"), (2, "processors 1 1 2", "1 by 1 by 2"), (3, "processors 1 1 3", "1 by 1 by 3")],
+    "shrink": [(1, "", "1 by 1 by 1"), (3, "", "1 by 1 by 3"), (4, "processors 1 1 4", "1 by 1 by 4")],
+    "min": [(1, "", "1 by 1 by 1"), (3, "", "1 by 1 by 3")],
+    "deposit": [(1, "", "1 by 1 by 1"), (3, "", "1 by 1 by 3")],
+}
+
+
+def close_rows(got, ref, tol):
+    """None when two tables of numbers agree to tol relative (of max(1, |ref|)), else the first difference."""
+    if len(got) != len(ref):
+        return f"{len(got)} rows, expected {len(ref)}"
+    for r, (a, b) in enumerate(zip(got, ref)):
+        if len(a) != len(b):
+            return f"row {r}: {len(a)} values, expected {len(b)}"
+        for x, y in zip(a, b):
+            if abs(x - y) > tol * max(1.0, abs(y)):
+                return f"row {r}: {a}, expected {b}"
+    return None
+
+
+def numbers(path, skip=1):
+    """Rows of numbers of a thermo table (thermo.csv or lmp's rows), past `skip` header lines."""
+    lines = open(path).read().splitlines()[skip:]
+    return [[float(x) for x in ln.replace(",", " ").split()] for ln in lines if ln.strip()]
+
+
+def dump_numbers(path):
+    rows, atoms = [], False
+    for ln in open(path).read().splitlines():
+        if ln.startswith("ITEM:"):
+            atoms = ln.startswith("ITEM: ATOMS")
+        elif atoms:
+            rows.append([float(x) for x in ln.split()])
+    return rows
+
+
+def thin_subdomains():
+    # Sub-domains thinner than the neighbour cutoff (pair cutoff + skin): ghosts come over several hops per
+    # direction, as LAMMPS's maxneed swaps bring them. Each case of tests/data/thin on 1-4 ranks (grids split
+    # along one direction, two sub-domains along a direction, a box thinner than the cutoff, a shrink-wrapped
+    # face, a minimisation, fix deposit) prints lmp's thermo rows and writes lmp's dumps to round-off, and
+    # the one-rank run's; deterministic mode writes the same bytes on 1, 2, 3 and 4 ranks.
+    for name, runs in THIN_RUNS.items():
+        ref = numbers(os.path.join(THIN, f"lammps_{name}.txt"))
+        # A minimisation's line searches amplify the summation order's round-off.
+        tol = 1e-8 if name == "min" else 1e-9
+        one = None
+        for ranks, proc, grid in runs:
+            d = fresh(f"thin_{name}_{ranks}_{len(proc)}")
+            write_file(d, "in." + name, (proc + "\n" if proc else "") + open(os.path.join(THIN, "in." + name)).read())
+            rc, out, err = run(ranks, ["run", "in." + name, "--output", "out"], d)
+            what = f"in.{name} on {ranks} ranks ({proc or 'default grid'})"
+            if rc != 0:
+                fail(f"{what}: exit {rc}\n{err}")
+            if f"{grid} MPI processor grid" not in out:
+                fail(f"{what}: expected the {grid} grid\n{out}")
+            got = numbers(os.path.join(d, "out", "thermo.csv"))
+            why = close_rows(got, ref, tol)
+            if why:
+                fail(f"{what}: thermo differs from lmp's: {why}")
+            if one is None:
+                one = got
+            why = close_rows(got, one, tol)
+            if why:
+                fail(f"{what}: thermo differs from one rank's: {why}")
+            dump = os.path.join(THIN, f"lammps_{name}.dump")
+            if os.path.exists(dump):
+                why = close_rows(dump_numbers(os.path.join(d, f"{name}.dump")), dump_numbers(dump), 1e-8)
+                if why:
+                    fail(f"{what}: {name}.dump differs from lmp's: {why}")
+            print(f"{what}: lmp's thermo rows" + (" and dump" if os.path.exists(dump) else ""))
+    # A run restarted from its checkpoint ends byte-identical to the uninterrupted one (the restart rebuilds
+    # the ghosts from the saved build positions): hops within the grid (in.cu4, 3 ranks) and round a box
+    # thinner than the cutoff (in.slab, 2 ranks).
+    for name, ranks, proc in (("cu4", 3, ""), ("slab", 2, "processors 1 1 2")):
+        d = fresh(f"thin_restart_{name}")
+        text = (proc + "\n" if proc else "") + "".join(
+            ln for ln in open(os.path.join(THIN, "in." + name)).readlines() if not ln.startswith(("dump", "run")))
+        write_file(d, "in.full", text + "run 60\nwrite_data full.data\n")
+        write_file(d, "in.half", text + "run 30\nwrite_data half.data\n")
+        for args in (["in.full", "--output", "full"], ["in.half", "--output", "half", "--set", "output.checkpoint_every=30"],
+                     ["in.half", "--output", "second", "--restart", os.path.join("half", "checkpoint.h5")]):
+            rc, out, err = run(ranks, ["run"] + args, d)
+            if rc != 0:
+                fail(f"in.{name} restart check on {ranks} ranks, {' '.join(args)}: exit {rc}\n{err}")
+        if file_bytes(d, "full.data") != file_bytes(d, "half.data"):
+            fail(f"in.{name} on {ranks} ranks: the run restarted at step 30 differs from the uninterrupted one")
+        print(f"in.{name} on {ranks} ranks: restarted at step 30, byte-identical at step 60")
+    # Deterministic mode: the same bytes whatever the rank count and grid, thin sub-domains or not.
+    files = None
+    for ranks, proc in ((1, ""), (2, ""), (3, ""), (4, ""), (4, "processors 1 1 4")):
+        d = fresh(f"thin_det_{ranks}_{len(proc)}")
+        write_file(d, "in.shrink", (proc + "\n" if proc else "") + open(os.path.join(THIN, "in.shrink")).read())
+        rc, out, err = run(ranks, ["run", "in.shrink", "--set", "deterministic=true", "--output", "out"], d)
+        if rc != 0:
+            fail(f"deterministic in.shrink on {ranks} ranks: exit {rc}\n{err}")
+        got = [file_bytes(d, f) for f in ("shrink.data", "shrink.dump", os.path.join("out", "thermo.csv"))]
+        if files is None:
+            files = got
+        elif got != files:
+            fail(f"deterministic in.shrink on {ranks} ranks ({proc or 'default grid'}): output differs from 1 rank")
+    print("deterministic in.shrink: 1, 2, 3, 4 ranks (1 by 1 by 3, 1 by 2 by 2, 1 by 1 by 4) byte-identical")
+
+
+def ghosts():
+    # The ghost exchange against brute force on 2, 3 and 4 ranks (test_ghosts_mpi's cases on every rank):
+    # sub-domains thinner than the cutoff, two per direction, boxes thinner than the cutoff, fixed faces.
+    if not TEST_PROGRAM:
+        fail("the ghosts case needs the test program (test_ghosts_mpi) as its last argument")
+    d = fresh("ghosts")
+    for n in (2, 3, 4):
+        try:
+            rc, out, err = run(n, ["--gtest_brief=1", "--gtest_color=no"], d, timeout=120, program=TEST_PROGRAM)
+        except subprocess.TimeoutExpired:
+            fail(f"{n} ranks: ghost exchange tests hung")
+        if rc != 0:
+            fail(f"{n} ranks: exit {rc}\n{out}\n{err}")
+        passed = sum(1 for ln in out.splitlines() if ln.startswith("[  PASSED  ]"))
+        if passed != n:
+            fail(f"{n} ranks: {passed} ranks report their tests passed, expected {n}\n{out}")
+        print(f"{n} ranks: ghost exchange matches brute force on every rank")
+
+
 def comm():
     # Comm's operations (element-wise maxima and bitwise or, all_to_all, tagged messages, Requests, votes,
     # waited()) on 2, 3 and 4 ranks: every rank runs test_comm_mpi's cases and must pass them all.
@@ -648,6 +766,7 @@ def geometry():
 
 
 {"lammps_digits": lammps_digits, "lammps_digits_targets": lammps_digits_targets, "mesh_bits": mesh_bits,
- "deterministic": deterministic, "too_thin": too_thin, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "failures_once": failures_once, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
+ "deterministic": deterministic, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "failures_once": failures_once, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
- "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "geometry": geometry}[CASE]()
+ "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "ghosts": ghosts,
+ "thin_subdomains": thin_subdomains, "geometry": geometry}[CASE]()
