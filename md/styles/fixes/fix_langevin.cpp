@@ -97,10 +97,10 @@ class FixLangevin : public Fix {
     out["random"] = rng_.state();
     out["tally"] = {energy_, energy_onestep_, eo_now_, allocated_ ? 1.0 : 0.0};
   }
+  // LAMMPS's fix langevin writes nothing into restart files: defined after read_restart it starts a new
+  // RanMars from its seed. A checkpoint's state continues the interrupted run.
+  bool keeps_restart_state() const override { return false; }
   void restore_state(const FixStateMap& in) override {
-    // A fix defined after read_restart starts afresh, as LAMMPS's (its fix langevin writes no restart
-    // state): a new RanMars from the seed. A checkpoint's continues the interrupted run.
-    if (in.count("wafermd_read_restart")) return;
     const auto r = in.find("random");
     if (r != in.end()) rng_.set_state(r->second);
     const auto t = in.find("tally");
