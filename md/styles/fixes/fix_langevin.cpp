@@ -5,11 +5,12 @@
 // The noise is one-rank LAMMPS's, whatever the rank count: LAMMPS draws from RanMars(seed + rank) three
 // uniforms per group atom in its local atom order; on one rank that is RanMars(seed) over all group atoms
 // in one-rank LAMMPS's order, which wafermd keeps for every atom (Atoms::order, md/core/lammps_order.hpp).
-// Every rank generates that whole stream (3 draws per group atom and call, a few ns each) and takes its own
+// Every rank generates that whole stream (3 draws per group atom and call, ~7.5 ns each) and takes its own
 // atoms' draws by their place among the group's atoms in that order. The places are cached and checked
 // every step against the atoms' orders, ids, types and the group's size (one 2-value reduction), and
-// re-gathered when they changed (a sort, deletion, deposition, a dynamic group). So 1, 2 and 3 ranks, and
-// both backends, give the same forces to round-off, and the same bits in deterministic mode.
+// re-gathered when they changed (a sort — the run loop sorts before post_force, as LAMMPS before the step's
+// forces —, deletion, deposition, a dynamic group). So 1, 2 and 3 ranks, and both backends, give the same
+// forces to round-off, and the same bits in deterministic mode.
 //
 // Keywords: `zero yes` subtracts the group's mean random force (summed on every rank over the whole stream
 // in LAMMPS's order, so one-rank LAMMPS's sum; a TermSum with a biased temperature or an atom-style T);
@@ -19,7 +20,9 @@
 // Grønbech-Jensen–Farago integrator, whose per-atom state would have to travel with the atoms) and
 // `omega`/`angmom` (finite-size particles, which atom_style atomic lacks) are refused. wafermd's extension
 // `noise hashed` draws instead from a hash of (seed, atom id, step, component): the same statistics at O(1)
-// per atom and no reduction (huge runs, the wafer), not LAMMPS's numbers.
+// per atom and no per-step reduction (huge groups on many ranks, the wafer), not LAMMPS's numbers.
+// Known difference: lmp also restarts the tally at a `minimize`'s first step when f_ID is read there; this
+// fix gets no hook in a minimisation (wafermd calls no Fix::init there) and keeps it.
 #include <algorithm>
 #include <cmath>
 
