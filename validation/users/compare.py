@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RANDOM = {}  # fix langevin draws LAMMPS's stream (in.pka agrees with lmp through its 1,100 steps)
+RANDOM = {"pka": "fix langevin on the border (its noise is wafermd's own stream)"}
 
 
 def run(cmd, cwd):
