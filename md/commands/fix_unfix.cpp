@@ -22,9 +22,10 @@ void cmd_fix(Simulation& sim, const io::Command& c) {
       sim.log.line("fix balance: the " + sim.settings.backend +
                    " backend has no sub-domains to balance; ignored");
   }
-  // As LAMMPS: a fix whose ID and style a read_restart file carried takes back its state.
+  // As LAMMPS: a fix whose ID and style a read_restart file carried takes back its state (if LAMMPS's
+  // fix of that style keeps one in restart files).
   const auto saved = sim.restart_fix_states.find(id);
-  if (saved != sim.restart_fix_states.end() && saved->second.first == style) {
+  if (saved != sim.restart_fix_states.end() && saved->second.first == style && f->keeps_restart_state()) {
     const NamedArrays& st = saved->second.second;
     if (st.count("wafermd_restart_ranks"))
       a.fail("fix " + id + ": its state in the restart file was written on " +

@@ -130,6 +130,7 @@ io::CheckpointData Simulation::checkpoint_data() const {
   d.ints["atoms/iz"] = convert<int64_t>(gather_all(c, a.iz));
   d.ints["atoms/mask"] = convert<int64_t>(gather_all(c, a.mask));
   d.ints["atoms/order"] = gather_all(c, a.order);
+  d.ints["lammps_order/next_sort"] = {atom_sort.next_step};  // a continued run keeps the sort schedule
   put_ranked(d, c, "backend", backend->save_state());
   std::string fix_ids;
   for (const auto& fp : fixes) {
@@ -257,6 +258,8 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     state.box.min_lo[k] = reals("box/min_lo")[k], state.box.min_hi[k] = reals("box/min_hi")[k];
   }
   state.group_names = split_lines(text("groups/names"));
+  if (d.ints.count("lammps_order/next_sort") && !d.ints.at("lammps_order/next_sort").empty())
+    atom_sort.next_step = d.ints.at("lammps_order/next_sort")[0];
   for (int k = 0; k < 3; ++k) {
     // Checkpoints from before `balance` have none: uniform cuts, as their runs had.
     const auto it = d.reals.find(std::string("decomposition/cuts_") + "xyz"[k]);

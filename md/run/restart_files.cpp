@@ -41,7 +41,6 @@ void Simulation::write_restart_file(const std::string& path) {
     faces += std::string(k ? " " : "") + static_cast<char>(state.box.face[k][0]) +
              static_cast<char>(state.box.face[k][1]);
   d.texts["box/boundary"] = faces;
-  d.ints["lammps_order/next_sort"] = {atom_sort.next_step};
   std::string file = expand_step(path, state.step);
   if (dry_run) file = dry_restart_path(file);
   if (comm.root()) io::write_checkpoint(file, d);

@@ -101,8 +101,14 @@ void Simulation::verlet_step(int64_t end, bool show_progress, double& modify_sec
   if (reneighbour) backend->force_rebuild();
   const Comm::Tally before_forces = comm.tally();
   modify_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const int64_t builds_before = backend->neighbor_stats().builds;
   backend->compute(state, eatom_needed(state.step), tally_needed(state.step, end, show_progress));
   t0 = std::chrono::steady_clock::now();
+  // LAMMPS sorts its atoms at the first re-neighbouring step past the sort interval, before that step's
+  // forces: the fixes after the forces (fix langevin's noise) already see the new order.
+  if (atom_sort.every > 0 && backend->neighbor_stats().builds != builds_before &&
+      state.step >= atom_sort.next_step)
+    sort_atoms_as_lammps();
   const Comm::Tally after_forces = comm.tally();
   for (auto& f : fixes) f->post_force(fc);
   for (auto& f : fixes) f->final_integrate(fc);
@@ -155,7 +161,9 @@ void Simulation::run_steps(int64_t nsteps) {
     for (auto& f : fixes) f->init(fc);
   }
   apply_load_balance();
-  sort_atoms_as_lammps();
+  // A run continued from a checkpoint goes on as the interrupted run did: no set-up sort, the atoms keep
+  // the order and sort schedule the checkpoint recorded (fix langevin's noise follows that order).
+  if (restart_forces_.empty()) sort_atoms_as_lammps();
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));
   for (const auto& note : backend->setup_notes()) log.line(note);
   forces_current = true;
@@ -204,15 +212,9 @@ void Simulation::run_steps(int64_t nsteps) {
     return cascade.stop_time > 0.0 && state.time >= cascade.stop_time * (1.0 - 1e-12);
   };
   int64_t done = 0;
-  int64_t builds_seen = backend->neighbor_stats().builds;
   while (state.step < end && !cascade_over()) {
     ++done;
     verlet_step(end, show_progress, modify);
-    // LAMMPS sorts its atoms at the first re-neighbouring step past the sort interval.
-    const int64_t builds = backend->neighbor_stats().builds;
-    if (atom_sort.every > 0 && builds != builds_seen && state.step >= atom_sort.next_step)
-      sort_atoms_as_lammps();
-    builds_seen = builds;
     auto t0 = std::chrono::steady_clock::now();
     const bool last = state.step == end || cascade_over();
     if ((thermo.every > 0 && state.step % thermo.every == 0) || last) {

@@ -143,6 +143,9 @@ class Fix {
   virtual void save_state(FixStateMap& out) const { (void)out; }
   /// Restores what save_state wrote (keys prefixed with the fix ID by the caller if it mixes fixes).
   virtual void restore_state(const FixStateMap& in) { (void)in; }
+  /// False for a style whose LAMMPS fix writes nothing into restart files (fix langevin: a fix defined
+  /// after read_restart starts afresh, as in LAMMPS); its save_state then serves checkpoints only.
+  virtual bool keeps_restart_state() const { return true; }
 
  protected:
   /// True if atom i is in the group (and the region, if any).

@@ -178,9 +178,12 @@ def lammps_digits_targets():
 
 def deterministic():
     # deterministic: true gives the same bits at 1, 2 and 3 ranks (thermo.csv at 17 digits, full-precision data).
-    # A shrink-wrapped z (split by the 2 and 3 rank grids) and a sorted per-atom-energy dump gathered to rank 0.
+    # A shrink-wrapped z (split by the 2 and 3 rank grids) and a sorted per-atom-energy dump gathered to rank 0;
+    # fix langevin's noise (LAMMPS's one stream in LAMMPS's atom order), its zero-force sum and its tally too.
     text = small_input(7, "velocity all create 3000.0 4928459 loop all\nneighbor 1.0 bin\n"
-                       "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.005\nthermo 10\n"
+                       "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\n"
+                       "fix 2 all langevin 3000 3000 0.1 48279 zero yes tally yes\n"
+                       "thermo_style custom step temp pe etotal press f_2\ntimestep 0.005\nthermo 10\n"
                        "compute pe all pe/atom\ndump d all custom 25 dump.txt id x y z vx c_pe\n"
                        "dump_modify d sort id format float %.17g\n"
                        "run 40\nvelocity all scale 1500.0\nrun 10\nwrite_data final.data\n", boundary="p p s")
@@ -432,11 +435,13 @@ def lost_atom():
 
 def mesh_bits():
     # Deterministic mode is one arithmetic for both backends: the cluster backend on 2 ranks and the mesh
-    # backend in fp64 must write byte-identical data files after 100 steps (rebuilds included).
+    # backend in fp64 must write byte-identical data files after 100 steps (rebuilds included), fix
+    # langevin's noise in LAMMPS's atom order included.
     d = fresh("mesh_bits")
     with open(os.path.join(d, "in.bits"), "w") as f:
         f.write(small_input(8, "velocity all create 1600.0 376847 loop geom\n"
-                            "neigh_modify every 1 delay 5 check yes\nfix 1 all nve\ntimestep 0.005\n"
+                            "neigh_modify every 1 delay 5 check yes\nfix 1 all nve\n"
+                            "fix 2 all langevin 1600 1600 0.2 90121 zero yes\ntimestep 0.005\n"
                             "thermo 50\nrun 100\nwrite_data final.data\n"))
     common = ["--set", "deterministic=true"]
     rc, out, err = run(2, ["run", "in.bits", "--output", "c"] + common, d)

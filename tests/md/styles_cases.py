@@ -4,8 +4,9 @@ validation/styles/regenerate.sh), at 1 and 3 MPI ranks: wafermd's thermo.csv row
 lmp's rows.
 
 usage: styles_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE
-CASE: the NAME of tests/data/styles/in.NAME, or examples_shear / examples_shear_void (Debian's
-      examples/shear/in.shear and in.shear.void run unchanged, Ni_u3.eam beside them).
+CASE: the NAME of tests/data/styles/in.NAME (after NAME.pre, when there is one, in the same directory), or
+      examples_shear / examples_shear_void (Debian's examples/shear/in.shear and in.shear.void run unchanged,
+      Ni_u3.eam beside them).
 """
 import os
 import shutil
@@ -348,6 +349,14 @@ def main():
             inp = name
         else:
             inp = os.path.join(DATA, "in." + CASE)
+        pre = os.path.join(DATA, CASE + ".pre")
+        if os.path.exists(pre):  # a script run first in the same directory (the restart file in.CASE reads)
+            cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD, "run", pre,
+                   "--output", "pre"]
+            p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=600)
+            if p.returncode != 0:
+                print("FAIL: %d ranks: %s.pre: exit %d\n%s" % (ranks, CASE, p.returncode, p.stderr[-3000:]))
+                return 1
         cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD, "run", inp,
                "--output", "out"]
         p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=600)

@@ -159,7 +159,12 @@ TEST(FixInput, BadFixesAreInputErrors) {
         "fix 1 all npt temp 300 300 0.1\n", "fix 1 all dt/reset 1 NULL NULL 0.1 units parsec\n",
         "fix 1 all electron/stopping 10 no_such_table.txt\n", "fix 1 all nvt temp 300 300 0.1 iso 0 0 1\n",
         "fix 1 all nve/limit 0\n", "fix 1 all nve/limit\n", "fix 1 all nve/limit 0.1 extra\n",
-        "fix 1 all npt temp 300 300 0.1 iso 0 0 1 drag -1\n"}) {
+        "fix 1 all npt temp 300 300 0.1 iso 0 0 1 drag -1\n",
+        // fix langevin: GJF, finite-size particles, a seed RanMars refuses, an unknown noise, a type out of
+        // range
+        "fix 1 all langevin 300 300 0.1 5 gjf vfull\n", "fix 1 all langevin 300 300 0.1 5 omega yes\n",
+        "fix 1 all langevin 300 300 0.1 5 angmom 3.0\n", "fix 1 all langevin 300 300 0.1 900000001\n",
+        "fix 1 all langevin 300 300 0.1 5 noise gauss\n", "fix 1 all langevin 300 300 0.1 5 scale 2 1.5\n"}) {
     EXPECT_THROW(wmd::test::ScriptRun(std::string(kCu) + bad, wmd::test::scratch_dir("bad_fix"), true),
                  wmd::InputError)
         << bad;

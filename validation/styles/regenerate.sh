@@ -19,6 +19,8 @@ trap 'rm -rf "$work"' EXIT
 rows() { awk '/^ *Step/ {on = 1; n++} /^Loop time/ {on = 0} on && n == 1' "$1" >"$2"; }
 for input in "$data"/in.*; do
   name=${input##*/in.}
+  # A case may need a script run before it in the same directory (NAME.pre: the restart file it reads).
+  if [ -f "$data/$name.pre" ]; then (cd "$work" && lmp -in "$data/$name.pre" -log none >/dev/null); fi
   (cd "$work" && lmp -in "$input" -log "$work/log.$name" >/dev/null)
   rows "$work/log.$name" "$data/lammps_$name.txt"
   # A case that dumps per-atom values keeps lmp's dump beside its rows.
