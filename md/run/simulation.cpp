@@ -189,6 +189,7 @@ FixBuildContext Simulation::fix_build_context() const {
                     settings.backend};
   c.styles = this;
   c.comm = &comm;
+  c.dry_run = dry_run;
   for (int d = 0; d < 3; ++d) c.lattice[d] = lattice.spacing[d];
   return c;
 }

@@ -173,6 +173,7 @@ struct FixBuildContext {
   const StyleLookup* styles = nullptr;           // computes, fixes and variables defined so far
   double lattice[3] = {1.0, 1.0, 1.0};           // lattice spacings x, y, z (default lattice none 1.0)
   const Comm* comm = nullptr;  // the ranks (fixes that keep per-atom values by id gather them)
+  bool dry_run = false;        // the checking pass: runs take no steps (fix vector cannot know its length)
 };
 
 /// `fix ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.
