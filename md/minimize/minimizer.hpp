@@ -1,5 +1,6 @@
-// Energy minimisation (LAMMPS `minimize`): Polak–Ribière conjugate gradients with a derivative-based line
-// search, and FIRE 2.0 damped dynamics; optional box relaxation (LAMMPS `fix box/relax`) for CG.
+// Energy minimisation (LAMMPS `minimize`): Polak–Ribière conjugate gradients with LAMMPS's line searches
+// (backtrack, quadratic, forcezero), and FIRE 2.0 damped dynamics; optional box relaxation (LAMMPS `fix
+// box/relax`, its extra degrees of freedom) for CG.
 // Works through the Backend interface only, with global sums through a Comm, so it runs on every backend.
 #pragma once
 #include <cstdint>
@@ -21,7 +22,7 @@ struct MinSettings {
   int64_t maxiter = 0, maxeval = 0;
   double dmax = 0.1;               // Å: largest atom move per line search (cg) or per step (fire)
   std::string norm = "two";        // two | max | inf: the force norm compared with ftol
-  std::string line = "quadratic";  // LAMMPS's quadratic or backtrack search; forcezero: the slope-based one
+  std::string line = "quadratic";  // LAMMPS's line search: quadratic (its default), backtrack or forcezero
   // FIRE 2.0 (Guénolé et al. 2020), LAMMPS defaults
   int64_t delaystep = 20;
   double dtgrow = 1.1, dtshrink = 0.5, alpha0 = 0.25, alphashrink = 0.99, tmax = 10.0, tmin = 0.02;
@@ -29,13 +30,22 @@ struct MinSettings {
   int64_t vdfmax = 2000;
 };
 
-/// `fix box/relax`: which box lengths are degrees of freedom and their target pressures (bar).
+/// `fix box/relax` (orthogonal boxes): which box lengths are extra degrees of freedom of the line search,
+/// their target pressures and LAMMPS's keywords. Coupling xyz is LAMMPS's ISO style (one degree of freedom);
+/// every other setting is ANISO (three, the unrelaxed ones with zero force).
 struct BoxRelax {
+  enum class Couple { none, xyz, xy, yz, xz };
   bool active = false;
-  bool couple = false;  // iso: one common scale factor for x, y, z
+  Couple couple = Couple::none;
   bool dim[3] = {false, false, false};
   double target[3] = {0.0, 0.0, 0.0};  // bar
-  double vmax = 0.0001;                // largest fractional change of a box length per iteration
+  bool deviatoric = false;             // an x, y or z keyword was given (LAMMPS's deviatoric_flag)
+  double vmax = 0.0001;                // largest fractional change of a box length per line search
+  int64_t nreset = 0;                  // reset the reference box every nreset iterations (deviatoric only)
+  bool dilate_all = true;              // dilate partial: only the fix's group follows the box
+  uint32_t group = 1;
+  double fixedpoint[3] = {0.0, 0.0, 0.0};  // the point that stays fixed (box centre at the fix's definition)
+  bool iso() const { return couple == Couple::xyz; }
 };
 
 /// What LAMMPS prints as "Minimization stats".
