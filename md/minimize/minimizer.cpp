@@ -78,7 +78,6 @@ class Minimizer {
 
   // fix box/relax (LAMMPS's FixBoxRelax on an orthogonal box)
   void box_init();
-  void compute_sigma();
   double min_energy();
   double max_alpha_extra() const;
   void box_min_step(double alpha);
@@ -94,10 +93,9 @@ class Minimizer {
   // Extra global degrees of freedom (LAMMPS's nextra_global): 1 for iso, 3 otherwise, 0 without box/relax.
   int nextra_ = 0;
   double fextra_[3] = {0, 0, 0}, gextra_[3] = {0, 0, 0}, hextra_[3] = {0, 0, 0};
-  double prdinit_[3] = {1, 1, 1}, vol0_ = 1.0, h0_[3] = {1, 1, 1};  // reference box (init, compute_sigma)
-  double p_hydro_ = 0.0, sigma_[3] = {0, 0, 0};
-  bool deviatoric_ = false;
-  Box box0_;  // the box at the line-search start (min_store)
+  BoxRelaxReference ref_;     // reference box and targets (init, compute_sigma)
+  double h0_[3] = {1, 1, 1};  // box lengths at the start (FixBoxRelax's h0, never reset)
+  Box box0_;                  // the box at the line-search start (min_store)
 
   Box box_seen_;  // the box after the last force evaluation
   bool have_setup_ = false;
@@ -108,33 +106,12 @@ class Minimizer {
   MinStats st_;
 };
 
-// LAMMPS's FixBoxRelax::init: the reference box is the box at the start of this minimisation, the target's
-// hydrostatic part p_hydro, and the deviatoric stress sigma when targets differ (or x/y/z were given).
+// LAMMPS's FixBoxRelax::init at the start of this minimisation.
 void Minimizer::box_init() {
   nextra_ = br_.iso() ? 1 : 3;
-  for (int d = 0; d < 3; ++d) prdinit_[d] = h0_[d] = s_.box.prd(d);
-  vol0_ = prdinit_[0] * prdinit_[1] * prdinit_[2];
-  int nflag = 0;
-  p_hydro_ = 0.0;
-  for (int d = 0; d < 3; ++d)
-    if (br_.dim[d]) p_hydro_ += br_.target[d], ++nflag;
-  if (nflag) p_hydro_ /= nflag;
-  deviatoric_ = br_.deviatoric;
-  for (int d = 0; d < 3; ++d)
-    if (br_.dim[d] && std::fabs(p_hydro_ - br_.target[d]) > 1.0e-6) deviatoric_ = true;
-  if (deviatoric_) compute_sigma();
-}
-
-// LAMMPS's compute_sigma on an orthogonal box: resets the reference box to the current one and forms
-// sigma = V0·h0⁻¹·P_dev·h0⁻ᵀ, whose off-diagonal terms vanish (LAMMPS's matrix products add exact zeros).
-void Minimizer::compute_sigma() {
-  for (int d = 0; d < 3; ++d) prdinit_[d] = s_.box.prd(d);
-  vol0_ = prdinit_[0] * prdinit_[1] * prdinit_[2];
-  for (int d = 0; d < 3; ++d) {
-    const double hinv = 1.0 / s_.box.prd(d);
-    const double pdev = br_.dim[d] ? br_.target[d] - p_hydro_ : 0.0;
-    sigma_[d] = hinv * pdev * hinv * vol0_;
-  }
+  for (int d = 0; d < 3; ++d) h0_[d] = s_.box.prd(d);
+  box_relax_init(br_, s_.box, ref_);
+  if (br_.reference) *br_.reference = ref_;
 }
 
 // LAMMPS's FixBoxRelax::min_energy: the P·V energy of the extra degrees of freedom and their forces, from
@@ -143,13 +120,13 @@ double Minimizer::min_energy() {
   const double pv2e = 1.0 / units::nktv2p;
   const double* w = b_.result().virial;
   const double inv_volume = 1.0 / (s_.box.prd(0) * s_.box.prd(1) * s_.box.prd(2));
-  double eng;
+  const double* prdinit = ref_.prdinit;
+  const double vol0 = ref_.vol0;
   if (br_.iso()) {
     const double p_current = (w[0] + w[1] + w[2]) / 3.0 * inv_volume * units::nktv2p;
-    const double scale = s_.box.prd(0) / prdinit_[0];
-    eng = pv2e * br_.target[0] * (scale * scale * scale - 1.0) * vol0_;
-    fextra_[0] = pv2e * (p_current - br_.target[0]) * 3.0 * scale * scale * vol0_;
-    return eng;
+    const double scale = s_.box.prd(0) / prdinit[0];
+    fextra_[0] = pv2e * (p_current - br_.target[0]) * 3.0 * scale * scale * vol0;
+    return box_relax_energy(br_, ref_, s_.box);
   }
   double t[3], p[3];
   for (int d = 0; d < 3; ++d) t[d] = w[d] * inv_volume * units::nktv2p;
@@ -160,23 +137,17 @@ double Minimizer::min_energy() {
   if (br_.couple == C::xz) p[0] = p[2] = 0.5 * (t[0] + t[2]);
   double scale[3] = {1.0, 1.0, 1.0};
   for (int d = 0; d < 3; ++d)
-    if (br_.dim[d]) scale[d] = s_.box.prd(d) / prdinit_[d];
-  const double scalevol = scale[0] * scale[1] * scale[2];
-  eng = pv2e * p_hydro_ * (scalevol - 1.0) * vol0_;
+    if (br_.dim[d]) scale[d] = s_.box.prd(d) / prdinit[d];
+  const double p_hydro = ref_.p_hydro;
   fextra_[0] = fextra_[1] = fextra_[2] = 0.0;
-  if (br_.dim[0]) fextra_[0] = pv2e * (p[0] - p_hydro_) * scale[1] * scale[2] * vol0_;
-  if (br_.dim[1]) fextra_[1] = pv2e * (p[1] - p_hydro_) * scale[0] * scale[2] * vol0_;
-  if (br_.dim[2]) fextra_[2] = pv2e * (p[2] - p_hydro_) * scale[0] * scale[1] * vol0_;
-  if (deviatoric_) {
-    double strain = 0.0;
-    for (int d = 0; d < 3; ++d) {
-      const double h = s_.box.prd(d);
-      if (br_.dim[d]) fextra_[d] -= pv2e * (h * sigma_[d]) * prdinit_[d];  // compute_deviatoric's fdev
-      strain += sigma_[d] * (h * h);
-    }
-    eng += 0.5 * strain * pv2e;  // compute_strain_energy
+  if (br_.dim[0]) fextra_[0] = pv2e * (p[0] - p_hydro) * scale[1] * scale[2] * vol0;
+  if (br_.dim[1]) fextra_[1] = pv2e * (p[1] - p_hydro) * scale[0] * scale[2] * vol0;
+  if (br_.dim[2]) fextra_[2] = pv2e * (p[2] - p_hydro) * scale[0] * scale[1] * vol0;
+  if (ref_.deviatoric) {
+    for (int d = 0; d < 3; ++d)  // compute_deviatoric's fdev
+      if (br_.dim[d]) fextra_[d] -= pv2e * (s_.box.prd(d) * ref_.sigma[d]) * prdinit[d];
   }
-  return eng;
+  return box_relax_energy(br_, ref_, s_.box);
 }
 
 // LAMMPS's FixBoxRelax::max_alpha: no box length changes by more than vmax of the reference in one step.
@@ -379,9 +350,10 @@ double Minimizer::fnorm_max() const {
 // LAMMPS's FixBoxRelax::min_reset_ref after a successful line search: with a deviatoric target and nreset,
 // the reference box is reset every nreset iterations (and the energy re-evaluated, its P·V origin moved).
 bool Minimizer::min_reset_ref() {
-  if (!nextra_ || !deviatoric_ || br_.nreset <= 0) return false;
+  if (!nextra_ || !ref_.deviatoric || br_.nreset <= 0) return false;
   if ((s_.step - begin_step_) % br_.nreset != 0) return false;
-  compute_sigma();
+  box_relax_sigma(br_, s_.box, ref_);
+  if (br_.reference) *br_.reference = ref_;
   return true;
 }
 
@@ -693,6 +665,50 @@ MinStats Minimizer::run(const MinCallback& cb) {
 }
 
 }  // namespace
+
+void box_relax_init(const BoxRelax& br, const Box& b, BoxRelaxReference& ref) {
+  for (int d = 0; d < 3; ++d) ref.prdinit[d] = b.prd(d);
+  ref.vol0 = ref.prdinit[0] * ref.prdinit[1] * ref.prdinit[2];
+  int nflag = 0;
+  ref.p_hydro = 0.0;
+  for (int d = 0; d < 3; ++d)
+    if (br.dim[d]) ref.p_hydro += br.target[d], ++nflag;
+  if (nflag) ref.p_hydro /= nflag;
+  ref.deviatoric = br.deviatoric;
+  for (int d = 0; d < 3; ++d)
+    if (br.dim[d] && std::fabs(ref.p_hydro - br.target[d]) > 1.0e-6) ref.deviatoric = true;
+  if (ref.deviatoric) box_relax_sigma(br, b, ref);
+}
+
+// On an orthogonal box LAMMPS's matrix products of compute_sigma add exact zeros: sigma is diagonal.
+void box_relax_sigma(const BoxRelax& br, const Box& b, BoxRelaxReference& ref) {
+  for (int d = 0; d < 3; ++d) ref.prdinit[d] = b.prd(d);
+  ref.vol0 = ref.prdinit[0] * ref.prdinit[1] * ref.prdinit[2];
+  for (int d = 0; d < 3; ++d) {
+    const double hinv = 1.0 / b.prd(d);
+    const double pdev = br.dim[d] ? br.target[d] - ref.p_hydro : 0.0;
+    ref.sigma[d] = hinv * pdev * hinv * ref.vol0;
+  }
+}
+
+double box_relax_energy(const BoxRelax& br, const BoxRelaxReference& ref, const Box& b) {
+  const double pv2e = 1.0 / units::nktv2p;
+  if (br.iso()) {
+    const double scale = b.prd(0) / ref.prdinit[0];
+    return pv2e * br.target[0] * (scale * scale * scale - 1.0) * ref.vol0;
+  }
+  double scale[3] = {1.0, 1.0, 1.0};
+  for (int d = 0; d < 3; ++d)
+    if (br.dim[d]) scale[d] = b.prd(d) / ref.prdinit[d];
+  const double scalevol = scale[0] * scale[1] * scale[2];
+  double eng = pv2e * ref.p_hydro * (scalevol - 1.0) * ref.vol0;
+  if (ref.deviatoric) {
+    double strain = 0.0;  // compute_strain_energy: ½ Tr(sigma·h·hᵀ)
+    for (int d = 0; d < 3; ++d) strain += ref.sigma[d] * (b.prd(d) * b.prd(d));
+    eng += 0.5 * strain * pv2e;
+  }
+  return eng;
+}
 
 MinStats minimize(State& s, Backend& backend, const potentials::EamTables& tables, const NeighborSettings& nb,
                   const MinSettings& settings, const BoxRelax& box, const Comm& comm,

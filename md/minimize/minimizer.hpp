@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "md/core/comm.hpp"
@@ -46,7 +47,28 @@ struct BoxRelax {
   uint32_t group = 1;
   double fixedpoint[3] = {0.0, 0.0, 0.0};  // the point that stays fixed (box centre at the fix's definition)
   bool iso() const { return couple == Couple::xyz; }
+  /// The reference box and targets of the current minimisation or run (LAMMPS's FixBoxRelax::init and
+  /// compute_sigma), shared between the fix (its scalar) and the minimiser; null: nobody reads it.
+  std::shared_ptr<struct BoxRelaxReference> reference;
 };
+
+/// FixBoxRelax's reference state: the box lengths and volume the box strain is measured from, the hydrostatic
+/// target and, when targets differ per length, the deviatoric stress sigma (orthogonal boxes: diagonal).
+struct BoxRelaxReference {
+  double prdinit[3] = {1.0, 1.0, 1.0};
+  double vol0 = 1.0;
+  double p_hydro = 0.0;  // bar
+  bool deviatoric = false;
+  double sigma[3] = {0.0, 0.0, 0.0};
+};
+
+/// LAMMPS's FixBoxRelax::init on box b: the reference is b, the targets' mean and (deviatoric) sigma.
+void box_relax_init(const BoxRelax& br, const Box& b, BoxRelaxReference& ref);
+/// LAMMPS's compute_sigma: the reference reset to box b, and sigma = V0·h0⁻¹·P_dev·h0⁻ᵀ.
+void box_relax_sigma(const BoxRelax& br, const Box& b, BoxRelaxReference& ref);
+/// The energy of the box degrees of freedom at box b (eV): LAMMPS's min_energy's P·V term plus the
+/// deviatoric strain energy — the minimised energy's addition and fix box/relax's scalar.
+double box_relax_energy(const BoxRelax& br, const BoxRelaxReference& ref, const Box& b);
 
 /// What LAMMPS prints as "Minimization stats".
 struct MinStats {

@@ -1,7 +1,7 @@
 // fix box/relax: the box lengths as extra degrees of freedom of the next `minimize` (CG), relaxed towards
 // target pressures with LAMMPS's FixBoxRelax (md/minimize/minimizer.cpp does its min_energy, min_step and
 // max_alpha). As in LAMMPS it acts only in minimisation: during `run` it does nothing, though it makes
-// thermo_style one print the volume.
+// thermo_style one print the volume. f_ID is the box's P·V energy from the reference box (LAMMPS's scalar).
 // fix ID group box/relax iso|aniso P | x P [y P] [z P] [couple none|xyz|xy|yz|xz] [vmax V] [nreset N]
 //     [dilate all|partial] [fixedpoint x y z] [scalexy|scalexz|scaleyz no]
 #include "md/minimize/minimizer.hpp"
@@ -12,14 +12,26 @@ namespace {
 
 class FixBoxRelax : public Fix {
  public:
-  FixBoxRelax(const std::string& id, uint32_t group, const BoxRelax& br)
-      : Fix(id, "box/relax", group), relax_(br) {}
+  FixBoxRelax(const FixArgs& f, const BoxRelax& br)
+      : Fix(f.id, "box/relax", f.group), relax_(br), s_(&f.ctx.s) {
+    relax_.reference = std::make_shared<BoxRelaxReference>();
+    box_relax_init(relax_, s_->box, *relax_.reference);
+  }
   bool reads_energy() const override { return false; }
   bool changes_box() const override { return true; }  // LAMMPS's box_change_size: thermo adds Volume
   const BoxRelax* box_relax() const override { return &relax_; }
+  // LAMMPS's init at each run (a minimisation sets the reference itself, and resets it with nreset).
+  void init(FixContext& c) override { box_relax_init(relax_, c.s.box, *relax_.reference); }
+  // LAMMPS's compute_scalar: the P·V (and strain) energy of the box from the reference; 0 at step 0.
+  OutputShape shape() const override { return {true, 0, -1, true}; }
+  bool scalar(double& v) const override {
+    v = s_->step == 0 ? 0.0 : box_relax_energy(relax_, *relax_.reference, s_->box);
+    return true;
+  }
 
  private:
   BoxRelax relax_;
+  const State* s_;
 };
 
 std::unique_ptr<Fix> make_fix_box_relax(const FixArgs& f) {
@@ -82,7 +94,7 @@ std::unique_ptr<Fix> make_fix_box_relax(const FixArgs& f) {
       a.fail("Cannot use fix box/relax on a non-periodic dimension (" +
              std::string(1, static_cast<char>('x' + d)) + ")");
   }
-  return std::make_unique<FixBoxRelax>(f.id, f.group, br);
+  return std::make_unique<FixBoxRelax>(f, br);
 }
 
 }  // namespace
