@@ -56,7 +56,8 @@ class Minimizer {
  private:
   size_t n() const { return s_.atoms.size(); }
   double energy_force();
-  double alpha_step(double alpha);
+  double alpha_step(double alpha, bool resetflag);
+  void reset_coords();
   void follow_ids();
   void store_start();
   double fdoth() const;
@@ -97,7 +98,6 @@ class Minimizer {
   double h0_[3] = {1, 1, 1};  // box lengths at the start (FixBoxRelax's h0, never reset)
   Box box0_;                  // the box at the line-search start (min_store)
 
-  Box box_seen_;  // the box after the last force evaluation
   bool have_setup_ = false;
   int64_t begin_step_ = 0;
   std::vector<int64_t> ids_;                      // atom order the per-atom vectors below follow
@@ -192,34 +192,47 @@ void Minimizer::box_min_step(double alpha) {
 }
 
 // LAMMPS's Min::energy_force: forces and energy at the current positions (plus the P·V energy and the box
-// forces with box/relax). A backend set-up when box/relax changed the box (the neighbour list must see the
-// new lengths), otherwise the usual compute, which rebuilds the list when some atom moved more than half
-// the skin. Shrink-wrapped faces move only where the backend re-neighbours (LAMMPS's reset_box at setup
-// and at each rebuild): the box the backend leaves is the one the next evaluation compares with.
+// forces with box/relax). After the set-up, the backend's per-step compute, as in a run with a changing box
+// (fix npt): it rebuilds the list when some atom moved more than half the skin, less the box faces' motion
+// (LAMMPS's boxcheck), and only then wraps atoms and moves shrink-wrapped faces (LAMMPS's reset_box at
+// reneighbouring), so the box and its volume change exactly where lmp's do.
 double Minimizer::energy_force() {
-  bool box_changed = !have_setup_;
-  for (int d = 0; d < 3 && !box_changed; ++d)
-    box_changed = s_.box.lo[d] != box_seen_.lo[d] || s_.box.hi[d] != box_seen_.hi[d];
-  if (box_changed) {
-    if (have_setup_) {
-      add_stats(st_.neighbors, b_.neighbor_stats());
-      add_times(st_.times, b_.phase_times());
-    }
+  if (!have_setup_) {
     b_.setup(s_, t_, nb_, false);
     have_setup_ = true;
   } else {
     b_.compute(s_, false, true);
   }
-  box_seen_ = s_.box;
   follow_ids();
   double e = b_.result().energy;
   if (nextra_) e += min_energy();
   return e;
 }
 
+// LAMMPS's FixMinimize::reset_coords: where the evaluation re-neighboured and wrapped an atom through a
+// periodic face, its line-search start moves to the same image (the minimum image of x − x0 in the start
+// box), so the next trial starts beside the wrapped atom and does not look like a jump of a box length
+// (which would re-neighbour again, and move shrink-wrapped faces where lmp does not).
+void Minimizer::reset_coords() {
+  Atoms& a = s_.atoms;
+  const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  const int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
+  for (int d = 0; d < 3; ++d) {
+    if (!box0_.periodic(d)) continue;
+    const double prd = box0_.prd(d), half = 0.5 * prd;
+    for (size_t i = 0; i < n(); ++i) {
+      double dx = pos[d][i] - x0_[3 * i + d];
+      if (std::fabs(dx) <= half) continue;
+      dx += dx < 0.0 ? prd : -prd;  // LAMMPS's minimum_image
+      x0_[3 * i + d] = pos[d][i] - dx;
+      img0_[3 * i + d] = img[d][i];
+    }
+  }
+}
+
 // LAMMPS's MinLineSearch::alpha_step: back to the line-search start (box and positions), then the box step
-// and x0 + α·h; one force evaluation.
-double Minimizer::alpha_step(double alpha) {
+// and x0 + α·h; one force evaluation (resetflag: the start follows atoms a re-neighbouring wrapped).
+double Minimizer::alpha_step(double alpha, bool resetflag) {
   Atoms& a = s_.atoms;
   // min_step(0): the relaxed lengths back to the start box, exactly (the others keep their current extent)
   for (int d = 0; d < 3 && nextra_; ++d)
@@ -239,7 +252,9 @@ double Minimizer::alpha_step(double alpha) {
     }
   }
   ++st_.evaluations;
-  return energy_force();
+  const double e = energy_force();
+  if (resetflag) reset_coords();
+  return e;
 }
 
 // Per-atom vectors follow atoms by id, across ranks too, if the backend reordered or migrated them.
@@ -372,7 +387,7 @@ const char* Minimizer::linemin_backtrack(double eoriginal, double& alpha) {
   if (hmaxall == 0.0) return kZeroForce;
   store_start();
   while (true) {
-    ecurrent_ = alpha_step(alpha);
+    ecurrent_ = alpha_step(alpha, true);
     const double de_ideal = -kBacktrackSlope * alpha * fdothall;
     const double de = ecurrent_ - eoriginal;
     if (de <= de_ideal) {
@@ -381,7 +396,7 @@ const char* Minimizer::linemin_backtrack(double eoriginal, double& alpha) {
     }
     alpha *= kAlphaReduce;
     if (alpha <= 0.0 || de_ideal >= -kEmach) {
-      ecurrent_ = alpha_step(0.0);
+      ecurrent_ = alpha_step(0.0, false);
       return de < 0.0 ? kEnergyTolerance : kZeroAlpha;
     }
   }
@@ -403,17 +418,17 @@ const char* Minimizer::linemin_quadratic(double eoriginal, double& alpha) {
   alpha = alphamax;
   double fhprev = fdothall, engprev = eoriginal, alphaprev = 0.0;
   while (true) {
-    ecurrent_ = alpha_step(alpha);
+    ecurrent_ = alpha_step(alpha, true);
     const double fh = fdoth();
     const double delfh = fh - fhprev;
     if (std::fabs(fh) < kEpsQuad || std::fabs(delfh) < kEpsQuad) {
-      ecurrent_ = alpha_step(0.0);
+      ecurrent_ = alpha_step(0.0, false);
       return kZeroQuad;
     }
     const double relerr = std::fabs(1.0 - (0.5 * (alpha - alphaprev) * (fh + fhprev) + ecurrent_) / engprev);
     const double alpha0 = alpha - (alpha - alphaprev) * fh / delfh;
     if (relerr <= kQuadraticTol && alpha0 > 0.0 && alpha0 < alphamax) {
-      ecurrent_ = alpha_step(alpha0);
+      ecurrent_ = alpha_step(alpha0, true);
       if (ecurrent_ - eoriginal < kEmach) {
         if (min_reset_ref()) ecurrent_ = energy_force();
         return nullptr;
@@ -428,7 +443,7 @@ const char* Minimizer::linemin_quadratic(double eoriginal, double& alpha) {
     fhprev = fh, engprev = ecurrent_, alphaprev = alpha;
     alpha *= kAlphaReduce;
     if (alpha <= 0.0 || de_ideal >= -kEmach) {
-      ecurrent_ = alpha_step(0.0);
+      ecurrent_ = alpha_step(0.0, false);
       return kZeroAlpha;
     }
   }
@@ -465,7 +480,7 @@ const char* Minimizer::linemin_forcezero(double eoriginal, double& alpha) {
       if (min_reset_ref()) ecurrent_ = energy_force();
       return nullptr;
     }
-    engCurr = alpha_step(alpha);
+    engCurr = alpha_step(alpha, true);
     ecurrent_ = engCurr;
     fhCurr = fdoth();
     const double de = engCurr - engPrev;
@@ -485,7 +500,7 @@ const char* Minimizer::linemin_forcezero(double eoriginal, double& alpha) {
       ecurrent_ = engCurr;
       fhCurr = fhPrev;
       if (hmaxall * alpha_del <= kMinAlphaFac) {
-        engCurr = alpha_step(0.0);
+        engCurr = alpha_step(0.0, true);
         ecurrent_ = engCurr;
         return kZeroAlpha;
       }
