@@ -563,10 +563,10 @@ const char* Minimizer::iterate_cg(const MinCallback& cb) {
   return kMaxIterations;
 }
 
-// FIRE 2.0 with the semi-implicit Euler integrator, LAMMPS `min_style fire` semantics and defaults.
+// LAMMPS's MinFire::iterate (FIRE 2.0, semi-implicit Euler): the mixing factors from v and F before the kick,
+// the half step back and its force evaluation, the stops in LAMMPS's order.
 const char* Minimizer::iterate_fire(const MinCallback& cb) {
   Atoms& a = s_.atoms;
-  for (size_t i = 0; i < n(); ++i) a.vx[i] = a.vy[i] = a.vz[i] = 0.0;
   double dt = s_.dt;
   const double dtmax = ms_.tmax * dt, dtmin = ms_.tmin * dt;
   double alpha = ms_.alpha0;
@@ -578,8 +578,16 @@ const char* Minimizer::iterate_fire(const MinCallback& cb) {
     double local = 0.0;
     for (size_t i = 0; i < n(); ++i) local += a.vx[i] * a.fx[i] + a.vy[i] * a.fy[i] + a.vz[i] * a.fz[i];
     const double vdotf = comm_.sum(local);
+    double scale1 = 0.0, scale2 = 0.0;
     if (vdotf > 0.0) {
       vdotf_negative = 0;
+      double vv = 0.0, ff = 0.0;
+      for (size_t i = 0; i < n(); ++i) vv += a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
+      vv = comm_.sum(vv);
+      for (size_t i = 0; i < n(); ++i) ff += a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+      ff = comm_.sum(ff);
+      scale1 = 1.0 - alpha;
+      scale2 = ff <= 1e-20 ? 0.0 : alpha * std::sqrt(vv / ff);
       if (step - last_negative > ms_.delaystep) {
         dt = std::min(dt * ms_.dtgrow, dtmax);
         alpha *= ms_.alphashrink;
@@ -592,43 +600,34 @@ const char* Minimizer::iterate_fire(const MinCallback& cb) {
         if (dt * ms_.dtshrink >= dtmin) dt *= ms_.dtshrink;
       }
       ++vdotf_negative;
-      if (ms_.vdfmax > 0 && vdotf_negative > ms_.vdfmax) {
-        return "max iterations with v.f negative";
-      }
+      if (ms_.vdfmax > 0 && vdotf_negative > ms_.vdfmax) return "max iterations with v.f negative";
       if (ms_.halfstepback) {
+        // x(t) = x(t − ½dt) with the step just shrunk, then the forces there (lmp 2021 evaluates them anew:
+        // its evaluation counts show one more per half step back)
         for (size_t i = 0; i < n(); ++i) {
           a.x[i] -= 0.5 * dt * a.vx[i], a.y[i] -= 0.5 * dt * a.vy[i], a.z[i] -= 0.5 * dt * a.vz[i];
         }
+        ++st_.evaluations;
+        ecurrent_ = energy_force();
       }
       for (size_t i = 0; i < n(); ++i) a.vx[i] = a.vy[i] = a.vz[i] = 0.0;
     }
     // no atom moves further than dmax in one step
-    double dtv = dt;
+    double dtvone = dt;
     for (size_t i = 0; i < n(); ++i) {
       const double vmax = std::max({std::fabs(a.vx[i]), std::fabs(a.vy[i]), std::fabs(a.vz[i])});
-      if (dtv * vmax > ms_.dmax) dtv = ms_.dmax / vmax;
+      if (dtvone * vmax > ms_.dmax) dtvone = ms_.dmax / vmax;
     }
-    dtv = comm_.min(dtv);
+    const double dtv = comm_.min(dtvone);
     const double dtf = dtv * units::ftm2v;
     for (size_t i = 0; i < n(); ++i) {
       const double dtfm = dtf / s_.mass[a.type[i]];
       a.vx[i] += dtfm * a.fx[i], a.vy[i] += dtfm * a.fy[i], a.vz[i] += dtfm * a.fz[i];
-    }
-    if (vdotf > 0.0) {
-      double vv = 0.0, ff = 0.0;
-      for (size_t i = 0; i < n(); ++i) {
-        vv += a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
-        ff += a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+      if (vdotf > 0.0) {
+        a.vx[i] = scale1 * a.vx[i] + scale2 * a.fx[i];
+        a.vy[i] = scale1 * a.vy[i] + scale2 * a.fy[i];
+        a.vz[i] = scale1 * a.vz[i] + scale2 * a.fz[i];
       }
-      vv = comm_.sum(vv), ff = comm_.sum(ff);
-      const double s1 = 1.0 - alpha, s2 = ff <= 1e-20 ? 0.0 : alpha * std::sqrt(vv / ff);
-      for (size_t i = 0; i < n(); ++i) {
-        a.vx[i] = s1 * a.vx[i] + s2 * a.fx[i];
-        a.vy[i] = s1 * a.vy[i] + s2 * a.fy[i];
-        a.vz[i] = s1 * a.vz[i] + s2 * a.fz[i];
-      }
-    }
-    for (size_t i = 0; i < n(); ++i) {
       a.x[i] += dtv * a.vx[i], a.y[i] += dtv * a.vy[i], a.z[i] += dtv * a.vz[i];
     }
     st_.alpha_final = dtv;
@@ -652,6 +651,10 @@ MinStats Minimizer::run(const MinCallback& cb) {
   ids_ = s_.atoms.id;
   x0_.assign(3 * n(), 0.0), img0_.assign(3 * n(), 0.0), g_.assign(3 * n(), 0.0), h_.assign(3 * n(), 0.0);
   begin_step_ = s_.step;
+  if (ms_.style == "fire") {  // LAMMPS's MinFire::setup_style, before the first thermo line
+    Atoms& a = s_.atoms;
+    for (size_t i = 0; i < n(); ++i) a.vx[i] = a.vy[i] = a.vz[i] = 0.0;
+  }
   ecurrent_ = energy_force();
   st_.evaluations = 0;  // LAMMPS's neval (stats and maxeval) counts the evaluations after the set-up's
   st_.e_initial = st_.e_next_to_last = ecurrent_;
