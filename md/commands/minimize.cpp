@@ -117,6 +117,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
   MinSettings ms = sim.min_settings;
+  ms.normalize = sim.thermo.norm;
   ms.etol = a.non_negative("the energy tolerance");
   ms.ftol = a.non_negative("the force tolerance (eV/Å)");
   ms.maxiter = a.integer("the maximum number of iterations", 0, 2000000000);

@@ -100,7 +100,8 @@ class Minimizer {
 
   bool have_setup_ = false;
   int64_t begin_step_ = 0;
-  std::vector<int64_t> ids_;                      // atom order the per-atom vectors below follow
+  double natoms_ = 1.0;       // all ranks' atoms (thermo_modify norm yes divides energies and F·h by it)
+  std::vector<int64_t> ids_;  // atom order the per-atom vectors below follow
   std::vector<double> x0_, img0_, g_, h_, fvec_;  // 3 per atom
   double ecurrent_ = 0.0;
   MinStats st_;
@@ -206,6 +207,7 @@ double Minimizer::energy_force() {
   follow_ids();
   double e = b_.result().energy;
   if (nextra_) e += min_energy();
+  if (ms_.normalize) e /= natoms_;
   return e;
 }
 
@@ -309,6 +311,7 @@ double Minimizer::fdoth() const {
   }
   double fh = comm_.sum(local);
   for (int q = 0; q < nextra_; ++q) fh += fextra_[q] * hextra_[q];
+  if (ms_.normalize) fh /= natoms_;
   return fh;
 }
 
@@ -651,6 +654,7 @@ MinStats Minimizer::run(const MinCallback& cb) {
   ids_ = s_.atoms.id;
   x0_.assign(3 * n(), 0.0), img0_.assign(3 * n(), 0.0), g_.assign(3 * n(), 0.0), h_.assign(3 * n(), 0.0);
   begin_step_ = s_.step;
+  natoms_ = static_cast<double>(comm_.sum(static_cast<int64_t>(n())));
   if (ms_.style == "fire") {  // LAMMPS's MinFire::setup_style, before the first thermo line
     Atoms& a = s_.atoms;
     for (size_t i = 0; i < n(); ++i) a.vx[i] = a.vy[i] = a.vz[i] = 0.0;

@@ -24,6 +24,7 @@ struct MinSettings {
   double dmax = 0.1;               // Å: largest atom move per line search (cg) or per step (fire)
   std::string norm = "two";        // two | max | inf: the force norm compared with ftol
   std::string line = "quadratic";  // LAMMPS's line search: quadratic (its default), backtrack or forcezero
+  bool normalize = false;          // thermo_modify norm yes: energies and F·h per atom, as LAMMPS's normflag
   // FIRE 2.0 (Guénolé et al. 2020), LAMMPS defaults
   int64_t delaystep = 20;
   double dtgrow = 1.1, dtshrink = 0.5, alpha0 = 0.25, alphashrink = 0.99, tmax = 10.0, tmin = 0.02;

@@ -24,7 +24,7 @@ TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_over
              "minimize_indent": 1e-9, "minimize_box_relax": 1e-6, "minimize_box_relax_aniso": 1e-8,
              "minimize_box_relax_xyz": 1e-6, "minimize_box_relax_couple": 1e-9, "minimize_box_relax_nreset": 1e-6,
              "minimize_at_minimum": 1e-9, "minimize_shrink_wrap": 1e-9, "minimize_shrink_wrap_relax": 1e-7,
-             "minimize_fire": 1e-9}
+             "minimize_fire": 1e-9, "minimize_norm": 1e-9}
 
 
 def rows_of(path, sep=None):
