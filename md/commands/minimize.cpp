@@ -117,6 +117,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
   MinSettings ms = sim.min_settings;
+  ms.normalize = sim.thermo.norm;
   ms.etol = a.non_negative("the energy tolerance");
   ms.ftol = a.non_negative("the force tolerance (eV/Å)");
   ms.maxiter = a.integer("the maximum number of iterations", 0, 2000000000);
@@ -151,6 +152,10 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   sim.log.line(fmt::format("Setting up {} style minimization ...", ms.style));
   sim.log.line("  Unit style    : metal");
   sim.log.line("  Current step  : " + std::to_string(sim.state.step));
+  if (box_relax.active)  // LAMMPS's Min::setup: the P·V energy of fix box/relax is in the minimised energy
+    sim.log.line(
+        fmt::format("WARNING: Energy due to {} extra global DOFs will be included in minimizer energies",
+                    box_relax.iso() ? 1 : 3));
   sim.run_start_step = sim.state.step;
   // Thermo samples of a minimisation are not dynamics: keep them out of report.json's drift fit.
   const size_t nsamples = sim.totals.sample_time.size();

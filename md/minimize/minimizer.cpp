@@ -11,11 +11,24 @@
 namespace wmd::md {
 namespace {
 
-constexpr double kEpsEnergy = 1.0e-8;  // LAMMPS's EPS_ENERGY in the energy-tolerance test
-constexpr double kAlphaMax = 1.0;      // LAMMPS's ALPHA_MAX: largest line-search step, Å²/eV
-constexpr double kArmijo = 1.0e-4;     // sufficient-decrease constant
-constexpr double kCurvature = 0.1;     // |φ'(α)| ≤ 0.1·|φ'(0)| ends the line search (strong Wolfe)
-constexpr int kMaxTries = 40;          // evaluations per line search
+// LAMMPS's constants (min_cg.cpp, min_linesearch.cpp).
+constexpr double kEpsEnergy = 1.0e-8;    // EPS_ENERGY: normalisation floor of the energy tolerance
+constexpr double kAlphaMax = 1.0;        // ALPHA_MAX: largest line-search step, Å²/eV
+constexpr double kAlphaReduce = 0.5;     // ALPHA_REDUCE
+constexpr double kBacktrackSlope = 0.4;  // BACKTRACK_SLOPE
+constexpr double kQuadraticTol = 0.1;    // QUADRATIC_TOL
+constexpr double kEmach = 1.0e-8;        // EMACH: energy changes below this are machine noise
+constexpr double kEpsQuad = 1.0e-28;     // EPS_QUAD
+
+// LAMMPS's stopping texts (Min::stopstrings).
+constexpr const char* kMaxIterations = "max iterations";
+constexpr const char* kMaxEvaluations = "max force evaluations";
+constexpr const char* kEnergyTolerance = "energy tolerance";
+constexpr const char* kForceTolerance = "force tolerance";
+constexpr const char* kNotDownhill = "search direction is not downhill";
+constexpr const char* kZeroAlpha = "linesearch alpha is zero";
+constexpr const char* kZeroForce = "forces are zero";
+constexpr const char* kZeroQuad = "quadratic factors are zero";
 
 void add_stats(NeighborStats& a, const NeighborStats& b) {
   a.builds += b.builds;
@@ -35,39 +48,40 @@ class Minimizer {
       : s_(s), b_(b), t_(t), nb_(nb), ms_(ms), br_(br), comm_(comm) {
     // LAMMPS minimisation checks the neighbour list after every move.
     nb_.every = 1, nb_.delay = 0, nb_.check = true, nb_.once = false;
-    if (br_.active) {
-      for (int d = 0; d < 3; ++d) {
-        if (br_.dim[d]) nq_ = br_.couple ? 1 : nq_ + 1;
-      }
-      // Box coordinate q = η·sq with η the log strain: sq = √V (Å^1.5) puts the box stiffness per q on the
-      // scale of an atom's, so one line search serves both kinds of degree of freedom.
-      sq_ = std::sqrt(s_.box.volume());
-    }
+    if (br_.active) box_init();
   }
 
   MinStats run(const MinCallback& cb);
 
  private:
   size_t n() const { return s_.atoms.size(); }
-  double evaluate();
+  double energy_force();
+  double alpha_step(double alpha, bool resetflag);
+  void reset_coords();
   void follow_ids();
   void store_start();
-  void trial(double alpha);
-  double slope(double alpha) const;
+  double fdoth() const;
+  double hmax_atoms() const;
   double dot_atoms(const std::vector<double>& a, const std::vector<double>& b) const;
   double fnorm_sqr() const;
-  double fnorm_inf() const;  // largest |component|, squared
-  double fnorm_max() const;  // largest per-atom |f|, squared
-  double ftol_measure() const;
+  double fnorm_inf() const;  // largest component², LAMMPS 2021's fnorm_inf
+  double fnorm_max() const;  // largest per-atom |f|², LAMMPS's fnorm_max
   bool energy_converged(double ecur, double eprev) const {
     return std::fabs(ecur - eprev) < ms_.etol * 0.5 * (std::fabs(ecur) + std::fabs(eprev) + kEpsEnergy);
   }
   void gather_forces(std::vector<double>& f) const;
-  const char* line_search(double& alpha_out);
-  const char* line_search_lammps(bool quadratic, double& alpha_out);
+  const char* linemin_backtrack(double eoriginal, double& alpha);
+  const char* linemin_quadratic(double eoriginal, double& alpha);
+  const char* linemin_forcezero(double eoriginal, double& alpha);
+  bool min_reset_ref();
   const char* iterate_cg(const MinCallback& cb);
   const char* iterate_fire(const MinCallback& cb);
-  bool budget_done(const char*& why) const;
+
+  // fix box/relax (LAMMPS's FixBoxRelax on an orthogonal box)
+  void box_init();
+  double min_energy();
+  double max_alpha_extra() const;
+  void box_min_step(double alpha);
 
   State& s_;
   Backend& b_;
@@ -77,54 +91,171 @@ class Minimizer {
   const BoxRelax& br_;
   const Comm& comm_;
 
-  int nq_ = 0;                // box degrees of freedom: 0, 1 (iso) or up to 3
-  double sq_ = 1.0;           // box coordinate scale
-  double fq_[3] = {0, 0, 0};  // generalised force on each box coordinate (eV / sq)
-  double gq_[3] = {0, 0, 0}, hq_[3] = {0, 0, 0};
-  Box box0_, box_setup_;  // box at the line-search start; box of the last backend set-up
+  // Extra global degrees of freedom (LAMMPS's nextra_global): 1 for iso, 3 otherwise, 0 without box/relax.
+  int nextra_ = 0;
+  double fextra_[3] = {0, 0, 0}, gextra_[3] = {0, 0, 0}, hextra_[3] = {0, 0, 0};
+  BoxRelaxReference ref_;     // reference box and targets (init, compute_sigma)
+  double h0_[3] = {1, 1, 1};  // box lengths at the start (FixBoxRelax's h0, never reset)
+  Box box0_;                  // the box at the line-search start (min_store)
+
   bool have_setup_ = false;
-  std::vector<int64_t> ids_;                      // atom order the per-atom vectors below follow
+  int64_t begin_step_ = 0;
+  double natoms_ = 1.0;       // all ranks' atoms (thermo_modify norm yes divides energies and F·h by it)
+  std::vector<int64_t> ids_;  // atom order the per-atom vectors below follow
   std::vector<double> x0_, img0_, g_, h_, fvec_;  // 3 per atom
   double ecurrent_ = 0.0;
   MinStats st_;
 };
 
-// Backend set-up when the box changed (the neighbour list must see the new lengths), otherwise the usual
-// per-step compute, which rebuilds the list when some atom moved more than half the skin.
-double Minimizer::evaluate() {
-  bool box_changed = !have_setup_;
-  for (int d = 0; d < 3 && !box_changed; ++d)
-    box_changed = s_.box.lo[d] != box_setup_.lo[d] || s_.box.hi[d] != box_setup_.hi[d];
-  if (box_changed) {
-    if (have_setup_) {
-      add_stats(st_.neighbors, b_.neighbor_stats());
-      add_times(st_.times, b_.phase_times());
+// LAMMPS's FixBoxRelax::init at the start of this minimisation.
+void Minimizer::box_init() {
+  nextra_ = br_.iso() ? 1 : 3;
+  for (int d = 0; d < 3; ++d) h0_[d] = s_.box.prd(d);
+  box_relax_init(br_, s_.box, ref_);
+  if (br_.reference) *br_.reference = ref_;
+}
+
+// LAMMPS's FixBoxRelax::min_energy: the P·V energy of the extra degrees of freedom and their forces, from
+// the virial-only pressure (compute pressure … virial) of the current box.
+double Minimizer::min_energy() {
+  const double pv2e = 1.0 / units::nktv2p;
+  const double* w = b_.result().virial;
+  const double inv_volume = 1.0 / (s_.box.prd(0) * s_.box.prd(1) * s_.box.prd(2));
+  const double* prdinit = ref_.prdinit;
+  const double vol0 = ref_.vol0;
+  if (br_.iso()) {
+    const double p_current = (w[0] + w[1] + w[2]) / 3.0 * inv_volume * units::nktv2p;
+    const double scale = s_.box.prd(0) / prdinit[0];
+    fextra_[0] = pv2e * (p_current - br_.target[0]) * 3.0 * scale * scale * vol0;
+    return box_relax_energy(br_, ref_, s_.box);
+  }
+  double t[3], p[3];
+  for (int d = 0; d < 3; ++d) t[d] = w[d] * inv_volume * units::nktv2p;
+  using C = BoxRelax::Couple;
+  p[0] = t[0], p[1] = t[1], p[2] = t[2];
+  if (br_.couple == C::xy) p[0] = p[1] = 0.5 * (t[0] + t[1]);
+  if (br_.couple == C::yz) p[1] = p[2] = 0.5 * (t[1] + t[2]);
+  if (br_.couple == C::xz) p[0] = p[2] = 0.5 * (t[0] + t[2]);
+  double scale[3] = {1.0, 1.0, 1.0};
+  for (int d = 0; d < 3; ++d)
+    if (br_.dim[d]) scale[d] = s_.box.prd(d) / prdinit[d];
+  const double p_hydro = ref_.p_hydro;
+  fextra_[0] = fextra_[1] = fextra_[2] = 0.0;
+  if (br_.dim[0]) fextra_[0] = pv2e * (p[0] - p_hydro) * scale[1] * scale[2] * vol0;
+  if (br_.dim[1]) fextra_[1] = pv2e * (p[1] - p_hydro) * scale[0] * scale[2] * vol0;
+  if (br_.dim[2]) fextra_[2] = pv2e * (p[2] - p_hydro) * scale[0] * scale[1] * vol0;
+  if (ref_.deviatoric) {
+    for (int d = 0; d < 3; ++d)  // compute_deviatoric's fdev
+      if (br_.dim[d]) fextra_[d] -= pv2e * (s_.box.prd(d) * ref_.sigma[d]) * prdinit[d];
+  }
+  return box_relax_energy(br_, ref_, s_.box);
+}
+
+// LAMMPS's FixBoxRelax::max_alpha: no box length changes by more than vmax of the reference in one step.
+double Minimizer::max_alpha_extra() const {
+  if (br_.iso()) return br_.vmax / std::fabs(hextra_[0]);
+  double alpha = 1.0;
+  for (int d = 0; d < 3; ++d)
+    if (br_.dim[d]) alpha = std::min(alpha, br_.vmax / std::fabs(hextra_[d]));
+  return alpha;
+}
+
+// LAMMPS's FixBoxRelax::min_step and remap: from the line-search start box, each relaxed length grows by
+// ds·h0 about the fixed point, and the atoms (all, or the fix's group with `dilate partial`) keep their
+// fractional coordinates — through LAMMPS's x2lamda/lamda2x arithmetic, also along unrelaxed lengths.
+void Minimizer::box_min_step(double alpha) {
+  double ds[3] = {0.0, 0.0, 0.0};
+  for (int d = 0; d < 3; ++d)
+    ds[d] = br_.iso() ? alpha * hextra_[0] : (br_.dim[d] ? alpha * hextra_[d] : 0.0);
+  const Box from = s_.box;  // the start box along relaxed lengths, the current one along the others
+  double inv0[3], lo_new[3], prd_new[3];
+  for (int d = 0; d < 3; ++d) {
+    const double lo0 = from.lo[d], hi0 = from.hi[d], prd0 = hi0 - lo0;
+    inv0[d] = 1.0 / prd0;
+    double lo = lo0, hi = hi0;
+    if (br_.dim[d]) {
+      lo = lo0 + (lo0 - br_.fixedpoint[d]) / prd0 * ds[d] * h0_[d];
+      hi = hi0 + (hi0 - br_.fixedpoint[d]) / prd0 * ds[d] * h0_[d];
+      if (lo >= hi) throw RunError("fix box/relax generated a negative box length");
     }
+    s_.box.lo[d] = lo, s_.box.hi[d] = hi;
+    lo_new[d] = lo, prd_new[d] = hi - lo;
+  }
+  Atoms& a = s_.atoms;
+  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  for (size_t i = 0; i < n(); ++i) {
+    if (!br_.dilate_all && !(a.mask[i] & br_.group)) continue;
+    for (int d = 0; d < 3; ++d) {
+      const double lamda = inv0[d] * (pos[d][i] - from.lo[d]);
+      pos[d][i] = prd_new[d] * lamda + lo_new[d];
+    }
+  }
+}
+
+// LAMMPS's Min::energy_force: forces and energy at the current positions (plus the P·V energy and the box
+// forces with box/relax). After the set-up, the backend's per-step compute, as in a run with a changing box
+// (fix npt): it rebuilds the list when some atom moved more than half the skin, less the box faces' motion
+// (LAMMPS's boxcheck), and only then wraps atoms and moves shrink-wrapped faces (LAMMPS's reset_box at
+// reneighbouring), so the box and its volume change exactly where lmp's do.
+double Minimizer::energy_force() {
+  if (!have_setup_) {
     b_.setup(s_, t_, nb_, false);
-    box_setup_ = s_.box;
     have_setup_ = true;
   } else {
     b_.compute(s_, false, true);
   }
-  ++st_.evaluations;
   follow_ids();
-  const ForceResult& r = b_.result();
-  double e = r.energy;
-  if (br_.active) {
-    const double v = s_.box.volume();
-    double ptarget_ev = 0.0;  // all relaxed dimensions share one target (fix box/relax checks it)
-    for (int d = 2; d >= 0; --d)
-      if (br_.dim[d]) ptarget_ev = br_.target[d] / units::nktv2p;
-    e += ptarget_ev * v;
-    for (int k = 0; k < 3; ++k) fq_[k] = 0.0;
-    int k = 0;
-    for (int d = 0; d < 3; ++d) {
-      if (!br_.dim[d]) continue;
-      // −∂(E + P·V)/∂η_d = W_dd − P·V (the virial is −∂E/∂η under affine strain, images included)
-      fq_[k] += (r.virial[d] - ptarget_ev * v) / sq_;
-      if (!br_.couple) ++k;
+  double e = b_.result().energy;
+  if (nextra_) e += min_energy();
+  if (ms_.normalize) e /= natoms_;
+  return e;
+}
+
+// LAMMPS's FixMinimize::reset_coords: where the evaluation re-neighboured and wrapped an atom through a
+// periodic face, its line-search start moves to the same image (the minimum image of x − x0 in the start
+// box), so the next trial starts beside the wrapped atom and does not look like a jump of a box length
+// (which would re-neighbour again, and move shrink-wrapped faces where lmp does not).
+void Minimizer::reset_coords() {
+  Atoms& a = s_.atoms;
+  const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  const int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
+  for (int d = 0; d < 3; ++d) {
+    if (!box0_.periodic(d)) continue;
+    const double prd = box0_.prd(d), half = 0.5 * prd;
+    for (size_t i = 0; i < n(); ++i) {
+      double dx = pos[d][i] - x0_[3 * i + d];
+      if (std::fabs(dx) <= half) continue;
+      dx += dx < 0.0 ? prd : -prd;  // LAMMPS's minimum_image
+      x0_[3 * i + d] = pos[d][i] - dx;
+      img0_[3 * i + d] = img[d][i];
     }
   }
+}
+
+// LAMMPS's MinLineSearch::alpha_step: back to the line-search start (box and positions), then the box step
+// and x0 + α·h; one force evaluation (resetflag: the start follows atoms a re-neighbouring wrapped).
+double Minimizer::alpha_step(double alpha, bool resetflag) {
+  Atoms& a = s_.atoms;
+  // min_step(0): the relaxed lengths back to the start box, exactly (the others keep their current extent)
+  for (int d = 0; d < 3 && nextra_; ++d)
+    if (br_.dim[d]) s_.box.lo[d] = box0_.lo[d], s_.box.hi[d] = box0_.hi[d];
+  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
+  for (size_t i = 0; i < n(); ++i) {
+    for (int d = 0; d < 3; ++d) {
+      pos[d][i] = x0_[3 * i + d];
+      img[d][i] = static_cast<int>(img0_[3 * i + d]);
+    }
+  }
+  if (alpha > 0.0) {
+    if (nextra_) box_min_step(alpha);
+    for (size_t i = 0; i < n(); ++i) {
+      for (int d = 0; d < 3; ++d) pos[d][i] += alpha * h_[3 * i + d];
+    }
+  }
+  ++st_.evaluations;
+  const double e = energy_force();
+  if (resetflag) reset_coords();
   return e;
 }
 
@@ -157,7 +288,7 @@ void Minimizer::follow_ids() {
   ids_ = s_.atoms.id;
 }
 
-// The start of a line search: positions, image counts and the box that trial(α) moves away from.
+// The start of a line search (LAMMPS's x0 and min_store): positions, image counts and the box.
 void Minimizer::store_start() {
   const Atoms& a = s_.atoms;
   const size_t nn = n();
@@ -169,53 +300,25 @@ void Minimizer::store_start() {
   box0_ = s_.box;
 }
 
-// Positions x0 + α·h, then the box scaled by exp(α·hq/sq) about its centre with atoms following affinely.
-void Minimizer::trial(double alpha) {
-  Atoms& a = s_.atoms;
-  double scale[3] = {1.0, 1.0, 1.0}, centre[3];
-  if (nq_ > 0) {
-    int k = 0;
-    for (int d = 0; d < 3; ++d) {
-      if (!br_.dim[d]) continue;
-      scale[d] = std::exp(alpha * hq_[k] / sq_);
-      if (!br_.couple) ++k;
-    }
-  }
-  for (int d = 0; d < 3; ++d) {
-    centre[d] = 0.5 * (box0_.lo[d] + box0_.hi[d]);
-    const double half = 0.5 * box0_.prd(d) * scale[d];
-    s_.box.lo[d] = scale[d] == 1.0 ? box0_.lo[d] : centre[d] - half;
-    s_.box.hi[d] = scale[d] == 1.0 ? box0_.hi[d] : centre[d] + half;
-  }
-  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
-  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
-  for (size_t i = 0; i < n(); ++i) {
-    for (int d = 0; d < 3; ++d) {
-      const double u = x0_[3 * i + d] + alpha * h_[3 * i + d];
-      pos[d][i] = scale[d] == 1.0 ? u : centre[d] + (u - centre[d]) * scale[d];
-      img[d][i] = static_cast<int>(img0_[3 * i + d]);
-    }
-  }
-}
-
-// dH/dα at the current trial: −(F_u·h + F_q·hq), with F_u = F·scale the force on the unscaled coordinates.
-double Minimizer::slope(double alpha) const {
+// F·h over all degrees of freedom: the atoms' sum over ranks, then the extra ones (LAMMPS's order).
+double Minimizer::fdoth() const {
   const Atoms& a = s_.atoms;
-  double scale[3] = {1.0, 1.0, 1.0};
-  int k = 0;
-  for (int d = 0; d < 3 && nq_ > 0; ++d) {
-    if (!br_.dim[d]) continue;
-    scale[d] = std::exp(alpha * hq_[k] / sq_);
-    if (!br_.couple) ++k;
-  }
   double local = 0.0;
   for (size_t i = 0; i < n(); ++i) {
-    local += scale[0] * a.fx[i] * h_[3 * i] + scale[1] * a.fy[i] * h_[3 * i + 1] +
-             scale[2] * a.fz[i] * h_[3 * i + 2];
+    local += a.fx[i] * h_[3 * i];
+    local += a.fy[i] * h_[3 * i + 1];
+    local += a.fz[i] * h_[3 * i + 2];
   }
   double fh = comm_.sum(local);
-  for (int q = 0; q < nq_; ++q) fh += fq_[q] * hq_[q];
-  return -fh;
+  for (int q = 0; q < nextra_; ++q) fh += fextra_[q] * hextra_[q];
+  if (ms_.normalize) fh /= natoms_;
+  return fh;
+}
+
+double Minimizer::hmax_atoms() const {
+  double hme = 0.0;
+  for (double v : h_) hme = std::max(hme, std::fabs(v));
+  return comm_.max(hme);
 }
 
 double Minimizer::dot_atoms(const std::vector<double>& a, const std::vector<double>& b) const {
@@ -233,9 +336,13 @@ void Minimizer::gather_forces(std::vector<double>& f) const {
 double Minimizer::fnorm_sqr() const {
   const Atoms& a = s_.atoms;
   double local = 0.0;
-  for (size_t i = 0; i < n(); ++i) local += a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+  for (size_t i = 0; i < n(); ++i) {
+    local += a.fx[i] * a.fx[i];
+    local += a.fy[i] * a.fy[i];
+    local += a.fz[i] * a.fz[i];
+  }
   double f2 = comm_.sum(local);
-  for (int q = 0; q < nq_; ++q) f2 += fq_[q] * fq_[q];
+  for (int q = 0; q < nextra_; ++q) f2 += fextra_[q] * fextra_[q];
   return f2;
 }
 
@@ -244,7 +351,7 @@ double Minimizer::fnorm_inf() const {
   double m = 0.0;
   for (size_t i = 0; i < n(); ++i) m = std::max({m, a.fx[i] * a.fx[i], a.fy[i] * a.fy[i], a.fz[i] * a.fz[i]});
   m = comm_.max(m);
-  for (int q = 0; q < nq_; ++q) m = std::max(m, fq_[q] * fq_[q]);
+  for (int q = 0; q < nextra_; ++q) m = std::max(m, fextra_[q] * fextra_[q]);
   return m;
 }
 
@@ -253,230 +360,216 @@ double Minimizer::fnorm_max() const {
   double m = 0.0;
   for (size_t i = 0; i < n(); ++i) m = std::max(m, a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i]);
   m = comm_.max(m);
-  for (int q = 0; q < nq_; ++q) m = std::max(m, fq_[q] * fq_[q]);
+  // LAMMPS's fnorm_max steps through the extra degrees of freedom three at a time (only the first counts)
+  for (int q = 0; q < nextra_; q += 3) m = std::max(m, fextra_[q] * fextra_[q]);
   return m;
 }
 
-double Minimizer::ftol_measure() const {
-  if (ms_.norm == "max") return fnorm_max();
-  if (ms_.norm == "inf") return fnorm_inf();
-  return fnorm_sqr();
+// LAMMPS's FixBoxRelax::min_reset_ref after a successful line search: with a deviatoric target and nreset,
+// the reference box is reset every nreset iterations (and the energy re-evaluated, its P·V origin moved).
+bool Minimizer::min_reset_ref() {
+  if (!nextra_ || !ref_.deviatoric || br_.nreset <= 0) return false;
+  if ((s_.step - begin_step_) % br_.nreset != 0) return false;
+  box_relax_sigma(br_, s_.box, ref_);
+  if (br_.reference) *br_.reference = ref_;
+  return true;
 }
 
-bool Minimizer::budget_done(const char*& why) const {
-  if (st_.evaluations >= ms_.maxeval) {
-    why = "max force evaluations";
-    return true;
+// LAMMPS's linemin_backtrack: from α = min(1, dmax/max|h|, the box's vmax limit), halve α until the energy
+// drops by 0.4·α·F·h; at the machine limit it returns to the start, "energy tolerance" if that last trial
+// still went down.
+const char* Minimizer::linemin_backtrack(double eoriginal, double& alpha) {
+  const double fdothall = fdoth();
+  if (fdothall <= 0.0) return kNotDownhill;
+  double hmaxall = hmax_atoms();
+  alpha = std::min(kAlphaMax, ms_.dmax / hmaxall);
+  if (nextra_) {
+    alpha = std::min(alpha, max_alpha_extra());
+    for (int q = 0; q < nextra_; ++q) hmaxall = std::max(hmaxall, std::fabs(hextra_[q]));
   }
-  return false;
-}
-
-// Line search along (h, hq) from the stored start: sufficient decrease plus |φ'(α)| ≤ 0.1·|φ'(0)|, steps
-// chosen by secants of the slope φ' (exact for a quadratic energy, and precise where energy differences are
-// lost to round-off — the slope comes from forces). Returns nullptr on success, else LAMMPS's stop text.
-const char* Minimizer::line_search(double& alpha_out) {
-  const double e0 = ecurrent_;
-  const double d0 = slope(0.0);
-  if (!(d0 < 0.0)) return "search direction is not downhill";
-  double hmax = 0.0;
-  for (double v : h_) hmax = std::max(hmax, std::fabs(v));
-  hmax = comm_.max(hmax);
-  double alpha_max = kAlphaMax;
-  if (hmax > 0.0) alpha_max = std::min(alpha_max, ms_.dmax / hmax);
-  for (int q = 0; q < nq_; ++q) {
-    if (hq_[q] != 0.0) alpha_max = std::min(alpha_max, br_.vmax * sq_ / std::fabs(hq_[q]));
-  }
-  // Energy differences below this are round-off, not evidence of an uphill step.
-  const double noise = 1.0e-14 * std::max(1.0, std::fabs(e0));
-  double a_lo = 0.0, d_lo = d0, e_lo = e0;  // downhill end of the bracket
-  double a_hi = -1.0, d_hi = 0.0;           // far end (a_hi < 0: none yet)
-  double a_best = 0.0, e_best = e0;         // lowest acceptable energy seen, the fallback
-  double alpha = alpha_max, a_cur = 0.0;
-  for (int k = 0; k < kMaxTries; ++k) {
-    trial(alpha);
-    const double e = evaluate();
-    a_cur = alpha;
-    const double d = slope(alpha);
-    const bool acceptable = e - e0 <= kArmijo * alpha * d0 + noise;
-    if (acceptable && e < e_best) a_best = alpha, e_best = e;
-    if (acceptable && std::fabs(d) <= kCurvature * std::fabs(d0)) {
-      ecurrent_ = e;
-      alpha_out = alpha;
+  if (hmaxall == 0.0) return kZeroForce;
+  store_start();
+  while (true) {
+    ecurrent_ = alpha_step(alpha, true);
+    const double de_ideal = -kBacktrackSlope * alpha * fdothall;
+    const double de = ecurrent_ - eoriginal;
+    if (de <= de_ideal) {
+      if (min_reset_ref()) ecurrent_ = energy_force();
       return nullptr;
     }
-    double next;
-    if (!acceptable || e > e_lo + noise || d > 0.0) {
-      // too far: the minimum lies in (a_lo, alpha)
-      a_hi = alpha, d_hi = d;
-      const double span = alpha - a_lo;
-      double step;
-      if (d > 0.0) {
-        step = -d_lo * span / (d - d_lo);  // slope secant
-      } else {
-        const double curv = e - e_lo - d_lo * span;  // quadratic through (a_lo, e_lo, d_lo) and (alpha, e)
-        step = curv > 0.0 ? -d_lo * span * span / (2.0 * curv) : 0.5 * span;
-      }
-      next = a_lo + std::clamp(step, 0.1 * span, 0.9 * span);
-    } else {
-      // still downhill with a lower energy: move the near end out
-      const double prev = a_lo, dprev = d_lo;
-      a_lo = alpha, d_lo = d, e_lo = e;
-      if (a_hi > 0.0) {
-        const double span = a_hi - a_lo;
-        const double step = d_hi > 0.0 ? -d_lo * span / (d_hi - d_lo) : 0.5 * span;
-        next = a_lo + std::clamp(step, 0.1 * span, 0.9 * span);
-      } else {
-        if (alpha >= alpha_max) {  // the step limit (dmax, vmax) holds us back: take the largest step
-          ecurrent_ = e;
-          alpha_out = alpha;
-          return nullptr;
-        }
-        next = d != dprev ? alpha - d * (alpha - prev) / (d - dprev) : 4.0 * alpha;
-        next = std::min(std::clamp(next, 1.1 * alpha, 4.0 * alpha), alpha_max);
-      }
+    alpha *= kAlphaReduce;
+    if (alpha <= 0.0 || de_ideal >= -kEmach) {
+      ecurrent_ = alpha_step(0.0, false);
+      return de < 0.0 ? kEnergyTolerance : kZeroAlpha;
     }
-    if (!(next > 0.0) || next == alpha) break;
-    alpha = next;
   }
-  // No point met both conditions: settle for the lowest energy seen if it is downhill at all.
-  if (a_best > 0.0) {
-    if (a_cur != a_best) {
-      trial(a_best);
-      e_best = evaluate();
-    }
-    ecurrent_ = e_best;
-    alpha_out = a_best;
-    return nullptr;
-  }
-  trial(0.0);
-  ecurrent_ = evaluate();
-  alpha_out = 0.0;
-  return "linesearch alpha is zero";
 }
 
-// LAMMPS's linemin_backtrack and linemin_quadratic (min_modify line backtrack|quadratic, the default) for
-// atom coordinates: from α = min(1, dmax/max|h|), halve α until the energy drops by 0.4·α·F·h; quadratic
-// first tries the secant root of F·h between the last two trials when the energy change agrees with the
-// trapezoid of the slopes to 10%. Their stopping texts are LAMMPS's, so a script takes lmp's iterations.
-const char* Minimizer::line_search_lammps(bool quadratic, double& alpha_out) {
-  constexpr double kBacktrackSlope = 0.4, kAlphaReduce = 0.5, kQuadraticTol = 0.1, kEmach = 1.0e-8,
-                   kEpsQuad = 1.0e-28;
-  const double fdothall = -slope(0.0);
-  if (fdothall <= 0.0) return "search direction is not downhill";
-  double hmax = 0.0;
-  for (double v : h_) hmax = std::max(hmax, std::fabs(v));
-  hmax = comm_.max(hmax);
-  if (hmax == 0.0) return "forces are zero";
-  const double alphamax = std::min(kAlphaMax, ms_.dmax / hmax);
-  double alpha = alphamax;
-  const double eoriginal = ecurrent_;
-  double alphaprev = 0.0, fhprev = fdothall, engprev = eoriginal;
-  auto reset = [&](const char* why) {
-    trial(0.0);
-    ecurrent_ = evaluate();
-    alpha_out = alpha;
-    return why;
-  };
+// LAMMPS's linemin_quadratic: backtracking as above, but as soon as the energy change agrees with the
+// trapezoid of the slopes to 10%, the secant root of F·h between the last two trials is tried first.
+const char* Minimizer::linemin_quadratic(double eoriginal, double& alpha) {
+  const double fdothall = fdoth();
+  if (fdothall <= 0.0) return kNotDownhill;
+  double hmaxall = hmax_atoms();
+  double alphamax = std::min(kAlphaMax, ms_.dmax / hmaxall);
+  if (nextra_) {
+    alphamax = std::min(alphamax, max_alpha_extra());
+    for (int q = 0; q < nextra_; ++q) hmaxall = std::max(hmaxall, std::fabs(hextra_[q]));
+  }
+  if (hmaxall == 0.0) return kZeroForce;
+  store_start();
+  alpha = alphamax;
+  double fhprev = fdothall, engprev = eoriginal, alphaprev = 0.0;
   while (true) {
-    trial(alpha);
-    ecurrent_ = evaluate();
-    double fh = 0.0;
-    if (quadratic) {
-      fh = -slope(alpha);
-      const double delfh = fh - fhprev;
-      if (std::fabs(fh) < kEpsQuad || std::fabs(delfh) < kEpsQuad) return reset("quadratic factors are zero");
-      const double relerr =
-          std::fabs(1.0 - (0.5 * (alpha - alphaprev) * (fh + fhprev) + ecurrent_) / engprev);
-      const double alpha0 = alpha - (alpha - alphaprev) * fh / delfh;
-      if (relerr <= kQuadraticTol && alpha0 > 0.0 && alpha0 < alphamax) {  // the dmax-limited step
-        trial(alpha0);
-        ecurrent_ = evaluate();
-        if (ecurrent_ - eoriginal < kEmach) {
-          alpha_out = alpha;
-          return nullptr;
-        }
+    ecurrent_ = alpha_step(alpha, true);
+    const double fh = fdoth();
+    const double delfh = fh - fhprev;
+    if (std::fabs(fh) < kEpsQuad || std::fabs(delfh) < kEpsQuad) {
+      ecurrent_ = alpha_step(0.0, false);
+      return kZeroQuad;
+    }
+    const double relerr = std::fabs(1.0 - (0.5 * (alpha - alphaprev) * (fh + fhprev) + ecurrent_) / engprev);
+    const double alpha0 = alpha - (alpha - alphaprev) * fh / delfh;
+    if (relerr <= kQuadraticTol && alpha0 > 0.0 && alpha0 < alphamax) {
+      ecurrent_ = alpha_step(alpha0, true);
+      if (ecurrent_ - eoriginal < kEmach) {
+        if (min_reset_ref()) ecurrent_ = energy_force();
+        return nullptr;
       }
     }
     const double de_ideal = -kBacktrackSlope * alpha * fdothall;
-    if (ecurrent_ - eoriginal <= de_ideal) {
-      alpha_out = alpha;
+    const double de = ecurrent_ - eoriginal;
+    if (de <= de_ideal) {
+      if (min_reset_ref()) ecurrent_ = energy_force();
       return nullptr;
     }
     fhprev = fh, engprev = ecurrent_, alphaprev = alpha;
     alpha *= kAlphaReduce;
-    if (alpha <= 0.0 || de_ideal >= -kEmach) return reset("linesearch alpha is zero");
+    if (alpha <= 0.0 || de_ideal >= -kEmach) {
+      ecurrent_ = alpha_step(0.0, false);
+      return kZeroAlpha;
+    }
   }
 }
 
+// LAMMPS's linemin_forcezero: seeks a zero of F·h along h by secant steps, the energy only kept from
+// rising by more than 1e-12; a rejected step leaves the atoms there (as LAMMPS does) while the search goes
+// on from the previous point.
+const char* Minimizer::linemin_forcezero(double eoriginal, double& alpha) {
+  constexpr double kAlphaFact = 0.1, kZeroEnergy = 1e-12, kGradTol = 0.1, kMinAlphaFac = 1e-14,
+                   kLimitBoost = 4.0;
+  const double fdothall = fdoth();
+  if (fdothall <= 0.0) return kNotDownhill;
+  double hmaxall = hmax_atoms();
+  double alpha_max = ms_.dmax / hmaxall;
+  if (nextra_) {
+    alpha_max = std::min(alpha_max, max_alpha_extra());
+    for (int q = 0; q < nextra_; ++q) hmaxall = std::max(hmaxall, std::fabs(hextra_[q]));
+  }
+  if (hmaxall == 0.0) return kZeroForce;
+  store_start();
+  double fhCurr = fdothall;
+  const double fhoriginal = fhCurr;
+  double engCurr = eoriginal;
+  const double alpha_init = 0.1 * std::fabs(eoriginal) / fdothall;
+  alpha = 0.0;
+  double alpha_del = std::min(alpha_init, 0.5 * alpha_max);
+  while (true) {
+    bool backtrack = false;
+    const double fhPrev = fhCurr, engPrev = engCurr;
+    alpha += alpha_del;
+    if (alpha > alpha_max) {
+      alpha -= alpha_del;
+      if (min_reset_ref()) ecurrent_ = energy_force();
+      return nullptr;
+    }
+    engCurr = alpha_step(alpha, true);
+    ecurrent_ = engCurr;
+    fhCurr = fdoth();
+    const double de = engCurr - engPrev;
+    if (de >= kZeroEnergy) backtrack = true;
+    if (!backtrack && std::fabs(fhCurr / fhoriginal) <= kGradTol) {
+      if (min_reset_ref()) ecurrent_ = energy_force();
+      return nullptr;
+    }
+    if (fhCurr < 0.0) backtrack = true;
+    if (backtrack) {
+      alpha -= alpha_del;
+      if (fhCurr < 0.0)
+        alpha_del *= fhPrev / (fhPrev - fhCurr);
+      else
+        alpha_del *= kAlphaFact;
+      engCurr = engPrev;
+      ecurrent_ = engCurr;
+      fhCurr = fhPrev;
+      if (hmaxall * alpha_del <= kMinAlphaFac) {
+        engCurr = alpha_step(0.0, true);
+        ecurrent_ = engCurr;
+        return kZeroAlpha;
+      }
+    } else {
+      double boost = kLimitBoost;
+      if (fhPrev > fhCurr) boost = fhCurr / (fhPrev - fhCurr);
+      boost = std::min(boost, kLimitBoost);
+      alpha_del *= boost;
+    }
+  }
+}
+
+// LAMMPS's MinCG::iterate: Polak–Ribière with β ≥ 0, restarted every ndof iterations and whenever the new
+// direction is not downhill; the stopping checks in LAMMPS's order (evaluations, energy, force).
 const char* Minimizer::iterate_cg(const MinCallback& cb) {
   gather_forces(g_);
-  for (int q = 0; q < nq_; ++q) gq_[q] = fq_[q];
   h_ = g_;
-  for (int q = 0; q < nq_; ++q) hq_[q] = gq_[q];
+  for (int q = 0; q < nextra_; ++q) hextra_[q] = gextra_[q] = fextra_[q];
   double gg = fnorm_sqr();
-  const int64_t ndof = comm_.sum(static_cast<int64_t>(3 * n())) + nq_;
-  for (int64_t iter = 0; iter < ms_.maxiter; ++iter) {
+  const int64_t ndoftotal = comm_.sum(static_cast<int64_t>(3 * n())) + nextra_;
+  const int64_t nlimit = std::min<int64_t>(2147483647, ndoftotal);
+  for (int64_t niter = 1; niter <= ms_.maxiter; ++niter) {
     ++s_.step;
     ++st_.iterations;
     const double eprevious = ecurrent_;
-    store_start();
     double alpha = 0.0;
-    // LAMMPS's backtrack and quadratic searches move atoms only; box relaxation keeps the slope-based search.
-    const bool lammps_search = nq_ == 0 && ms_.line != "forcezero";
-    const char* fail =
-        lammps_search ? line_search_lammps(ms_.line == "quadratic", alpha) : line_search(alpha);
+    const char* fail = ms_.line == "backtrack"   ? linemin_backtrack(ecurrent_, alpha)
+                       : ms_.line == "forcezero" ? linemin_forcezero(ecurrent_, alpha)
+                                                 : linemin_quadratic(ecurrent_, alpha);
     st_.alpha_final = alpha;
     st_.e_next_to_last = eprevious;
-    if (fail) {
-      cb(false, true);
-      return fail;
-    }
-    const char* why = nullptr;
-    if (budget_done(why)) {
-      cb(false, true);
-      return why;
-    }
-    if (energy_converged(ecurrent_, eprevious)) {
-      cb(false, true);
-      return "energy tolerance";
-    }
+    if (fail) return fail;
+    if (st_.evaluations >= ms_.maxeval) return kMaxEvaluations;
+    if (energy_converged(ecurrent_, eprevious)) return kEnergyTolerance;
     std::vector<double>& f = fvec_;
     gather_forces(f);
     double ff = dot_atoms(f, f), fg = dot_atoms(f, g_);
-    for (int q = 0; q < nq_; ++q) ff += fq_[q] * fq_[q], fg += fq_[q] * gq_[q];
-    if (ftol_measure() < ms_.ftol * ms_.ftol) {
-      cb(false, true);
-      return "force tolerance";
-    }
-    if (ff == 0.0) {
-      cb(false, true);
-      return "forces are zero";
+    for (int q = 0; q < nextra_; ++q) ff += fextra_[q] * fextra_[q], fg += fextra_[q] * gextra_[q];
+    if (ms_.ftol > 0.0) {
+      const double fdotf = ms_.norm == "max" ? fnorm_max() : ms_.norm == "inf" ? fnorm_inf() : fnorm_sqr();
+      if (fdotf < ms_.ftol * ms_.ftol) return kForceTolerance;
     }
     double beta = std::max(0.0, (ff - fg) / gg);
-    if ((iter + 1) % ndof == 0) beta = 0.0;
+    if ((niter + 1) % nlimit == 0) beta = 0.0;
     gg = ff;
     for (size_t k = 0; k < f.size(); ++k) {
       g_[k] = f[k];
       h_[k] = g_[k] + beta * h_[k];
     }
-    for (int q = 0; q < nq_; ++q) gq_[q] = fq_[q], hq_[q] = gq_[q] + beta * hq_[q];
+    for (int q = 0; q < nextra_; ++q) gextra_[q] = fextra_[q], hextra_[q] = gextra_[q] + beta * hextra_[q];
     // reset to steepest descent if the new direction is not downhill
-    double hg = dot_atoms(h_, g_);
-    for (int q = 0; q < nq_; ++q) hg += hq_[q] * gq_[q];
+    double hg = dot_atoms(g_, h_);
+    for (int q = 0; q < nextra_; ++q) hg += gextra_[q] * hextra_[q];
     if (hg <= 0.0) {
       h_ = g_;
-      for (int q = 0; q < nq_; ++q) hq_[q] = gq_[q];
+      for (int q = 0; q < nextra_; ++q) hextra_[q] = gextra_[q];
     }
-    const bool last = iter + 1 == ms_.maxiter;
-    cb(false, last);
+    cb(false, niter == ms_.maxiter);
   }
-  return "max iterations";
+  return kMaxIterations;
 }
 
-// FIRE 2.0 with the semi-implicit Euler integrator, LAMMPS `min_style fire` semantics and defaults.
+// LAMMPS's MinFire::iterate (FIRE 2.0, semi-implicit Euler): the mixing factors from v and F before the kick,
+// the half step back and its force evaluation, the stops in LAMMPS's order.
 const char* Minimizer::iterate_fire(const MinCallback& cb) {
   Atoms& a = s_.atoms;
-  for (size_t i = 0; i < n(); ++i) a.vx[i] = a.vy[i] = a.vz[i] = 0.0;
   double dt = s_.dt;
   const double dtmax = ms_.tmax * dt, dtmin = ms_.tmin * dt;
   double alpha = ms_.alpha0;
@@ -488,8 +581,16 @@ const char* Minimizer::iterate_fire(const MinCallback& cb) {
     double local = 0.0;
     for (size_t i = 0; i < n(); ++i) local += a.vx[i] * a.fx[i] + a.vy[i] * a.fy[i] + a.vz[i] * a.fz[i];
     const double vdotf = comm_.sum(local);
+    double scale1 = 0.0, scale2 = 0.0;
     if (vdotf > 0.0) {
       vdotf_negative = 0;
+      double vv = 0.0, ff = 0.0;
+      for (size_t i = 0; i < n(); ++i) vv += a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
+      vv = comm_.sum(vv);
+      for (size_t i = 0; i < n(); ++i) ff += a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+      ff = comm_.sum(ff);
+      scale1 = 1.0 - alpha;
+      scale2 = ff <= 1e-20 ? 0.0 : alpha * std::sqrt(vv / ff);
       if (step - last_negative > ms_.delaystep) {
         dt = std::min(dt * ms_.dtgrow, dtmax);
         alpha *= ms_.alphashrink;
@@ -502,87 +603,79 @@ const char* Minimizer::iterate_fire(const MinCallback& cb) {
         if (dt * ms_.dtshrink >= dtmin) dt *= ms_.dtshrink;
       }
       ++vdotf_negative;
-      if (ms_.vdfmax > 0 && vdotf_negative > ms_.vdfmax) {
-        cb(false, true);
-        return "max iterations with v.f negative";
-      }
+      if (ms_.vdfmax > 0 && vdotf_negative > ms_.vdfmax) return "max iterations with v.f negative";
       if (ms_.halfstepback) {
+        // x(t) = x(t − ½dt) with the step just shrunk, then the forces there (lmp 2021 evaluates them anew:
+        // its evaluation counts show one more per half step back)
         for (size_t i = 0; i < n(); ++i) {
           a.x[i] -= 0.5 * dt * a.vx[i], a.y[i] -= 0.5 * dt * a.vy[i], a.z[i] -= 0.5 * dt * a.vz[i];
         }
+        ++st_.evaluations;
+        ecurrent_ = energy_force();
       }
       for (size_t i = 0; i < n(); ++i) a.vx[i] = a.vy[i] = a.vz[i] = 0.0;
     }
     // no atom moves further than dmax in one step
-    double dtv = dt;
+    double dtvone = dt;
     for (size_t i = 0; i < n(); ++i) {
       const double vmax = std::max({std::fabs(a.vx[i]), std::fabs(a.vy[i]), std::fabs(a.vz[i])});
-      if (dtv * vmax > ms_.dmax) dtv = ms_.dmax / vmax;
+      if (dtvone * vmax > ms_.dmax) dtvone = ms_.dmax / vmax;
     }
-    dtv = comm_.min(dtv);
+    const double dtv = comm_.min(dtvone);
     const double dtf = dtv * units::ftm2v;
     for (size_t i = 0; i < n(); ++i) {
       const double dtfm = dtf / s_.mass[a.type[i]];
       a.vx[i] += dtfm * a.fx[i], a.vy[i] += dtfm * a.fy[i], a.vz[i] += dtfm * a.fz[i];
-    }
-    if (vdotf > 0.0) {
-      double vv = 0.0, ff = 0.0;
-      for (size_t i = 0; i < n(); ++i) {
-        vv += a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
-        ff += a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+      if (vdotf > 0.0) {
+        a.vx[i] = scale1 * a.vx[i] + scale2 * a.fx[i];
+        a.vy[i] = scale1 * a.vy[i] + scale2 * a.fy[i];
+        a.vz[i] = scale1 * a.vz[i] + scale2 * a.fz[i];
       }
-      vv = comm_.sum(vv), ff = comm_.sum(ff);
-      const double s1 = 1.0 - alpha, s2 = ff <= 1e-20 ? 0.0 : alpha * std::sqrt(vv / ff);
-      for (size_t i = 0; i < n(); ++i) {
-        a.vx[i] = s1 * a.vx[i] + s2 * a.fx[i];
-        a.vy[i] = s1 * a.vy[i] + s2 * a.fy[i];
-        a.vz[i] = s1 * a.vz[i] + s2 * a.fz[i];
-      }
-    }
-    for (size_t i = 0; i < n(); ++i) {
       a.x[i] += dtv * a.vx[i], a.y[i] += dtv * a.vy[i], a.z[i] += dtv * a.vz[i];
     }
     st_.alpha_final = dtv;
     const double eprevious = ecurrent_;
-    ecurrent_ = evaluate();
+    ++st_.evaluations;
+    ecurrent_ = energy_force();
     st_.e_next_to_last = eprevious;
-    const char* why = nullptr;
-    if (budget_done(why)) {
-      cb(false, true);
-      return why;
-    }
-    if (ms_.etol > 0.0 && step - last_negative > ms_.delaystep && energy_converged(ecurrent_, eprevious)) {
-      cb(false, true);
-      return "energy tolerance";
-    }
-    if (ms_.ftol > 0.0 && ftol_measure() < ms_.ftol * ms_.ftol) {
-      cb(false, true);
-      return "force tolerance";
+    if (st_.evaluations >= ms_.maxeval) return kMaxEvaluations;
+    if (ms_.etol > 0.0 && step - last_negative > ms_.delaystep && energy_converged(ecurrent_, eprevious))
+      return kEnergyTolerance;
+    if (ms_.ftol > 0.0) {
+      const double fdotf = ms_.norm == "max" ? fnorm_max() : ms_.norm == "inf" ? fnorm_inf() : fnorm_sqr();
+      if (fdotf < ms_.ftol * ms_.ftol) return kForceTolerance;
     }
     cb(false, iter + 1 == ms_.maxiter);
   }
-  return "max iterations";
+  return kMaxIterations;
 }
 
 MinStats Minimizer::run(const MinCallback& cb) {
   ids_ = s_.atoms.id;
   x0_.assign(3 * n(), 0.0), img0_.assign(3 * n(), 0.0), g_.assign(3 * n(), 0.0), h_.assign(3 * n(), 0.0);
-  ecurrent_ = evaluate();
+  begin_step_ = s_.step;
+  natoms_ = static_cast<double>(comm_.sum(static_cast<int64_t>(n())));
+  if (ms_.style == "fire") {  // LAMMPS's MinFire::setup_style, before the first thermo line
+    Atoms& a = s_.atoms;
+    for (size_t i = 0; i < n(); ++i) a.vx[i] = a.vy[i] = a.vz[i] = 0.0;
+  }
+  ecurrent_ = energy_force();
   st_.evaluations = 0;  // LAMMPS's neval (stats and maxeval) counts the evaluations after the set-up's
   st_.e_initial = st_.e_next_to_last = ecurrent_;
   st_.fnorm2_initial = std::sqrt(fnorm_sqr());
   st_.fnorminf_initial = std::sqrt(fnorm_inf());
   cb(true, false);
-  const char* stop = nullptr;
-  if (ms_.maxiter == 0) {
-    stop = "max iterations";
+  // LAMMPS 2021 checks no tolerance before the first iteration: a minimum already met takes one iteration
+  // (and stops on the energy tolerance, its energy unchanged).
+  const char* stop = kMaxIterations;
+  if (ms_.maxiter == 0)
     cb(false, true);
-  } else if (ms_.ftol > 0.0 && ftol_measure() < ms_.ftol * ms_.ftol) {
-    // LAMMPS also stops at once when the start already meets the force tolerance
-    stop = "force tolerance";
-    cb(false, true);
-  } else {
+  else
     stop = ms_.style == "fire" ? iterate_fire(cb) : iterate_cg(cb);
+  if (stop != kMaxIterations) {
+    // LAMMPS's Min::run after an early stop: the forces once more at the final positions, then the output
+    ecurrent_ = energy_force();
+    cb(false, true);
   }
   st_.stop = stop;
   st_.e_final = ecurrent_;
@@ -594,6 +687,50 @@ MinStats Minimizer::run(const MinCallback& cb) {
 }
 
 }  // namespace
+
+void box_relax_init(const BoxRelax& br, const Box& b, BoxRelaxReference& ref) {
+  for (int d = 0; d < 3; ++d) ref.prdinit[d] = b.prd(d);
+  ref.vol0 = ref.prdinit[0] * ref.prdinit[1] * ref.prdinit[2];
+  int nflag = 0;
+  ref.p_hydro = 0.0;
+  for (int d = 0; d < 3; ++d)
+    if (br.dim[d]) ref.p_hydro += br.target[d], ++nflag;
+  if (nflag) ref.p_hydro /= nflag;
+  ref.deviatoric = br.deviatoric;
+  for (int d = 0; d < 3; ++d)
+    if (br.dim[d] && std::fabs(ref.p_hydro - br.target[d]) > 1.0e-6) ref.deviatoric = true;
+  if (ref.deviatoric) box_relax_sigma(br, b, ref);
+}
+
+// On an orthogonal box LAMMPS's matrix products of compute_sigma add exact zeros: sigma is diagonal.
+void box_relax_sigma(const BoxRelax& br, const Box& b, BoxRelaxReference& ref) {
+  for (int d = 0; d < 3; ++d) ref.prdinit[d] = b.prd(d);
+  ref.vol0 = ref.prdinit[0] * ref.prdinit[1] * ref.prdinit[2];
+  for (int d = 0; d < 3; ++d) {
+    const double hinv = 1.0 / b.prd(d);
+    const double pdev = br.dim[d] ? br.target[d] - ref.p_hydro : 0.0;
+    ref.sigma[d] = hinv * pdev * hinv * ref.vol0;
+  }
+}
+
+double box_relax_energy(const BoxRelax& br, const BoxRelaxReference& ref, const Box& b) {
+  const double pv2e = 1.0 / units::nktv2p;
+  if (br.iso()) {
+    const double scale = b.prd(0) / ref.prdinit[0];
+    return pv2e * br.target[0] * (scale * scale * scale - 1.0) * ref.vol0;
+  }
+  double scale[3] = {1.0, 1.0, 1.0};
+  for (int d = 0; d < 3; ++d)
+    if (br.dim[d]) scale[d] = b.prd(d) / ref.prdinit[d];
+  const double scalevol = scale[0] * scale[1] * scale[2];
+  double eng = pv2e * ref.p_hydro * (scalevol - 1.0) * ref.vol0;
+  if (ref.deviatoric) {
+    double strain = 0.0;  // compute_strain_energy: ½ Tr(sigma·h·hᵀ)
+    for (int d = 0; d < 3; ++d) strain += ref.sigma[d] * (b.prd(d) * b.prd(d));
+    eng += 0.5 * strain * pv2e;
+  }
+  return eng;
+}
 
 MinStats minimize(State& s, Backend& backend, const potentials::EamTables& tables, const NeighborSettings& nb,
                   const MinSettings& settings, const BoxRelax& box, const Comm& comm,

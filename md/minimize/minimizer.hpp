@@ -1,9 +1,11 @@
-// Energy minimisation (LAMMPS `minimize`): Polak–Ribière conjugate gradients with a derivative-based line
-// search, and FIRE 2.0 damped dynamics; optional box relaxation (LAMMPS `fix box/relax`) for CG.
+// Energy minimisation (LAMMPS `minimize`): Polak–Ribière conjugate gradients with LAMMPS's line searches
+// (backtrack, quadratic, forcezero), and FIRE 2.0 damped dynamics; optional box relaxation (LAMMPS `fix
+// box/relax`, its extra degrees of freedom) for CG.
 // Works through the Backend interface only, with global sums through a Comm, so it runs on every backend.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "md/core/comm.hpp"
@@ -21,7 +23,8 @@ struct MinSettings {
   int64_t maxiter = 0, maxeval = 0;
   double dmax = 0.1;               // Å: largest atom move per line search (cg) or per step (fire)
   std::string norm = "two";        // two | max | inf: the force norm compared with ftol
-  std::string line = "quadratic";  // LAMMPS's quadratic or backtrack search; forcezero: the slope-based one
+  std::string line = "quadratic";  // LAMMPS's line search: quadratic (its default), backtrack or forcezero
+  bool normalize = false;          // thermo_modify norm yes: energies and F·h per atom, as LAMMPS's normflag
   // FIRE 2.0 (Guénolé et al. 2020), LAMMPS defaults
   int64_t delaystep = 20;
   double dtgrow = 1.1, dtshrink = 0.5, alpha0 = 0.25, alphashrink = 0.99, tmax = 10.0, tmin = 0.02;
@@ -29,14 +32,44 @@ struct MinSettings {
   int64_t vdfmax = 2000;
 };
 
-/// `fix box/relax`: which box lengths are degrees of freedom and their target pressures (bar).
+/// `fix box/relax` (orthogonal boxes): which box lengths are extra degrees of freedom of the line search,
+/// their target pressures and LAMMPS's keywords. Coupling xyz is LAMMPS's ISO style (one degree of freedom);
+/// every other setting is ANISO (three, the unrelaxed ones with zero force).
 struct BoxRelax {
+  enum class Couple { none, xyz, xy, yz, xz };
   bool active = false;
-  bool couple = false;  // iso: one common scale factor for x, y, z
+  Couple couple = Couple::none;
   bool dim[3] = {false, false, false};
   double target[3] = {0.0, 0.0, 0.0};  // bar
-  double vmax = 0.0001;                // largest fractional change of a box length per iteration
+  bool deviatoric = false;             // an x, y or z keyword was given (LAMMPS's deviatoric_flag)
+  double vmax = 0.0001;                // largest fractional change of a box length per line search
+  int64_t nreset = 0;                  // reset the reference box every nreset iterations (deviatoric only)
+  bool dilate_all = true;              // dilate partial: only the fix's group follows the box
+  uint32_t group = 1;
+  double fixedpoint[3] = {0.0, 0.0, 0.0};  // the point that stays fixed (box centre at the fix's definition)
+  bool iso() const { return couple == Couple::xyz; }
+  /// The reference box and targets of the current minimisation or run (LAMMPS's FixBoxRelax::init and
+  /// compute_sigma), shared between the fix (its scalar) and the minimiser; null: nobody reads it.
+  std::shared_ptr<struct BoxRelaxReference> reference;
 };
+
+/// FixBoxRelax's reference state: the box lengths and volume the box strain is measured from, the hydrostatic
+/// target and, when targets differ per length, the deviatoric stress sigma (orthogonal boxes: diagonal).
+struct BoxRelaxReference {
+  double prdinit[3] = {1.0, 1.0, 1.0};
+  double vol0 = 1.0;
+  double p_hydro = 0.0;  // bar
+  bool deviatoric = false;
+  double sigma[3] = {0.0, 0.0, 0.0};
+};
+
+/// LAMMPS's FixBoxRelax::init on box b: the reference is b, the targets' mean and (deviatoric) sigma.
+void box_relax_init(const BoxRelax& br, const Box& b, BoxRelaxReference& ref);
+/// LAMMPS's compute_sigma: the reference reset to box b, and sigma = V0·h0⁻¹·P_dev·h0⁻ᵀ.
+void box_relax_sigma(const BoxRelax& br, const Box& b, BoxRelaxReference& ref);
+/// The energy of the box degrees of freedom at box b (eV): LAMMPS's min_energy's P·V term plus the
+/// deviatoric strain energy — the minimised energy's addition and fix box/relax's scalar.
+double box_relax_energy(const BoxRelax& br, const BoxRelaxReference& ref, const Box& b);
 
 /// What LAMMPS prints as "Minimization stats".
 struct MinStats {

@@ -151,7 +151,11 @@ TEST(Minimize, BadInputIsAnInputError) {
   expect_input_error("minimize 1.5 1e-8 100 1000\n", "energy tolerance");
   expect_input_error("min_style fire\nfix b all box/relax iso 0\nminimize 0 1e-8 10 100\n", "fire");
   expect_input_error("fix b all box/relax tri 0\n", "box/relax keyword");
-  expect_input_error("fix b all box/relax x 0 y 5\n", "different target");
+  // LAMMPS's own checks: coupled dimensions are relaxed, to one target; tilt scaling needs a triclinic box
+  expect_input_error("fix b all box/relax x 0 couple xyz\n", "coupled dimension");
+  expect_input_error("fix b all box/relax x 0 y 5 couple xy\n", "one target");
+  expect_input_error("fix b all box/relax iso 0 scalexy yes\n", "triclinic");
+  expect_input_error("fix b all box/relax iso 0 vmax 0\n", "vmax");
 }
 
 TEST(Minimize, BoxRelaxRefusesNonPeriodicDimension) {
