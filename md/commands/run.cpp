@@ -13,6 +13,7 @@ namespace {
 
 void cmd_run(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
+  if (sim.timeout_expired) return;  // LAMMPS ignores run once fix halt stopped a run (timer->is_timeout)
   if (sim.skip_or_load_restart(c.pos)) return;
   io::ArgCursor a(c);
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);

@@ -74,6 +74,7 @@ FixContext Simulation::fix_context() {
   c.tables = &tables();
   c.run_begin = ramp_begin_;
   c.run_end = ramp_end_;
+  c.timeout = &timeout_expired;
   return c;
 }
 
@@ -204,7 +205,9 @@ void Simulation::run_steps(int64_t nsteps) {
   };
   int64_t done = 0;
   int64_t builds_seen = backend->neighbor_stats().builds;
-  while (state.step < end && !cascade_over()) {
+  // A halted run (fix halt's timeout) stops after the step that set it, as LAMMPS's check_timeout at the top
+  // of its loop: that step's outputs are written only when they were due anyway.
+  while (state.step < end && !cascade_over() && !timeout_expired) {
     ++done;
     verlet_step(end, show_progress, modify);
     // LAMMPS sorts its atoms at the first re-neighbouring step past the sort interval.
@@ -257,6 +260,10 @@ void Simulation::run_steps(int64_t nsteps) {
     }
   }
   progress.clear();
+  {
+    FixContext fc = fix_context();
+    for (auto& f : fixes) f->post_run(fc);
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
   const CpuTicks cpu_after = cpu_ticks();
   const double steal = steal_share(cpu_before, cpu_after);  // < 0: unknown

@@ -58,6 +58,7 @@ void Simulation::clear_system(const io::Command& c) {
   observables_.clear();
   tables_.reset();
   forces_current = false;
+  timeout_expired = false;  // LAMMPS's clear makes a new Timer
   make_backend();
 }
 

@@ -279,6 +279,9 @@ class Simulation : public StyleLookup {
   // Atoms at the run's start: thermo's temperature keeps the degrees of freedom it had then when fix deposit
   // adds atoms (LAMMPS's compute temp counts them at init unless compute_modify dynamic/dof yes).
   int64_t run_start_atoms = -1;
+  // LAMMPS's expired wall-time limit (timer->is_timeout), set by fix halt: later run and minimize commands do
+  // nothing until a fix halt with `error continue` resets it at the end of its run; clear resets it too.
+  bool timeout_expired = false;
   RunTotals totals;
   NeighborStats last_stats;
 

@@ -1,0 +1,121 @@
+// Run-time behaviour of LAMMPS scripts against Debian lmp (references from validation/script/regenerate.sh):
+// fix halt (soft, continue, hard), at 1 and 3 ranks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "program_harness.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using wmd::test::run_shell;
+using wmd::test::run_wafermd_in;
+using wmd::test::slurp;
+
+const std::string kData = std::string(WAFERMD_SOURCE_DIR) + "/tests/data/script/";
+
+std::string setup_dir(const std::string& name, const std::vector<std::string>& files) {
+  const std::string dir = wmd::test::scratch_dir("runtime_" + name);
+  for (const auto& f : files) fs::copy_file(kData + f, dir + "/" + f);
+  return dir;
+}
+
+// `wafermd run ARGS` in dir on `ranks` MPI ranks (1: without mpirun).
+wmd::test::ProgramResult run_ranks(const std::string& dir, int ranks, const std::string& args) {
+  if (ranks == 1) return run_wafermd_in(dir, args);
+#ifdef WAFERMD_MPIEXEC
+  return run_shell(dir, std::string("'") + WAFERMD_MPIEXEC + "' --oversubscribe --allow-run-as-root -np " +
+                            std::to_string(ranks) + " '" + WAFERMD_EXE + "' " + args);
+#else
+  return wmd::test::ProgramResult{0, "", ""};
+#endif
+}
+
+// Two texts word by word: equal words, or numbers within `tol` (relative).
+void expect_same_words(const std::string& got, const std::string& want, double tol) {
+  std::istringstream g(got), w(want);
+  std::string a, b;
+  size_t n = 0;
+  while (w >> b) {
+    ASSERT_TRUE(static_cast<bool>(g >> a)) << "wafermd's text ends early at word " << n << ":\n" << got;
+    ++n;
+    if (a == b) continue;
+    char *ea = nullptr, *eb = nullptr;
+    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+    ASSERT_TRUE(*ea == 0 && *eb == 0) << "word " << n << ": '" << a << "' vs lmp's '" << b << "'\n" << got;
+    ASSERT_NEAR(x, y, tol * std::max(1.0, std::fabs(y))) << "word " << n;
+  }
+  EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's text is longer:\n" << got;
+}
+
+bool thermo_row(const std::string& l) {
+  const size_t k = l.find_first_not_of(' ');
+  return l.size() > 1 && l[0] == ' ' && k != std::string::npos &&
+         std::isdigit(static_cast<unsigned char>(l[k])) && l.find("MPI") == std::string::npos &&
+         l.find("neighbor") == std::string::npos;
+}
+
+TEST(ScriptParity, FixHaltAsLammps) {
+  const std::string dir = setup_dir("halt", {"in.halt"});
+  for (int ranks : {1, 3}) {
+    const auto r = run_ranks(dir, ranks, "run in.halt --output out" + std::to_string(ranks));
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    std::istringstream in(r.out);
+    std::string got;
+    const std::regex loop("^Loop time of \\S+ on [0-9]+ procs"),
+        disk("^(Fix halt .* on step 16 with value) .*");
+    for (std::string l; std::getline(in, l);) {
+      if (l.rfind(">>", 0) == 0 || thermo_row(l) || l.rfind("Fix halt", 0) == 0 ||
+          l.rfind("Loop time", 0) == 0)
+        got += std::regex_replace(std::regex_replace(l, loop, "Loop time"), disk, "$1 DISKFREE") + "\n";
+    }
+    expect_same_words(got, slurp(kData + "halt.ref"), 1e-10);
+  }
+}
+
+const char* const kCu =
+    "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\ncreate_atoms 1 box\n"
+    "pair_style eam\npair_coeff * * /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 4242\n"
+    "fix 1 all nve\nvariable t equal temp\n";
+
+TEST(ScriptErrors, FixHaltHardEndsTheProgram) {
+  // error hard: LAMMPS's error->all with the message (wafermd: a run error, exit 3, at the step it was met).
+  const std::string dir = wmd::test::scratch_dir("runtime_halt_hard");
+  std::ofstream(dir + "/in.hard") << kCu
+                                  << "fix h all halt 2 v_t < 1000 error hard\nrun 10\nprint '>> not here'\n";
+  const auto r = run_wafermd_in(dir, "run in.hard --output out");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("Fix halt condition for fix-id h met on step 2 with value"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find(">> not here"), std::string::npos);
+  // A soft halt met while minimising cannot end the minimisation early here: an error, never another path.
+  std::ofstream(dir + "/in.min") << kCu << "fix h all halt 1 v_t >= 0\nminimize 0 0 5 50\n";
+  const auto m = run_wafermd_in(dir, "run in.min --output out2");
+  EXPECT_EQ(m.status, 3) << m.err;
+  EXPECT_NE(m.err.find("during minimize"), std::string::npos) << m.err;
+  // One that is not met lets the minimisation run as in LAMMPS.
+  std::ofstream(dir + "/in.min2") << kCu << "fix h all halt 1 v_t < 0\nminimize 0 0 5 50\n";
+  EXPECT_EQ(run_wafermd_in(dir, "run in.min2 --output out3").status, 0);
+}
+
+TEST(ScriptErrors, FixHaltRefusesBadArguments) {
+  for (const char* bad :
+       {"fix h all halt 0 v_t < 1\n", "fix h all halt 1 v_nope < 1\n", "fix h all halt 1 temp < 1\n",
+        "fix h all halt 1 v_t <> 1\n", "fix h all halt 1 v_t < 1 error maybe\n", "fix h all halt 1 v_t < x\n",
+        "fix h all halt 1 v_t < 1 message\n", "variable a atom x\nfix h all halt 1 v_a < 1\n"}) {
+    const std::string dir = wmd::test::scratch_dir("runtime_halt_bad");
+    std::ofstream(dir + "/in.bad") << kCu << bad << "run 1\n";
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << bad << r.err;
+    EXPECT_NE(r.err.find("error: in.bad:"), std::string::npos) << bad << r.err;
+  }
+}
+
+}  // namespace
