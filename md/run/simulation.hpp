@@ -67,6 +67,17 @@ struct ThermoSettings {
 };
 
 /// A `dump … custom|atom|xyz|local` output (or its /gz variant).
+/// `dump_modify ID thresh attribute op value|LAST` (dump custom and cfg, as LAMMPS): only the atoms whose
+/// attribute passes every threshold are written.
+struct DumpThreshold {
+  std::string attribute;  // a dump custom column, element (the type), or a per-atom c_/f_/v_ reference
+  enum class Op { lt, le, gt, ge, eq, ne, xor_ } op = Op::lt;
+  double value = 0.0;
+  bool last = false;  // LAST: against the atom's value at the dump's previous frame (LAMMPS's FixStore)
+  bool first = true;  // LAST before its first frame: the values are compared with themselves
+  std::unordered_map<int64_t, double> previous;  // LAST, rank 0: the previous frame's value per atom id
+};
+
 struct Dump {
   std::string id, file;
   std::string style = "custom";  // custom, atom, xyz or local
@@ -84,6 +95,7 @@ struct Dump {
   std::string line_format;
   std::vector<std::string> column_formats;
   std::string label = "ENTRIES";               // dump local: dump_modify label
+  std::vector<DumpThreshold> thresholds;       // dump_modify thresh, all of which an atom must pass
   std::unique_ptr<io::DumpTextWriter> writer;  // rank 0 only
   int64_t last_step = -1;
 };

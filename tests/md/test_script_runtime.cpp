@@ -1,5 +1,5 @@
 // Run-time behaviour of LAMMPS scripts against Debian lmp (references from validation/script/regenerate.sh):
-// fix halt (soft, continue, hard), at 1 and 3 ranks.
+// fix halt (soft, continue, hard) and dump_modify thresh, at 1 and 3 ranks.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -111,6 +111,37 @@ TEST(ScriptErrors, FixHaltRefusesBadArguments) {
         "fix h all halt 1 v_t <> 1\n", "fix h all halt 1 v_t < 1 error maybe\n", "fix h all halt 1 v_t < x\n",
         "fix h all halt 1 v_t < 1 message\n", "variable a atom x\nfix h all halt 1 v_a < 1\n"}) {
     const std::string dir = wmd::test::scratch_dir("runtime_halt_bad");
+    std::ofstream(dir + "/in.bad") << kCu << bad << "run 1\n";
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << bad << r.err;
+    EXPECT_NE(r.err.find("error: in.bad:"), std::string::npos) << bad << r.err;
+  }
+}
+
+TEST(ScriptDumps, ThreshEqualsLammpsByteForByte) {
+  const char* files[] = {"defects.dump", "and.dump",      "last.dump",
+                         "none.dump",    "defects.0.cfg", "defects.20.cfg"};
+  for (int ranks : {1, 3}) {
+    const std::string dir = setup_dir("thresh_" + std::to_string(ranks), {"in.thresh"});
+    const auto r = run_ranks(dir, ranks, "run in.thresh --output out");
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    for (const char* f : files)
+      EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + "thresh_" + f)) << f << " at " << ranks << " ranks";
+  }
+}
+
+TEST(ScriptErrors, ThreshRefusesWhatLammpsRefuses) {
+  for (const char* bad :
+       {"dump d all atom 1 a.dump\ndump_modify d thresh x > 1\n",
+        "dump d all xyz 1 a.xyz\ndump_modify d thresh x > 1\n",
+        "compute p all property/local patom1\ndump d all local 1 a.l c_p\ndump_modify d thresh x > 1\n",
+        "dump d all custom 1 a.dump id\ndump_modify d thresh q > 1\n",
+        "dump d all custom 1 a.dump id\ndump_modify d thresh x >> 1\n",
+        "dump d all custom 1 a.dump id\ndump_modify d thresh x > NEXT\n",
+        "dump d all custom 1 a.dump id\ndump_modify d thresh c_nope > 1\n",
+        "dump d all custom 1 a.dump id\ndump_modify d thresh x >\n"}) {
+    const std::string dir = wmd::test::scratch_dir("runtime_thresh_bad");
     std::ofstream(dir + "/in.bad") << kCu << bad << "run 1\n";
     const auto r = run_wafermd_in(dir, "run in.bad --output out");
     EXPECT_EQ(r.status, 2) << bad << r.err;
