@@ -152,7 +152,7 @@ void make_dump(Simulation& sim, const io::Command& c, bool one_shot) {
   const std::string base = style.size() > 3 && style.compare(style.size() - 3, 3, "/gz") == 0
                                ? style.substr(0, style.size() - 3)
                                : style;
-  if (base != "custom" && base != "atom" && base != "xyz" && base != "cfg" && style != "local")
+  if (base != "custom" && base != "atom" && base != "xyz" && base != "cfg" && base != "local")
     a.fail("dump style '" + style +
            "' is not supported (custom, atom, xyz, cfg, their /gz variants, local, and h5md)");
   d.style = base;
@@ -162,9 +162,9 @@ void make_dump(Simulation& sim, const io::Command& c, bool one_shot) {
   if (d.file.find('%') != std::string::npos)
     a.fail("dump file names with '%' (one file per processor) are not supported");
   d.multifile = d.file.find('*') != std::string::npos;
-  if (d.gz != io::is_gz_name(d.file))
-    a.fail(d.gz ? "dump " + style + " needs a file name ending in .gz"
-                : "dump " + style + " writes plain text: use " + style + "/gz for a .gz file");
+  if (d.gz && !io::is_gz_name(d.file)) a.fail("dump " + style + " needs a file name ending in .gz");
+  // LAMMPS (built with gzip, as Debian's) compresses any text dump whose file name ends in .gz.
+  d.gz = d.gz || io::is_gz_name(d.file);
   if (base == "cfg" && !d.multifile && !one_shot)
     a.fail(
         "dump cfg writes one snapshot per file: put a '*' in the file name (LAMMPS: \"Dump cfg requires "

@@ -1,6 +1,8 @@
 // Run-time behaviour of LAMMPS scripts against Debian lmp (references from validation/script/regenerate.sh):
-// fix halt (soft, continue, hard) and dump_modify thresh, at 1 and 3 ranks.
+// fix halt (soft, continue, hard), dump_modify thresh, text dumps compressed by a .gz file name, at 1 and 3
+// ranks.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <filesystem>
@@ -128,6 +130,54 @@ TEST(ScriptDumps, ThreshEqualsLammpsByteForByte) {
     if (r.out.empty()) continue;  // no MPI launcher
     for (const char* f : files)
       EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + "thresh_" + f)) << f << " at " << ranks << " ranks";
+  }
+}
+
+std::string gunzip(const std::string& path) {
+  gzFile g = gzopen(path.c_str(), "rb");
+  if (!g) return "<cannot open " + path + ">";
+  std::string text;
+  char buf[4096];
+  for (int n; (n = gzread(g, buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  gzclose(g);
+  return text;
+}
+
+bool gzip_magic(const std::string& path) {
+  const std::string head = slurp(path).substr(0, 2);
+  return head == "\x1f\x8b";
+}
+
+TEST(ScriptDumps, GzFileNamesCompressAsLammps) {
+  // Debian's lmp compresses a text dump whose name ends in .gz, whatever its style.
+  for (int ranks : {1, 3}) {
+    const std::string dir = setup_dir("gzname_" + std::to_string(ranks), {"in.gzname"});
+    const auto r = run_ranks(dir, ranks, "run in.gzname --output out");
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    for (const char* s : {"custom", "atom", "xyz"}) {
+      const std::string f = dir + "/gzname." + s + ".gz";
+      EXPECT_TRUE(gzip_magic(f)) << f;
+      EXPECT_EQ(gunzip(f), slurp(kData + "gzname_" + s)) << s << " at " << ranks << " ranks";
+    }
+    for (const char* s : {"0", "10"}) {
+      const std::string f = dir + "/gzname." + s + ".cfg.gz";
+      EXPECT_TRUE(gzip_magic(f)) << f;
+      EXPECT_EQ(gunzip(f), slurp(kData + "gzname_" + s + ".cfg")) << f;
+    }
+    // dump local (rows: the pairs in each code's order) and local/gz: compressed, lmp's header.
+    for (const char* s : {"local", "local2"}) {
+      const std::string f = dir + "/gzname." + s + ".gz";
+      EXPECT_TRUE(gzip_magic(f)) << f;
+      std::istringstream in(gunzip(f));
+      std::string head;
+      for (int k = 0; k < 9 && in; ++k) {
+        std::string l;
+        std::getline(in, l);
+        head += l + "\n";
+      }
+      if (std::string(s) == "local2") EXPECT_EQ(head, slurp(kData + "gzname_local_head")) << f;
+    }
   }
 }
 
