@@ -159,6 +159,14 @@ void Simulation::run_steps(int64_t nsteps) {
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));
   for (const auto& note : backend->setup_notes()) log.line(note);
   forces_current = true;
+  if (natoms() != run_start_atoms) {
+    // Atoms lost through a fixed face at the set-up's re-neighbouring (thermo_modify lost warn|ignore):
+    // LAMMPS counts the temperature's degrees of freedom after it (compute setup follows the exchange).
+    run_start_atoms = natoms();
+    const ComputeContext cc = compute_context();
+    for (auto& cp : computes)
+      if (cp->is_temperature()) cp->init(cc);
+  }
   {
     FixContext fc = fix_context();
     for (auto& f : fixes) f->prematch_region();

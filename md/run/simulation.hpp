@@ -64,6 +64,8 @@ struct ThermoSettings {
   bool norm = false;
   io::ThermoFormat format;
   std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
+  std::string lost = "error";  // `thermo_modify lost error|warn|ignore` (LAMMPS's lostflag)
+  bool lost_warned = false;    // warn: LAMMPS's lostbefore, the warning is printed once
 };
 
 /// A `dump … custom|atom|xyz|local` output (or its /gz variant).
@@ -294,6 +296,9 @@ class Simulation : public StyleLookup {
   // LAMMPS's expired wall-time limit (timer->is_timeout), set by fix halt: later run and minimize commands do
   // nothing until a fix halt with `error continue` resets it at the end of its run; clear resets it too.
   bool timeout_expired = false;
+  // Atoms the backend has dropped through fixed faces that thermo has already accounted for (LAMMPS's
+  // lost_check compares its atom count at each thermo output).
+  int64_t lost_seen = 0;
   RunTotals totals;
   NeighborStats last_stats;
 

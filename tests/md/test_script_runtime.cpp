@@ -1,6 +1,6 @@
 // Run-time behaviour of LAMMPS scripts against Debian lmp (references from validation/script/regenerate.sh):
-// fix halt (soft, continue, hard), dump_modify thresh, text dumps compressed by a .gz file name, at 1 and 3
-// ranks.
+// fix halt (soft, continue, hard), dump_modify thresh, text dumps compressed by a .gz file name,
+// thermo_modify lost warn|ignore with fixed faces, at 1 and 3 ranks.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -63,22 +63,38 @@ bool thermo_row(const std::string& l) {
          l.find("neighbor") == std::string::npos;
 }
 
+// The printed lines, thermo rows, warnings and halt messages of a run, and each run's steps and atoms.
+std::string run_lines(const std::string& out) {
+  std::istringstream in(out);
+  std::string got;
+  const std::regex loop("^Loop time of \\S+ on [0-9]+ procs"),
+      disk("^(Fix halt .* on step 16 with value) .*");
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind(">>", 0) == 0 || thermo_row(l) || l.rfind("Fix halt", 0) == 0 ||
+        l.rfind("Loop time", 0) == 0 || l.rfind("WARNING: Lost", 0) == 0)
+      got += std::regex_replace(std::regex_replace(l, loop, "Loop time"), disk, "$1 DISKFREE") + "\n";
+  }
+  return got;
+}
+
 TEST(ScriptParity, FixHaltAsLammps) {
   const std::string dir = setup_dir("halt", {"in.halt"});
   for (int ranks : {1, 3}) {
     const auto r = run_ranks(dir, ranks, "run in.halt --output out" + std::to_string(ranks));
     ASSERT_EQ(r.status, 0) << r.err;
     if (r.out.empty()) continue;  // no MPI launcher
-    std::istringstream in(r.out);
-    std::string got;
-    const std::regex loop("^Loop time of \\S+ on [0-9]+ procs"),
-        disk("^(Fix halt .* on step 16 with value) .*");
-    for (std::string l; std::getline(in, l);) {
-      if (l.rfind(">>", 0) == 0 || thermo_row(l) || l.rfind("Fix halt", 0) == 0 ||
-          l.rfind("Loop time", 0) == 0)
-        got += std::regex_replace(std::regex_replace(l, loop, "Loop time"), disk, "$1 DISKFREE") + "\n";
-    }
+    const std::string got = run_lines(r.out);
     expect_same_words(got, slurp(kData + "halt.ref"), 1e-10);
+  }
+}
+
+TEST(ScriptParity, LostAtomsWarnAndIgnoreAsLammps) {
+  const std::string dir = setup_dir("lost", {"in.lost"});
+  for (int ranks : {1, 3}) {
+    const auto r = run_ranks(dir, ranks, "run in.lost --output out" + std::to_string(ranks));
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    expect_same_words(run_lines(r.out), slurp(kData + "lost.ref"), 1e-9);
   }
 }
 
@@ -105,6 +121,26 @@ TEST(ScriptErrors, FixHaltHardEndsTheProgram) {
   // One that is not met lets the minimisation run as in LAMMPS.
   std::ofstream(dir + "/in.min2") << kCu << "fix h all halt 1 v_t < 0\nminimize 0 0 5 50\n";
   EXPECT_EQ(run_wafermd_in(dir, "run in.min2 --output out3").status, 0);
+}
+
+TEST(ScriptErrors, LostAtomsErrorAndTheMeshRefusal) {
+  const std::string dir = setup_dir("lost_errors", {"in.lost"});
+  // lost error (also what a later thermo_style restores, as LAMMPS's new Thermo): the run ends (exit 3).
+  std::string text = slurp(dir + "/in.lost");
+  const std::string warn = "thermo_modify format float %.15g lost warn\n";
+  ASSERT_NE(text.find(warn), std::string::npos);
+  std::ofstream(dir + "/in.reset") << std::regex_replace(
+      text, std::regex("thermo_modify format float %\\.15g lost warn\n"),
+      "thermo_modify lost ignore\nthermo_style custom step atoms temp\n");
+  const auto r = run_wafermd_in(dir, "run in.reset --output out");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("lost atom 200"), std::string::npos) << r.err;
+  // The mesh backend (one atom per PE) cannot drop atoms: refused at the command, before anything runs.
+  const auto m = run_wafermd_in(dir, "run in.lost --output out2 --backend mesh");
+  EXPECT_EQ(m.status, 2) << m.err;
+  EXPECT_NE(m.err.find("in.lost:26: thermo_modify lost warn: the mesh backend cannot drop atoms"),
+            std::string::npos)
+      << m.err;
 }
 
 TEST(ScriptErrors, FixHaltRefusesBadArguments) {
