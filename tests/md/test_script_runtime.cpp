@@ -98,6 +98,25 @@ TEST(ScriptParity, LostAtomsWarnAndIgnoreAsLammps) {
   }
 }
 
+TEST(ScriptParity, ShellRunsOtherProgramsAsLammps) {
+  for (int ranks : {1, 3}) {
+    const std::string dir = setup_dir("shell_" + std::to_string(ranks), {"in.shell"});
+    const auto r = run_ranks(dir, ranks, "run in.shell --output out");
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    std::istringstream in(r.out);
+    std::string got;
+    for (std::string l; std::getline(in, l);)
+      if (l.rfind(">>", 0) == 0 || l.rfind("WARNING: Shell", 0) == 0) got += l + "\n";
+    EXPECT_EQ(got, slurp(kData + "shell.ref")) << ranks << " ranks";
+    EXPECT_EQ(slurp(dir + "/shell_hello.txt"), "hello world\n");
+    EXPECT_EQ(slurp(dir + "/shell_count.txt"), "once\n") << "run once: rank 0, real run only";
+    EXPECT_EQ(slurp(dir + "/shell_copy.txt"), slurp(kData + "in.shell"));
+    const std::string where = slurp(dir + "/shell_dir/where.txt");
+    EXPECT_EQ(where.substr(where.rfind('/') + 1), "shell_dir\n") << where;
+  }
+}
+
 const char* const kCu =
     "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\ncreate_atoms 1 box\n"
     "pair_style eam\npair_coeff * * /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 4242\n"
