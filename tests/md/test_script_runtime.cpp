@@ -68,7 +68,7 @@ std::string run_lines(const std::string& out) {
   std::istringstream in(out);
   std::string got;
   const std::regex loop("^Loop time of \\S+ on [0-9]+ procs"),
-      disk("^(Fix halt .* on step 16 with value) .*");
+      disk("^(Fix halt condition for fix-id hd met on step [0-9]+ with value) .*");
   for (std::string l; std::getline(in, l);) {
     if (l.rfind(">>", 0) == 0 || thermo_row(l) || l.rfind("Fix halt", 0) == 0 ||
         l.rfind("Loop time", 0) == 0 || l.rfind("WARNING: Lost", 0) == 0)

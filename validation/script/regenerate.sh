@@ -37,7 +37,7 @@ sed -n '/^ *Step/,/^Loop time/p' in.reset_ids.out | grep -v '^Loop time' >"$data
 run in.halt
 grep -E '^>>|^ +[0-9]+ |^Fix halt|^Loop time' in.halt.out | grep -v 'MPI\|neighbor' |
   sed -e 's/ (src.*//' -e 's/^Loop time of [^ ]* on [0-9]* procs/Loop time/' \
-      -e 's/^\(Fix halt .* on step 16 with value\) .*/\1 DISKFREE/' >"$data/halt.ref"
+      -e 's/^\(Fix halt condition for fix-id hd met on step [0-9]* with value\) .*/\1 DISKFREE/' >"$data/halt.ref"
 # thermo_modify lost warn|ignore: rows, the warning (without lmp's source location), prints, steps and atoms.
 run in.lost
 grep -E '^>>|^ +[0-9]+ |^WARNING: Lost|^Loop time' in.lost.out | grep -v 'MPI\|neighbor' |
