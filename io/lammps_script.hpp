@@ -94,6 +94,13 @@ class LammpsScript {
   /// Ends the reading after this many jumps (the dry run, whose state does not evolve, so a loop waiting for
   /// the dynamics would never end); 0: no limit.
   void limit_jumps(int64_t n) { jump_limit_ = n; }
+  /// True when the command just produced belongs to a `run … every`'s segments.
+  bool in_run_every() const { return !stack_.empty() && stack_.back().run_every; }
+  /// Drops the rest of that `run … every` (LAMMPS's run stops its segments once fix halt expired the time
+  /// limit).
+  void end_run_every() {
+    if (in_run_every()) stack_.pop_back();
+  }
   /// The whole text of the top-level file, for logs and checkpoints.
   const std::string& text() const { return text_; }
 
@@ -102,8 +109,9 @@ class LammpsScript {
     std::string path;
     std::vector<std::string> lines;
     size_t next = 0;
-    bool commands = false;  // the commands of an `if` branch, all reported at the `if`'s position
-    SourcePos origin;       // that position
+    bool commands = false;   // the commands of an `if` branch, all reported at the `if`'s position
+    bool run_every = false;  // the segment runs and commands of a `run … every`
+    SourcePos origin;        // that position
   };
   void open(const std::string& path, const SourcePos& from);
   std::string substitute(const std::string& line, const SourcePos& pos) const;

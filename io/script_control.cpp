@@ -166,6 +166,7 @@ bool LammpsScript::run_every(const Command& c) {
   File f;
   f.path = c.pos.file;
   f.commands = true;
+  f.run_every = true;
   f.origin = c.pos;
   long long left = n;
   for (long long k = 0; k < segments; ++k) {

@@ -10,6 +10,7 @@
 #include "base/error.hpp"
 #include "md/cluster/eam_half_kernels.hpp"
 #include "md/core/balance.hpp"
+#include "md/core/lammps_order.hpp"
 #include "md/force/eam_atom_kernels.hpp"
 
 namespace wmd::md {
@@ -38,9 +39,11 @@ const char* axis_name(int d) {
   return d == 0 ? "x" : d == 1 ? "y" : "z";
 }
 
-// Applies periodic wrapping, fixed-face loss checks and shrink-wrapping (bounds over all ranks), as LAMMPS
-// does at reneighbouring.
-void enforce_boundaries(State& s, const Comm& comm) {
+// Applies periodic wrapping, shrink-wrapping (bounds over all ranks) and the fixed faces' loss check, as
+// LAMMPS does at reneighbouring (pbc, reset_box, then exchange). An atom beyond a fixed face ends the run, or
+// with `drop` is removed as LAMMPS's exchange removes it — direction by direction, each hole taking the last
+// atom of one-rank LAMMPS's order — and counted in `lost` (collective).
+void enforce_boundaries(State& s, const Comm& comm, bool drop, int64_t& lost) {
   Atoms& a = s.atoms;
   const size_t n = a.size();
   double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
@@ -83,14 +86,32 @@ void enforce_boundaries(State& s, const Comm& comm) {
         b.lo[d] = lo, b.hi[d] = hi;
       }
     }
+  }
+  int64_t beyond[3] = {0, 0, 0};  // atoms beyond the faces along x, y, z (all ranks)
+  for (int d = 0; d < 3; ++d) {
+    const Box& b = s.box;
+    if (b.periodic(d)) continue;
     for (size_t i = 0; i < n; ++i) {
-      if (pos[d][i] < b.lo[d] || pos[d][i] >= b.hi[d]) {
+      if (pos[d][i] >= b.lo[d] && pos[d][i] < b.hi[d]) continue;
+      if (!drop)
         throw RunError("lost atom " + std::to_string(a.id[i]) +
                        ": it left the box through the non-periodic " + axis_name(d) + " boundary at step " +
                        std::to_string(s.step) + " (" + axis_name(d) + " = " + std::to_string(pos[d][i]) +
                        ")");
-      }
+      ++beyond[d];
     }
+  }
+  if (!drop || s.box.periodic(0) + s.box.periodic(1) + s.box.periodic(2) == 3) return;
+  double counts[3] = {static_cast<double>(beyond[0]), static_cast<double>(beyond[1]),
+                      static_cast<double>(beyond[2])};
+  comm.sum(counts, 3);
+  for (int d = 0; d < 3; ++d) {
+    if (counts[d] == 0.0) continue;
+    const Box& b = s.box;
+    const double* p = d == 0 ? a.x.data() : d == 1 ? a.y.data() : a.z.data();
+    std::vector<char> gone(a.size(), 0);
+    for (size_t i = 0; i < a.size(); ++i) gone[i] = p[i] < b.lo[d] || p[i] >= b.hi[d];
+    lost += delete_in_lammps_order(comm, a, gone);
   }
 }
 
@@ -242,7 +263,7 @@ void ClusterBackend::count_rebuild_after_vote() {
 
 void ClusterBackend::rebuild(State& s, bool at_setup) {
   const auto t0 = std::chrono::steady_clock::now();
-  enforce_boundaries(s, *comm_);
+  enforce_boundaries(s, *comm_, drop_lost_, lost_);
   const double cutneigh = tables_->cutmax + nb_.skin;
   if (lb_.active() && (at_setup || lb_.due(s.step))) {
     // From wrapped positions alone, before the atoms move to their ranks: the same cuts on every run.

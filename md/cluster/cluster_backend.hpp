@@ -40,7 +40,11 @@ class ClusterBackend : public Backend {
   void compute(State& s, bool eatom, bool tally) override;
   const ForceResult& result() const override { return result_; }
   /// This rank's counters (pairs and ghosts of its sub-domain).
-  NeighborStats neighbor_stats() const override { return stats_; }
+  NeighborStats neighbor_stats() const override {
+    NeighborStats st = stats_;
+    st.lost = lost_;
+    return st;
+  }
   /// This rank's phase times.
   PhaseTimes phase_times() const override { return times_; }
   /// Positions at the last neighbour build ("xhold") and steps since it ("ago").
@@ -50,6 +54,7 @@ class ClusterBackend : public Backend {
   void restore_state(const NamedArrays& state) override;
   /// fix balance: the cuts of the decomposition move at set-up and at every `lb.every`-th step.
   void set_load_balance(const LoadBalance& lb) override { lb_ = lb; }
+  void set_drop_lost(bool drop) override { drop_lost_ = drop; }
   void force_rebuild() override { rebuild_forced_ = true; }
 
  private:
@@ -115,6 +120,8 @@ class ClusterBackend : public Backend {
   EamPairTables pair_tables_;
   NeighborSettings nb_;
   LoadBalance lb_;
+  bool drop_lost_ = false;  // thermo_modify lost ignore|warn: atoms beyond a fixed face are dropped
+  int64_t lost_ = 0;        // atoms dropped so far (all ranks)
   GhostImages images_;
   GhostExchange exchange_;
   HalfNeighborList list_;

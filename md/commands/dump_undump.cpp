@@ -1,5 +1,5 @@
-// `dump ID group custom|atom|xyz[/gz]|local|h5md N file ...`, `dump_modify ID keyword value ...` and `undump
-// ID`.
+// `dump ID group custom|atom|xyz[/gz]|local|h5md N file ...`, `dump_modify ID keyword value ...` (thresh
+// included) and `undump ID`.
 #include <unistd.h>
 
 #include <algorithm>
@@ -82,6 +82,52 @@ void read_local_columns(Simulation& sim, io::ArgCursor& a, Dump& d) {
     a.fail("dump local needs a compute column (LAMMPS: \"Dump local attributes contain no compute or fix\")");
 }
 
+// `dump_modify ID thresh attribute op value|LAST` or `thresh none` (LAMMPS's DumpCustom::modify_param: dump
+// custom and cfg only; the attribute is any per-atom column, element, or a per-atom c_/f_/v_ reference).
+void read_threshold(Simulation& sim, io::ArgCursor& a, Dump& d) {
+  if (d.style != "custom" && d.style != "cfg")
+    a.fail(
+        "dump_modify thresh applies to dump custom and cfg only (LAMMPS: \"Illegal dump_modify command\" "
+        "for dump " +
+        d.style + ")");
+  const std::string attr = a.word("a threshold attribute (a dump column, c_ID, f_ID, v_name, or none)");
+  if (attr == "none") {
+    d.thresholds.clear();
+    return;
+  }
+  DumpThreshold t;
+  t.attribute = attr;
+  Reference r;
+  if (parse_reference(attr, r, a)) {
+    check_reference(r, Reference::Shape::peratom, sim, a, "dump_modify thresh");
+  } else if (attr == "proc" || attr == "procp1") {
+    a.fail("dump_modify thresh " + attr +
+           ": the rank holding an atom is not LAMMPS's here (another "
+           "decomposition)");
+  } else if (attr != "element" &&
+             std::find(dump_columns().begin(), dump_columns().end(), attr) == dump_columns().end()) {
+    a.fail("invalid dump_modify thresh attribute '" + attr + "' (atom_style atomic: " +
+           "id type element mass x y z xs ys zs xu yu zu xsu ysu zsu ix iy iz vx vy vz fx fy fz, c_ID, "
+           "c_ID[i], f_ID, f_ID[i], v_name)");
+  }
+  const std::string op = a.choice("a threshold operator", {"<", "<=", ">", ">=", "==", "!=", "|^"});
+  using Op = DumpThreshold::Op;
+  t.op = op == "<"    ? Op::lt
+         : op == "<=" ? Op::le
+         : op == ">"  ? Op::gt
+         : op == ">=" ? Op::ge
+         : op == "==" ? Op::eq
+         : op == "!=" ? Op::ne
+                      : Op::xor_;
+  if (a.peek() == "LAST") {
+    a.word("LAST");
+    t.last = true;
+  } else {
+    t.value = a.real("a threshold value (a number or LAST)");
+  }
+  d.thresholds.push_back(std::move(t));
+}
+
 // `dump`, and write_dump's one-frame dump (`one_shot`: a cfg file needs no '*', as LAMMPS's
 // multifile_override).
 void make_dump(Simulation& sim, const io::Command& c, bool one_shot) {
@@ -106,7 +152,7 @@ void make_dump(Simulation& sim, const io::Command& c, bool one_shot) {
   const std::string base = style.size() > 3 && style.compare(style.size() - 3, 3, "/gz") == 0
                                ? style.substr(0, style.size() - 3)
                                : style;
-  if (base != "custom" && base != "atom" && base != "xyz" && base != "cfg" && style != "local")
+  if (base != "custom" && base != "atom" && base != "xyz" && base != "cfg" && base != "local")
     a.fail("dump style '" + style +
            "' is not supported (custom, atom, xyz, cfg, their /gz variants, local, and h5md)");
   d.style = base;
@@ -116,9 +162,9 @@ void make_dump(Simulation& sim, const io::Command& c, bool one_shot) {
   if (d.file.find('%') != std::string::npos)
     a.fail("dump file names with '%' (one file per processor) are not supported");
   d.multifile = d.file.find('*') != std::string::npos;
-  if (d.gz != io::is_gz_name(d.file))
-    a.fail(d.gz ? "dump " + style + " needs a file name ending in .gz"
-                : "dump " + style + " writes plain text: use " + style + "/gz for a .gz file");
+  if (d.gz && !io::is_gz_name(d.file)) a.fail("dump " + style + " needs a file name ending in .gz");
+  // LAMMPS (built with gzip, as Debian's) compresses any text dump whose file name ends in .gz.
+  d.gz = d.gz || io::is_gz_name(d.file);
   if (base == "cfg" && !d.multifile && !one_shot)
     a.fail(
         "dump cfg writes one snapshot per file: put a '*' in the file name (LAMMPS: \"Dump cfg requires "
@@ -185,11 +231,14 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
   if (it == sim.dumps.end()) a.fail("unknown dump ID '" + id + "'");
   if (a.done()) a.fail("dump_modify needs keywords (sort, format, every, first, pad, element, scale, image)");
   while (!a.done()) {
-    const std::string key = a.choice("a dump_modify keyword", {"sort", "format", "every", "first", "pad",
-                                                               "element", "scale", "image", "label"});
+    const std::string key =
+        a.choice("a dump_modify keyword",
+                 {"sort", "format", "every", "first", "pad", "element", "scale", "image", "label", "thresh"});
     if (it->style == "local" && (key == "element" || key == "scale" || key == "image"))
       a.fail("dump_modify " + key + " does not apply to dump local");
-    if (key == "label") {
+    if (key == "thresh") {
+      read_threshold(sim, a, *it);
+    } else if (key == "label") {
       if (it->style != "local") a.fail("dump_modify label applies to dump local only");
       it->label = a.word("a label");
     } else if (key == "every") {

@@ -51,6 +51,7 @@ class MinimizeForces : public Backend {
     with_fix_energy_ = false;
     for (auto& f : sim_.fixes) {
       if (f->changes_forces_when_minimizing()) f->post_force(fc);
+      f->min_post_force(fc);
       with_fix_energy_ = with_fix_energy_ || f->energy_in_pe();
     }
     if (!with_fix_energy_) return;
@@ -115,6 +116,7 @@ void cmd_min_modify(Simulation& sim, const io::Command& c) {
 
 void cmd_minimize(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
+  if (sim.timeout_expired) return;  // LAMMPS ignores minimize once fix halt stopped a run
   io::ArgCursor a(c);
   MinSettings ms = sim.min_settings;
   ms.normalize = sim.thermo.norm;

@@ -11,6 +11,7 @@ namespace {
 
 void cmd_run(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
+  if (sim.timeout_expired) return;  // LAMMPS ignores run once fix halt stopped a run (timer->is_timeout)
   if (sim.skip_or_load_restart(c.pos)) return;
   io::ArgCursor a(c);
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
@@ -46,6 +47,12 @@ void cmd_run(Simulation& sim, const io::Command& c) {
     if (sim.state.mass[t] <= 0.0) a.fail("atom type " + std::to_string(t) + " has no mass");
   }
   if (sim.natoms() == 0) a.fail("run needs atoms (create_atoms or read_data)");
+  const Box& box = sim.state.box;
+  if (sim.thermo.lost != "error" && sim.settings.backend != "cluster" &&
+      !(box.periodic(0) && box.periodic(1) && box.periodic(2)))
+    a.fail("thermo_modify lost " + sim.thermo.lost + " with fixed faces: the " + sim.settings.backend +
+           " backend cannot drop atoms that leave the box (one atom per PE); use the cluster backend, or "
+           "lost error");
   // LAMMPS's Thermo::init: a fix's global value is current only every global_freq steps (fix ave/time).
   for (const std::string& k : sim.thermo_keywords()) {
     if (k.rfind("f_", 0) != 0) continue;

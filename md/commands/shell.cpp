@@ -1,6 +1,9 @@
 // `shell cd|mkdir|mv|rm|rmdir|putenv ...`, done by wafermd itself with LAMMPS's semantics (cd and putenv on
-// every rank, the file operations on rank 0; a failed file operation is a warning, a failed cd an error).
-// Anything else is refused: an input file must not run arbitrary programs.
+// every rank, the file operations on rank 0; a failed file operation is a warning, a failed cd an error), and
+// `shell PROGRAM args...` for any other word: as LAMMPS's Input::shell, the words joined by single spaces are
+// run through the system shell (std::system) by rank 0, in the real run only, with LAMMPS's warning when the
+// status is not zero. A LAMMPS script may run programs; wafermd follows LAMMPS so that scripts which copy or
+// post-process files run unchanged (docs/lammps-scripts.md): run scripts you trust, as with lmp.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
@@ -20,16 +24,34 @@ void warn(Simulation& sim, const std::string& what, const std::string& arg) {
   sim.log.line("WARNING: Shell command '" + what + " " + arg + "' failed: " + std::strerror(errno));
 }
 
+// Every rank reads the script itself, so the others wait here for rank 0's file operation or program: a later
+// line (a `shell cd` into a directory it made, a file it copied) then sees its result on every rank, as in
+// LAMMPS, whose ranks wait for the next line rank 0 broadcasts.
+void wait_for_root(Simulation& sim) {
+  int done = 1;
+  sim.comm.broadcast(&done, 1);
+}
+
 void cmd_shell(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
   const std::string op = a.word("a shell command");
   static const std::vector<std::string> ops = {"cd", "mkdir", "mv", "rm", "rmdir", "putenv"};
-  if (std::find(ops.begin(), ops.end(), op) == ops.end())
-    a.fail("shell '" + op +
-           "' is not run: wafermd's shell does cd, mkdir, mv, rm, rmdir and putenv itself and runs no "
-           "other program");
   std::vector<std::string> args;
   while (!a.done()) args.push_back(a.word("an argument"));
+  if (std::find(ops.begin(), ops.end(), op) == ops.end()) {
+    if (sim.dry_run) return;
+    if (sim.comm.root()) {
+      std::string line = op;
+      for (const auto& w : args) line += " " + w;
+      // What wafermd printed so far comes before the program's own output.
+      std::cout.flush();
+      std::fflush(stdout);
+      if (std::system(line.c_str()) != 0)
+        sim.log.line("WARNING: Shell command returned with non-zero status");
+    }
+    wait_for_root(sim);
+    return;
+  }
   if (op == "cd" && args.size() != 1) a.fail("shell cd takes one directory");
   if (op == "mv" && args.size() != 2) a.fail("shell mv takes two names (old new)");
   if (args.empty()) a.fail("shell " + op + " needs at least one argument");
@@ -57,7 +79,12 @@ void cmd_shell(Simulation& sim, const io::Command& c) {
     if (::chdir(args[0].c_str()) != 0) a.fail("shell cd '" + args[0] + "' failed: " + std::strerror(errno));
     return;
   }
-  if (sim.dry_run || !sim.comm.root()) return;  // files are written by rank 0 in the real run
+  if (sim.dry_run) return;  // files are written by rank 0 in the real run
+  struct Wait {             // ... and the other ranks go on when it is done
+    Simulation& sim;
+    ~Wait() { wait_for_root(sim); }
+  } wait{sim};
+  if (!sim.comm.root()) return;
   if (op == "mkdir") {
     for (const auto& d : args)
       if (::mkdir(d.c_str(), 0755) != 0) warn(sim, op, d);

@@ -1,4 +1,4 @@
-// `thermo N`, `thermo_style one|custom keywords...` and `thermo_modify format|norm|flush|lost`.
+// `thermo N`, `thermo_style one|custom keywords...` and `thermo_modify format|norm|flush|lost|temp`.
 #include <algorithm>
 
 #include "md/run/command_registry.hpp"
@@ -49,6 +49,9 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
   }
   sim.thermo.format.reset_user_formats();
   sim.thermo.temp_id.clear();  // as LAMMPS's new Thermo: thermo_modify temp is undone
+  sim.thermo.lost = "error";   // and so is thermo_modify lost
+  sim.thermo.lost_warned = false;
+  sim.backend->set_drop_lost(false);
 }
 
 void cmd_thermo_modify(Simulation& sim, const io::Command& c) {
@@ -69,9 +72,16 @@ void cmd_thermo_modify(Simulation& sim, const io::Command& c) {
     } else if (key == "flush") {
       a.yes_no("flush");
     } else if (key == "lost") {
-      // A lost atom stops wafermd's run with an error (exit 3) whatever this says: warn and ignore, which let
-      // LAMMPS go on without it, change nothing while no atom is lost (periodic faces never lose one).
-      a.choice("lost", {"error", "warn", "ignore"});
+      // warn and ignore: an atom that leaves through a fixed face is dropped at the next re-neighbouring and
+      // the run goes on, as in LAMMPS (thermo's atom count falls; warn prints LAMMPS's warning once); error
+      // ends the run (exit 3).
+      sim.thermo.lost = a.choice("lost", {"error", "warn", "ignore"});
+      sim.backend->set_drop_lost(sim.thermo.lost != "error");
+      if (sim.thermo.lost != "error" && sim.settings.backend != "cluster" && sim.state.box.defined &&
+          !(sim.state.box.periodic(0) && sim.state.box.periodic(1) && sim.state.box.periodic(2)))
+        a.fail("thermo_modify lost " + sim.thermo.lost + ": the " + sim.settings.backend +
+               " backend cannot drop atoms that leave through a fixed face (one atom per PE); use the "
+               "cluster backend, or lost error");
     } else {
       const std::string what = a.word("line, int, float, none or a column number");
       if (what == "none") {

@@ -33,6 +33,7 @@ struct NeighborStats {
   int64_t ghosts = 0;      // ghost images at the last build
   int64_t balances = 0;    // sub-domain rebalancing passes (fix balance)
   double imbalance = 1.0;  // imbalance factor after the last of them
+  int64_t lost = 0;        // atoms dropped through fixed faces since the backend was made (all ranks)
 };
 
 /// Seconds spent per phase, for the LAMMPS timing breakdown.
@@ -72,6 +73,10 @@ class Backend {
   virtual NamedArrays save_state() const { return {}; }
   /// Restores what save_state gave; the next setup must continue exactly as the saved run would have.
   virtual void restore_state(const NamedArrays& /*state*/) {}
+  /// `thermo_modify lost ignore|warn`: an atom that leaves through a fixed face is dropped at the next
+  /// re-neighbouring (counted in NeighborStats::lost), as LAMMPS's exchange drops it, instead of ending the
+  /// run; false (lost error) ends it. A backend that cannot drop atoms refuses in validate().
+  virtual void set_drop_lost(bool /*drop*/) {}
   /// Dynamic load balancing for the next runs (fix balance); backends without sub-domains ignore it.
   virtual void set_load_balance(const LoadBalance& /*lb*/) {}
   /// Checks, in the dry run, what setup would refuse (InputError), so bad input stops before any output.

@@ -85,7 +85,15 @@ size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   if (sim.dry_run) script.limit_jumps(10000);
   io::Command cmd;
   size_t count = 0;
-  while (script.next(cmd)) sim.execute(cmd), ++count;
+  while (script.next(cmd)) {
+    // LAMMPS's run … every breaks off at a segment once fix halt expired the time limit: the later segments
+    // and their commands are not executed.
+    if (cmd.name == "run" && sim.timeout_expired && script.in_run_every()) {
+      script.end_run_every();
+      continue;
+    }
+    sim.execute(cmd), ++count;
+  }
   sim.vars = nullptr;
   return count;
 }

@@ -1,8 +1,8 @@
 // Frames of `dump custom|atom|xyz`: per-atom columns gathered from the state (and per-atom computes), written
 // by rank 0 in id order (dump_modify sort id) or else in one-rank LAMMPS's atom order (Atoms::order), which
-// is the order an unsorted LAMMPS dump on one processor writes.
+// is the order an unsorted LAMMPS dump on one processor writes; dump_modify thresh keeps only the atoms that
+// pass every threshold (dump custom and cfg).
 #include <algorithm>
-#include <numeric>
 
 #include "base/units.hpp"
 #include "md/run/simulation.hpp"
@@ -19,6 +19,31 @@ void Simulation::write_dumps(bool force_all) {
     d.last_step = state.step;
   }
 }
+
+namespace {
+
+// LAMMPS's threshold test (DumpCustom::count): true when the value passes.
+bool passes(DumpThreshold::Op op, double v, double ref) {
+  switch (op) {
+    case DumpThreshold::Op::lt:
+      return v < ref;
+    case DumpThreshold::Op::le:
+      return v <= ref;
+    case DumpThreshold::Op::gt:
+      return v > ref;
+    case DumpThreshold::Op::ge:
+      return v >= ref;
+    case DumpThreshold::Op::eq:
+      return v == ref;
+    case DumpThreshold::Op::ne:
+      return v != ref;
+    case DumpThreshold::Op::xor_:
+      return (v == 0.0) != (ref == 0.0);
+  }
+  return true;
+}
+
+}  // namespace
 
 void Simulation::write_dump_frame(Dump& d) {
   if (dry_run) return;
@@ -39,10 +64,10 @@ void Simulation::write_dump_frame(Dump& d) {
   f.columns = d.columns;
   const double L[3] = {state.box.prd(0), state.box.prd(1), state.box.prd(2)};
   const double inv[3] = {1.0 / L[0], 1.0 / L[1], 1.0 / L[2]};
-  for (const auto& col : d.columns) {
+  // The values of a column (or a threshold's attribute) for the dumped atoms.
+  auto values_of = [&](const std::string& col) {
     std::vector<double> v;
     v.reserve(idx.size());
-    bool is_int = col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz";
     const std::vector<double>* computed = nullptr;
     std::vector<double> referenced;
     Reference r;
@@ -57,7 +82,7 @@ void Simulation::write_dump_frame(Dump& d) {
         x = (*computed)[i];
       else if (col == "id")
         x = static_cast<double>(a.id[i]);
-      else if (col == "type")
+      else if (col == "type" || col == "element")
         x = a.type[i];
       else if (col == "mass")
         x = state.mass[a.type[i]];
@@ -105,23 +130,56 @@ void Simulation::write_dump_frame(Dump& d) {
         x = a.fz[i];
       v.push_back(x);
     }
-    f.values.push_back(std::move(v));
-    f.is_integer.push_back(is_int);
+    return v;
+  };
+  for (const auto& col : d.columns) {
+    f.values.push_back(values_of(col));
+    f.is_integer.push_back(col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz");
   }
-  // Rows (id and LAMMPS order first, then the columns) gathered to rank 0 in rank order, then sorted.
-  const size_t ncol = d.columns.size(), width = ncol + 2;
+  // Rows (id and LAMMPS order first, then the columns, then the thresholds' attributes) gathered to rank 0
+  // in rank order, then filtered by the thresholds and sorted.
+  const size_t ncol = d.columns.size(), nthresh = d.thresholds.size(), width = ncol + 2 + nthresh;
+  std::vector<std::vector<double>> tvalues;
+  for (const DumpThreshold& t : d.thresholds) tvalues.push_back(values_of(t.attribute));
   std::vector<double> rows;
   rows.reserve(idx.size() * width);
   for (size_t r = 0; r < idx.size(); ++r) {
     rows.push_back(static_cast<double>(a.id[idx[r]]));
     rows.push_back(static_cast<double>(a.order[idx[r]]));
     for (size_t k = 0; k < ncol; ++k) rows.push_back(f.values[k][r]);
+    for (size_t k = 0; k < nthresh; ++k) rows.push_back(tvalues[k][r]);
   }
   const std::vector<double> all = comm.gather(rows);
   if (!comm.root()) return;
-  const size_t n = all.size() / width;
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), size_t{0});
+  const size_t gathered = all.size() / width;
+  std::vector<size_t> order;
+  order.reserve(gathered);
+  std::vector<char> chosen(gathered, 1);
+  for (size_t k = 0; k < nthresh; ++k) {
+    // Each threshold in turn un-chooses atoms (LAMMPS's count()); a LAST one then remembers every atom's
+    // value for the next frame, and on its first frame compares the values with themselves.
+    DumpThreshold& t = d.thresholds[k];
+    for (size_t r = 0; r < gathered; ++r) {
+      const double v = all[r * width + 2 + ncol + k];
+      const int64_t atom_id = static_cast<int64_t>(all[r * width]);
+      double ref = t.value;
+      if (t.last && !t.first) {
+        const auto it = t.previous.find(atom_id);
+        ref = it == t.previous.end() ? 0.0 : it->second;  // an atom new since then: FixStore's zero
+      } else if (t.last) {
+        ref = v;
+      }
+      if (chosen[r] && !passes(t.op, v, ref)) chosen[r] = 0;
+    }
+    if (t.last) {
+      t.first = false;
+      for (size_t r = 0; r < gathered; ++r)
+        t.previous[static_cast<int64_t>(all[r * width])] = all[r * width + 2 + ncol + k];
+    }
+  }
+  for (size_t r = 0; r < gathered; ++r)
+    if (chosen[r]) order.push_back(r);
+  const size_t n = order.size();
   const size_t key = d.sort_id ? 0 : 1;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t p, size_t q) { return all[p * width + key] < all[q * width + key]; });

@@ -74,6 +74,7 @@ FixContext Simulation::fix_context() {
   c.tables = &tables();
   c.run_begin = ramp_begin_;
   c.run_end = ramp_end_;
+  c.timeout = &timeout_expired;
   return c;
 }
 
@@ -167,6 +168,14 @@ void Simulation::run_steps(int64_t nsteps) {
   backend->setup(state, tables(), neighbor, eatom_needed(state.step));
   for (const auto& note : backend->setup_notes()) log.line(note);
   forces_current = true;
+  if (natoms() != run_start_atoms) {
+    // Atoms lost through a fixed face at the set-up's re-neighbouring (thermo_modify lost warn|ignore):
+    // LAMMPS counts the temperature's degrees of freedom after it (compute setup follows the exchange).
+    run_start_atoms = natoms();
+    const ComputeContext cc = compute_context();
+    for (auto& cp : computes)
+      if (cp->is_temperature()) cp->init(cc);
+  }
   {
     FixContext fc = fix_context();
     for (auto& f : fixes) f->prematch_region();
@@ -212,7 +221,9 @@ void Simulation::run_steps(int64_t nsteps) {
     return cascade.stop_time > 0.0 && state.time >= cascade.stop_time * (1.0 - 1e-12);
   };
   int64_t done = 0;
-  while (state.step < end && !cascade_over()) {
+  // A halted run (fix halt's timeout) stops after the step that set it, as LAMMPS's check_timeout at the top
+  // of its loop: that step's outputs are written only when they were due anyway.
+  while (state.step < end && !cascade_over() && !timeout_expired) {
     ++done;
     verlet_step(end, show_progress, modify);
     auto t0 = std::chrono::steady_clock::now();
@@ -260,6 +271,10 @@ void Simulation::run_steps(int64_t nsteps) {
     }
   }
   progress.clear();
+  {
+    FixContext fc = fix_context();
+    for (auto& f : fixes) f->post_run(fc);
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
   const CpuTicks cpu_after = cpu_ticks();
   const double steal = steal_share(cpu_before, cpu_after);  // < 0: unknown

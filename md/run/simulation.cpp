@@ -59,6 +59,8 @@ void Simulation::clear_system(const io::Command& c) {
   observables_.clear();
   tables_.reset();
   forces_current = false;
+  timeout_expired = false;  // LAMMPS's clear makes a new Timer
+  lost_seen = 0;            // and a new backend counts its lost atoms from 0
   make_backend();
 }
 

@@ -64,9 +64,22 @@ struct ThermoSettings {
   bool norm = false;
   io::ThermoFormat format;
   std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
+  std::string lost = "error";  // `thermo_modify lost error|warn|ignore` (LAMMPS's lostflag)
+  bool lost_warned = false;    // warn: LAMMPS's lostbefore, the warning is printed once
 };
 
 /// A `dump … custom|atom|xyz|local` output (or its /gz variant).
+/// `dump_modify ID thresh attribute op value|LAST` (dump custom and cfg, as LAMMPS): only the atoms whose
+/// attribute passes every threshold are written.
+struct DumpThreshold {
+  std::string attribute;  // a dump custom column, element (the type), or a per-atom c_/f_/v_ reference
+  enum class Op { lt, le, gt, ge, eq, ne, xor_ } op = Op::lt;
+  double value = 0.0;
+  bool last = false;  // LAST: against the atom's value at the dump's previous frame (LAMMPS's FixStore)
+  bool first = true;  // LAST before its first frame: the values are compared with themselves
+  std::unordered_map<int64_t, double> previous;  // LAST, rank 0: the previous frame's value per atom id
+};
+
 struct Dump {
   std::string id, file;
   std::string style = "custom";  // custom, atom, xyz or local
@@ -84,6 +97,7 @@ struct Dump {
   std::string line_format;
   std::vector<std::string> column_formats;
   std::string label = "ENTRIES";               // dump local: dump_modify label
+  std::vector<DumpThreshold> thresholds;       // dump_modify thresh, all of which an atom must pass
   std::unique_ptr<io::DumpTextWriter> writer;  // rank 0 only
   int64_t last_step = -1;
 };
@@ -279,6 +293,12 @@ class Simulation : public StyleLookup {
   // Atoms at the run's start: thermo's temperature keeps the degrees of freedom it had then when fix deposit
   // adds atoms (LAMMPS's compute temp counts them at init unless compute_modify dynamic/dof yes).
   int64_t run_start_atoms = -1;
+  // LAMMPS's expired wall-time limit (timer->is_timeout), set by fix halt: later run and minimize commands do
+  // nothing until a fix halt with `error continue` resets it at the end of its run; clear resets it too.
+  bool timeout_expired = false;
+  // Atoms the backend has dropped through fixed faces that thermo has already accounted for (LAMMPS's
+  // lost_check compares its atom count at each thermo output).
+  int64_t lost_seen = 0;
   RunTotals totals;
   NeighborStats last_stats;
 

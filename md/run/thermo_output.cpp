@@ -1,5 +1,7 @@
 // Thermo lines: the current style's keywords evaluated on the state, printed in LAMMPS's layout, written to
 // thermo.csv, and sampled for report.json's energy drift.
+#include <fmt/format.h>
+
 #include "md/run/simulation.hpp"
 #include "md/styles/reference.hpp"
 
@@ -18,6 +20,17 @@ std::vector<std::string> Simulation::thermo_keywords() const {
 }
 
 void Simulation::thermo_output(bool header) {
+  // LAMMPS's lost_check: atoms dropped through fixed faces since the last line (thermo_modify lost warn or
+  // ignore; with error the backend ended the run); warn prints its warning the first time only.
+  const int64_t lost = backend->neighbor_stats().lost;
+  if (lost > lost_seen) {
+    if (thermo.lost == "warn" && !thermo.lost_warned) {
+      const int64_t now = natoms();
+      log.line(fmt::format("WARNING: Lost atoms: original {} current {}", now + lost - lost_seen, now));
+      thermo.lost_warned = true;
+    }
+    lost_seen = lost;
+  }
   const auto keys = thermo_keywords();
   clearstep_computes();  // LAMMPS's modify->clearstep_compute(): each compute at most once per line
   ThermoContext ctx = thermo_context(&backend->result(), thermo.norm);

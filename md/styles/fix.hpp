@@ -28,6 +28,9 @@ struct FixContext {
   const ForceResult* force = nullptr;  // result of the last force computation (energies, virial)
   int64_t run_begin = 0, run_end = 0;  // steps of the current `run` (LAMMPS's beginstep/endstep, for ramps)
   StyleLookup* styles = nullptr;  // the computes, fixes and variables a fix may reference (null in tests)
+  // LAMMPS's expired wall-time limit (timer->is_timeout): set by fix halt's soft and continue halts, it ends
+  // the run after the step and makes later run and minimize commands do nothing (null outside a run).
+  bool* timeout = nullptr;
   const potentials::EamTables* tables = nullptr;  // the pair potential (computes a fix invokes may need it)
   // A fix may rescale the box between force computations (npt, press/berendsen): the backend's ghost images
   // follow the current box lengths and its displacement check re-neighbours, as in LAMMPS.
@@ -80,6 +83,11 @@ class Fix {
   virtual void final_integrate(FixContext&) {}
   /// After the step is complete (Berendsen, dt/reset).
   virtual void end_of_step(FixContext&) {}
+  /// After the run's last step, whether it ran to its end or stopped early (LAMMPS's post_run).
+  virtual void post_run(FixContext&) {}
+  /// After every force evaluation of `minimize`, for fixes that only watch (fix halt; LAMMPS's
+  /// min_post_force); the fixes that change forces there use post_force (changes_forces_when_minimizing).
+  virtual void min_post_force(FixContext&) {}
   /// True if the fix changes the box (npt, press/berendsen, box/relax, deform): LAMMPS's box_change, which
   /// adds the volume to thermo_style one.
   virtual bool changes_box() const { return false; }

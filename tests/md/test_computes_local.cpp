@@ -64,8 +64,8 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("dump d all local 1 f.local id", "'id' is not a dump local column"),
         std::make_pair("compute l all property/local patom1 patom2\ndump d all local 1 f.local c_l",
                        "local array of 2 columns"),
-        std::make_pair("compute l all property/local patom1\ndump d all local/gz 1 f.local.gz c_l",
-                       "dump style 'local/gz' is not supported"),
+        std::make_pair("compute l all property/local patom1\ndump d all local/gz 1 f.local c_l",
+                       "needs a file name ending in .gz"),
         std::make_pair("compute l all property/local patom1\ndump d all local 1 f.local c_l\n"
                        "dump_modify d sort id",
                        "cannot sort by atom ID"),

@@ -2,7 +2,7 @@
 # Regenerates tests/data/script/: Debian lmp's outputs for the script commands of tests/md/test_script.cpp —
 # the lines print writes (in.print, in.loop, in.clear, in.atom_values: those starting with ">>"), the thermo lines of in.thermo
 # and in.velocity_local (velocity create loop local after delete_atoms) and in.reset_ids (reset_atom_ids); the printed lines and thermo rows of in.run_every (run … every)
-# (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), dump atom and dump xyz files with
+# (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), in.halt's (fix halt: messages, rows, steps per run), in.thresh's dumps (dump_modify thresh), in.gzname's (plain dump styles compressed by a .gz name, decompressed), in.lost's (lost atoms), in.shell's (shell with other programs), dump atom and dump xyz files with
 # their dump_modify settings (in.dumps), dump cfg and write_dump files (in.cfg), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
 # (in.make_data writes data.alloy, compressed here to data.alloy.gz; in.gz reads it; custom.dump is lmp's
 # custom.dump.gz decompressed). in.restart_one/in.restart_two are wafermd-only (bit-identical continuation).
@@ -36,6 +36,25 @@ sed -n '/^ *Step/,/^Loop time/p' in.reset_ids.out | grep -v '^Loop time' >"$data
 run in.run_every
 grep -E '^>>|^ +[0-9]+ ' in.run_every.out | grep -v 'MPI\|neighbor' >"$data/run_every.ref"
 sed -n '/^ *Step/,/^Loop time/p' in.reset_ids.out | grep -v '^Loop time' >"$data/reset_ids.ref"
+# fix halt: the printed lines, thermo rows, halt messages (without lmp's source location; diskfree's value
+# is the machine's, so DISKFREE) and the steps each run took.
+run in.halt
+grep -E '^>>|^ +[0-9]+ |^Fix halt|^Loop time' in.halt.out | grep -v 'MPI\|neighbor' |
+  sed -e 's/ (src.*//' -e 's/^Loop time of [^ ]* on [0-9]* procs/Loop time/' \
+      -e 's/^\(Fix halt condition for fix-id hd met on step [0-9]* with value\) .*/\1 DISKFREE/' >"$data/halt.ref"
+# thermo_modify lost warn|ignore: rows, the warning (without lmp's source location), prints, steps and atoms.
+run in.lost
+grep -E '^>>|^ +[0-9]+ |^WARNING: Lost|^Loop time' in.lost.out | grep -v 'MPI\|neighbor' |
+  sed -e 's/ (src.*//' -e 's/^Loop time of [^ ]* on [0-9]* procs/Loop time/' >"$data/lost.ref"
+# shell with another program: the printed lines and lmp's warnings (without its source location).
+run in.shell
+grep -E '^>>|^WARNING: Shell' in.shell.out | sed 's/ (src.*//' >"$data/shell.ref"
+run in.thresh
+for f in defects.dump and.dump last.dump none.dump defects.0.cfg defects.20.cfg; do cp "$f" "$data/thresh_$f"; done
+run in.gzname
+for f in custom atom xyz; do gzip -dc "gzname.$f.gz" >"$data/gzname_$f"; done
+for s in 0 10; do gzip -dc "gzname.$s.cfg.gz" >"$data/gzname_$s.cfg"; done
+gzip -dc gzname.local2.gz | head -9 >"$data/gzname_local_head"
 run in.dumps
 cp atom.dump plain.xyz atom_unscaled_image.dump element.xyz atom_every.dump atom_first.dump "$data/"
 run in.cfg

@@ -61,6 +61,14 @@ class FixNH : public Fix {
       for (int d = 0; d < 3; ++d) fixed_point_[d] = 0.5 * (c.s.box.lo[d] + c.s.box.hi[d]);
       fixed_point_set_ = true;
     }
+    // LAMMPS's compute temp counts its degrees of freedom at the run's set-up (dof_compute in setup) and
+    // again at every evaluation only when dynamic (a dynamic group, or compute_modify dynamic/dof): atoms
+    // fix deposit inserts later join the kinetic energy but not tdof, the target energy or the chain masses.
+    const uint32_t g = p_.pstat ? 1u : group_;
+    dynamic_dof_ = false;
+    for (size_t k = 0; k < c.s.group_names.size(); ++k)
+      if ((1u << k) == g && c.styles && c.styles->fix("GROUP_" + c.s.group_names[k])) dynamic_dof_ = true;
+    count_dof(c);
     t_current_ = temperature(c);
     compute_temp_target(c);
     if (p_.pstat) {
@@ -157,24 +165,31 @@ class FixNH : public Fix {
     pdrag_ = 1.0 - dt * pfreq_max * p_.drag;
   }
 
-  // The thermostat's temperature: the fix group for nvt, all atoms for npt (as LAMMPS's fix npt).
-  double temperature(FixContext& c) {
+  // The thermostat's degrees of freedom, 3N − 3 over the fix group for nvt, all atoms for npt.
+  void count_dof(FixContext& c) {
     const uint32_t g = p_.pstat ? 1u : group_;
     const Atoms& a = c.s.atoms;
-    double loc[4] = {0, 0, 0, 0};
     double cnt = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a.mask[i] & g) cnt += 1;
+    tdof_ = 3.0 * c.comm.sum(cnt) - 3.0;
+  }
+
+  // The thermostat's temperature: the fix group for nvt, all atoms for npt (as LAMMPS's fix npt), with the
+  // degrees of freedom of the set-up unless they are dynamic; natoms_ (the barostat's) is always current.
+  double temperature(FixContext& c) {
+    if (dynamic_dof_) count_dof(c);
+    const uint32_t g = p_.pstat ? 1u : group_;
+    const Atoms& a = c.s.atoms;
+    double loc[4] = {0, 0, 0, static_cast<double>(a.size())};
     for (size_t i = 0; i < a.size(); ++i) {
       if (!(a.mask[i] & g)) continue;
       const double m = c.s.mass[a.type[i]];
       loc[0] += m * a.vx[i] * a.vx[i], loc[1] += m * a.vy[i] * a.vy[i], loc[2] += m * a.vz[i] * a.vz[i];
-      cnt += 1;
     }
-    loc[3] = cnt;
     c.comm.sum(loc, 4);
     for (int d = 0; d < 3; ++d) mvv_[d] = loc[d] * units::mvv2e;
-    double all = static_cast<double>(c.s.atoms.size());
-    natoms_ = c.comm.sum(all);
-    tdof_ = 3.0 * loc[3] - 3.0;
+    natoms_ = loc[3];
     return tdof_ > 0 ? (mvv_[0] + mvv_[1] + mvv_[2]) / (tdof_ * units::boltz) : 0.0;
   }
 
@@ -364,6 +379,7 @@ class FixNH : public Fix {
   double mvv_[3] = {0, 0, 0};
   double t_current_ = 0, t_target_ = 0, ke_target_ = 0, tdof_ = 0, natoms_ = 0, volume_ = 0, mtk_term2_ = 0;
   double dthalf_ = 0, dt4_ = 0, dt8_ = 0, tdrag_ = 1.0, pdrag_ = 1.0;
+  bool dynamic_dof_ = false;  // the fix group is dynamic: its atoms are counted at every evaluation
 };
 
 }  // namespace
