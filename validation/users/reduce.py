@@ -23,7 +23,10 @@ The user's own driver (a job or shell script that runs LAMMPS) is reproduced, no
                                    every script of the entry; "why" is one of the four above or
                                    "command line: WHERE" (the value the user's driver passes, and where);
     "mkdir": [{"path": "out/all", "why": "command line: run-pka.sh makes it"}]
-                                   directories the driver makes before running (made in OUTDIR).
+                                   directories the driver makes before running (made in OUTDIR);
+    "write": [{"path": "potential/potential.in", "text": "pair_style eam/fs\n…", "why": "command line: …"}]
+                                   files the driver writes before running (a job script's here-document that
+                                   fills in the potential), our text reproducing it, written in OUTDIR.
 """
 import json
 import os
@@ -95,6 +98,12 @@ def reduce(name, outdir):
         if not p or os.path.isabs(p) or ".." in p.split("/") or not why_ok(m.get("why", ""), VAR_WHY):
             raise ReduceError(f"{name}: mkdir {i + 1}: a relative 'path' and a 'why' ("
                               + ", ".join(VAR_WHY) + ") are needed")
+    for i, w in enumerate(src.get("write", [])):
+        p = w.get("path", "")
+        if (not p or os.path.isabs(p) or ".." in p.split("/") or not isinstance(w.get("text"), str)
+                or not why_ok(w.get("why", ""), VAR_WHY)):
+            raise ReduceError(f"{name}: write {i + 1}: a relative 'path', a 'text' and a 'why' ("
+                              + ", ".join(VAR_WHY) + ") are needed")
     for i, e in enumerate(src.get("edits", [])):
         why = e.get("why", "")
         if not why_ok(why):
@@ -119,6 +128,10 @@ def reduce(name, outdir):
             shutil.copyfile(os.path.join(d, f), dst)  # data files byte for byte
     for m in src.get("mkdir", []):
         os.makedirs(os.path.join(outdir, m["path"]), exist_ok=True)
+    for w in src.get("write", []):
+        dst = os.path.join(outdir, w["path"])
+        os.makedirs(os.path.dirname(dst) or outdir, exist_ok=True)
+        open(dst, "w", encoding="utf-8").write(w["text"])
     return texts
 
 
