@@ -107,6 +107,9 @@ class Translator {
     system(root["system"], root["potential"]);
     potential(root["potential"]);
     if (root["velocity"] && !root["minimize"]) velocity(root["velocity"]);
+    // Native inputs rebuild as soon as an atom moved half the skin (delay 0), unless they say otherwise;
+    // LAMMPS scripts keep LAMMPS's default (delay 10).
+    if (!root["neighbor"] || !root["neighbor"]["delay"]) emit(root, "neigh_modify", {"delay", "0"});
     if (root["neighbor"]) neighbor(root["neighbor"]);
     if (root["timestep"]) emit(root["timestep"], "timestep", {str(number(root["timestep"], "timestep"))});
     emit(root, "fix", {"integrate", "all", "nve"});

@@ -166,6 +166,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   const int64_t start_step = sim.state.step;
   const auto loop_start = std::chrono::steady_clock::now();
   sim.run_clock = loop_start;
+  sim.updated = true;  // LAMMPS's first_update: a later `run … pre no` may skip its set-up
   double output = 0.0;
   auto each = [&](bool first, bool last) {
     sim.forces_current = true;

@@ -17,14 +17,18 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
   bool upto = false;
   int64_t start = -1, stop = -1;
+  bool pre = true;
   while (!a.done()) {
-    // `every` is expanded into segment runs by the script reader (io/script_control.cpp); pre and post
-    // decide what LAMMPS prints and re-initialises, not the dynamics: wafermd always sets up in full.
+    // `every` is expanded into segment runs by the script reader (io/script_control.cpp). `pre no` skips
+    // the set-up after the first run as LAMMPS does (no fix or compute set-up: fix dt/reset keeps its
+    // timestep, fix langevin draws nothing); `post` only changes what LAMMPS prints.
     const std::string key = a.choice("a run keyword", {"upto", "start", "stop", "pre", "post"});
     if (key == "upto") {
       upto = true;
     } else if (key == "start" || key == "stop") {
       (key == "start" ? start : stop) = a.integer(key, 0, 4000000000000000000LL);
+    } else if (key == "pre") {
+      pre = a.yes_no(key);
     } else {
       a.yes_no(key);
     }
@@ -72,6 +76,7 @@ void cmd_run(Simulation& sim, const io::Command& c) {
     return;
   }
   sim.ramp_start = start, sim.ramp_stop = stop;
+  sim.run_pre = pre;
   sim.run_steps(n);
 }
 

@@ -4,6 +4,8 @@
 // LAMMPS's performance and bookkeeping settings — `newton`, `comm_modify`, `comm_style`, `timer`, `suffix`,
 // `package`, `special_bonds`, `info` — decide how LAMMPS organises its work (or bonded terms atomic systems
 // lack), not what an EAM system computes: their values are checked and the command changes nothing.
+#include <fmt/format.h>
+
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -86,16 +88,60 @@ void cmd_comm_style(Simulation&, const io::Command& c) {
   a.finish();
 }
 
-void cmd_timer(Simulation&, const io::Command& c) {
+// `timer`: the profiling levels change only what LAMMPS prints; `timeout T [every N]` limits the wall time of
+// the runs from this command on (T: off, unlimited, or [[HH:]MM:]SS), as LAMMPS's Timer: once passed, the run
+// stops and later runs and minimisations do nothing.
+double timeout_seconds(const std::string& t, const io::ArgCursor& a) {
+  if (t == "off" || t == "unlimited") return -1.0;
+  double total = 0.0;
+  size_t start = 0;
+  int fields = 0;
+  while (true) {
+    const size_t colon = t.find(':', start);
+    const std::string part = t.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    double v = 0.0;
+    if (!io::parse_double(part, v) || v < 0.0 || ++fields > 3)
+      a.fail("timer timeout: '" + t + "' is not a time ([[HH:]MM:]SS, off or unlimited)");
+    total = total * 60.0 + v;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return total;
+}
+
+void cmd_timer(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
+  static const char* const kLevels[] = {"off", "loop", "normal", "full"};
   while (!a.done()) {
     const std::string w = a.word("a timer keyword");
-    static const char* const kWords[] = {"off", "loop", "normal", "full", "sync", "nosync", "timeout"};
+    static const char* const kWords[] = {"off",  "loop",   "normal",  "full",
+                                         "sync", "nosync", "timeout", "every"};
     bool known = false;
     for (const char* k : kWords) known = known || w == k;
-    if (!known) a.fail("timer: unknown keyword '" + w + "' (off, loop, normal, full, sync, nosync, timeout)");
-    if (w == "timeout") a.word("a timeout (elapsed time or off)");
+    if (!known)
+      a.fail("timer: unknown keyword '" + w + "' (off, loop, normal, full, sync, nosync, timeout, every)");
+    if (w == "timeout") {
+      sim.timeout_limit = timeout_seconds(a.word("a timeout (elapsed time or off)"), a);
+      sim.timeout_start = std::chrono::steady_clock::now();
+      // A limit of 0 has passed already (later runs do nothing); off, or a new limit, lifts an expiry.
+      sim.timeout_expired = sim.timeout_limit == 0.0;
+    } else if (w == "every") {
+      sim.timeout_every = static_cast<int>(a.integer("the timeout check interval (steps)", 1, 1000000000));
+    } else if (w == "sync" || w == "nosync") {
+      sim.timer_mode = w;
+    } else {
+      for (const char* k : kLevels)
+        if (w == k) sim.timer_style = w;
+    }
   }
+  std::string limit = "off";
+  if (sim.timeout_limit >= 0.0) {
+    const long s = static_cast<long>(sim.timeout_limit);
+    limit = fmt::format("{:02d}:{:02d}:{:02d}", s / 3600, (s / 60) % 60, s % 60);
+  }
+  if (!sim.dry_run)
+    sim.log.line("New timer settings: style=" + sim.timer_style + "  mode=" + sim.timer_mode +
+                 "  timeout=" + limit);
 }
 
 void cmd_suffix(Simulation&, const io::Command& c) {

@@ -86,7 +86,12 @@ void cmd_timestep(Simulation& sim, const io::Command& c) {
 
 void cmd_reset_timestep(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
-  sim.state.step = a.integer("the step number", 0, 4000000000000000000LL);
+  const int64_t step = a.integer("the step number", 0, 4000000000000000000LL);
+  for (const auto& f : sim.fixes)
+    if (f->time_dependent())
+      a.fail("Cannot reset timestep with a time-dependent fix defined (fix " + f->id() + " " + f->style() +
+             ", LAMMPS's rule)");
+  sim.state.step = step;
   sim.state.time_lag_from = -1;  // LAMMPS's reset_timestep sets atimestep = the new step
   if (a.peek() == "time") {
     a.word("time");

@@ -132,6 +132,18 @@ void Simulation::run_steps(int64_t nsteps) {
   log.line("  Current step  : " + std::to_string(state.step));
   log.line(fmt::format("  Time step     : {}", state.dt));
   run_start_step = state.step;
+  // LAMMPS's `run … pre no` after a first run or minimisation: no init and no set-up (Run::command calls
+  // only output->setup), so fixes and computes keep their state, dof and timestep, and the step goes on with
+  // the forces the last one left. The backend still builds its lists here; the forces and the timestep of
+  // before are put back after it, as for a checkpoint continuation.
+  const bool full_setup = run_pre || !updated;
+  run_pre = true;
+  if (!full_setup && restart_forces_.empty()) {
+    const Atoms& at = state.atoms;
+    for (size_t i = 0; i < at.size(); ++i) restart_forces_[at.id[i]] = {at.fx[i], at.fy[i], at.fz[i]};
+    restart_dt_ = state.dt;
+  }
+  updated = true;
   state.time_lag_from = -1;  // LAMMPS's Integrate::init: atimestep = ntimestep, the lag dropped
   const int64_t end = state.step + nsteps;
   run_end_step = end;
@@ -145,7 +157,7 @@ void Simulation::run_steps(int64_t nsteps) {
     ~Running() { flag = false; }
   } running_guard{running};
   running = true;
-  {
+  if (full_setup) {
     const ComputeContext cc = compute_context();
     for (auto& cp : computes) {  // LAMMPS's init
       cp->invoked_scalar = cp->invoked_vector = cp->invoked_array = cp->invoked_peratom = cp->invoked_local =
@@ -153,7 +165,7 @@ void Simulation::run_steps(int64_t nsteps) {
       cp->init(cc);
     }
   }
-  {
+  if (full_setup) {
     // LAMMPS's init: the box's deformation rates are the fixes' to set (fix deform), none otherwise.
     Box& b = state.box;
     for (int d = 0; d < 3; ++d) b.h_rate[d] = b.h_ratelo[d] = 0.0;
@@ -176,7 +188,7 @@ void Simulation::run_steps(int64_t nsteps) {
     for (auto& cp : computes)
       if (cp->is_temperature()) cp->init(cc);
   }
-  {
+  if (full_setup) {
     FixContext fc = fix_context();
     for (auto& f : fixes) f->prematch_region();
     for (auto& f : fixes) f->setup(fc);
@@ -224,6 +236,17 @@ void Simulation::run_steps(int64_t nsteps) {
   // A halted run (fix halt's timeout) stops after the step that set it, as LAMMPS's check_timeout at the top
   // of its loop: that step's outputs are written only when they were due anyway.
   while (state.step < end && !cascade_over() && !timeout_expired) {
+    // LAMMPS's check_timeout at the top of each step: rank 0's clock decides for all.
+    if (timeout_limit >= 0.0 && done % timeout_every == 0) {
+      double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - timeout_start).count();
+      comm.broadcast(&elapsed, 1);
+      if (elapsed > timeout_limit) {
+        timeout_expired = true;
+        log.line("WARNING: Wall time limit reached");
+        break;
+      }
+    }
     ++done;
     verlet_step(end, show_progress, modify);
     auto t0 = std::chrono::steady_clock::now();

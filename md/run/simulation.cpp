@@ -60,7 +60,11 @@ void Simulation::clear_system(const io::Command& c) {
   tables_.reset();
   forces_current = false;
   timeout_expired = false;  // LAMMPS's clear makes a new Timer
-  lost_seen = 0;            // and a new backend counts its lost atoms from 0
+  timeout_limit = -1.0;
+  timeout_every = 10;
+  timer_style = "normal", timer_mode = "nosync";
+  updated = false;  // and a new Update
+  lost_seen = 0;    // and a new backend counts its lost atoms from 0
   make_backend();
 }
 

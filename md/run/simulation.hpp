@@ -284,6 +284,8 @@ class Simulation : public StyleLookup {
   // --------------------------------------------------------------------------------
   bool forces_current = false;   // the backend's result belongs to the current positions
   bool running = false;          // inside a run or minimisation (references may invoke computes)
+  bool run_pre = true;           // the next run's `pre` keyword (reset to yes by each run)
+  bool updated = false;          // LAMMPS's first_update: a run or minimisation took place (since clear)
   int atom_variable_depth_ = 0;  // atom-style variables that read others (a guard against cycles)
   std::chrono::steady_clock::time_point run_clock;
   int64_t run_start_step = 0, run_end_step = 0;
@@ -296,6 +298,12 @@ class Simulation : public StyleLookup {
   // LAMMPS's expired wall-time limit (timer->is_timeout), set by fix halt: later run and minimize commands do
   // nothing until a fix halt with `error continue` resets it at the end of its run; clear resets it too.
   bool timeout_expired = false;
+  // `timer timeout T [every N]`: the wall-time limit in seconds (−1: none) counted from the command, checked
+  // every N steps of a run (LAMMPS's Timer::check_timeout); when passed, timeout_expired is set.
+  double timeout_limit = -1.0;
+  int timeout_every = 10;
+  std::string timer_style = "normal", timer_mode = "nosync";  // what `timer` prints
+  std::chrono::steady_clock::time_point timeout_start{};
   // Atoms the backend has dropped through fixed faces that thermo has already accounted for (LAMMPS's
   // lost_check compares its atom count at each thermo output).
   int64_t lost_seen = 0;

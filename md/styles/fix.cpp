@@ -25,22 +25,6 @@ std::unique_ptr<Compute> make_own_temperature(const FixArgs& f) {
   return make_compute(ComputeArgs{id, f.group, style, no_args, cc});
 }
 
-double fix_temperature(const FixContext& c, uint32_t group, double* dof_out) {
-  const Atoms& a = c.s.atoms;
-  double local[2] = {0.0, 0.0};  // Σ m v², count
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!(a.mask[i] & group)) continue;
-    local[0] += (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * c.s.mass[a.type[i]];
-    local[1] += 1.0;
-  }
-  c.comm.sum(local, 2);
-  // LAMMPS compute temp: 3 dof per atom less the 3 of the centre of mass.
-  const double dof = 3.0 * local[1] - 3.0;
-  if (dof_out) *dof_out = dof;
-  if (dof <= 0.0) return 0.0;
-  return local[0] * units::mvv2e / (dof * units::boltz);
-}
-
 double group_xcm(const FixContext& c, uint32_t group, double xcm[3]) {
   const Atoms& a = c.s.atoms;
   const double L[3] = {c.s.box.prd(0), c.s.box.prd(1), c.s.box.prd(2)};

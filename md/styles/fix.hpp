@@ -91,6 +91,9 @@ class Fix {
   /// True if the fix changes the box (npt, press/berendsen, box/relax, deform): LAMMPS's box_change, which
   /// adds the volume to thermo_style one.
   virtual bool changes_box() const { return false; }
+  /// LAMMPS's time_depend: the fix keeps a schedule in steps (deposit, dt/reset, vector), so reset_timestep
+  /// is refused while it exists.
+  virtual bool time_dependent() const { return false; }
   /// True if the fix integrates positions (nve, nvt, npt): it may not share atoms with another integrator.
   virtual bool integrates() const { return false; }
   /// True if the fix may read the global energy or virial (FixContext::force) at any step; fixes that only
@@ -209,8 +212,6 @@ std::unique_ptr<Compute> make_own_temperature(const FixArgs& f);
 
 // Global helpers shared by the fixes (sums through the Comm).
 
-/// Kinetic temperature of the selected atoms with LAMMPS compute temp's dof = 3N − 3 (global); dof returned.
-double fix_temperature(const FixContext& c, uint32_t group, double* dof);
 /// The group's total mass and centre of mass from unwrapped positions (LAMMPS's group->mass and group->xcm;
 /// xcm stays 0 for a massless group); one global sum.
 double group_xcm(const FixContext& c, uint32_t group, double xcm[3]);

@@ -109,6 +109,37 @@ TEST(ScriptParity, RestartAfterClearAsLammps) {
   expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "restart_clear.ref"), 1e-10);
 }
 
+TEST(ScriptParity, RunPreNoSkipsTheSetUpAsLammps) {
+  // run … pre no after a first run: fix dt/reset keeps its timestep across a PKA kick until the first step's
+  // end, fix langevin draws no set-up noise; the last plain run sets up in full again.
+  const std::string dir = setup_dir("run_pre_no", {"in.run_pre_no"});
+  const auto r = run_wafermd_in(dir, "run in.run_pre_no --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "run_pre_no.ref"), 1e-9);
+}
+
+TEST(ScriptParity, TimerTimeoutAsLammps) {
+  // timer timeout 0: later runs do nothing until timer timeout off; a generous limit changes nothing.
+  const std::string dir = setup_dir("timer", {"in.timer"});
+  const auto r = run_wafermd_in(dir, "run in.timer --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "timer.ref"), 1e-9);
+}
+
+TEST(ScriptFiles, FixAveTimeOverwriteKeepsOnlyTheLastAverage) {
+  // overwrite (later LAMMPS; Debian's lmp 2021 refuses the keyword): the file holds the header and the last
+  // average only, even when that line is shorter than an earlier one.
+  const std::string dir = wmd::test::scratch_dir("ave_time_overwrite");
+  std::ofstream(dir + "/in.ow") << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
+                                   "create_atoms 1 box\npair_style eam\n"
+                                   "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nfix 1 all nve\n"
+                                   "variable shrink equal 10^(5-step/10)\n"
+                                   "fix o all ave/time 10 1 10 v_shrink file shrink.out overwrite\nrun 40\n";
+  const auto r = run_wafermd_in(dir, "run in.ow --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(dir + "/shrink.out"), "# Time-averaged data for fix o\n# TimeStep v_shrink\n40 10\n");
+}
+
 TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
   const std::string dir = setup_dir("atom_values", {"in.atom_values"});
   const auto r = run_wafermd_in(dir, "run in.atom_values --output out");

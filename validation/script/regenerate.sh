@@ -27,6 +27,10 @@ run in.lattice_default
 grep '^>>' in.lattice_default.out >"$data/lattice_default.ref"
 run in.restart_clear
 grep '^>>' in.restart_clear.out >"$data/restart_clear.ref"
+run in.run_pre_no
+grep '^>>' in.run_pre_no.out >"$data/run_pre_no.ref"
+run in.timer
+grep '^>>' in.timer.out >"$data/timer.ref"
 run in.thermo
 sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
 run in.velocity_local

@@ -7,6 +7,7 @@
 // vector (one per value); vector mode a vector (one value) or an array (rows × values). The file gets
 // LAMMPS's header and rows (" %g" per value).
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "md/styles/fix.hpp"
@@ -225,6 +226,11 @@ class FixAveTime : public Fix {
     }
     out_.flush();
     if (!out_) throw RunError("fix ave/time " + id_ + ": cannot write '" + o_.file + "'");
+    if (o_.overwrite) {  // the file ends with this average (LAMMPS truncates it there)
+      std::error_code ec;
+      std::filesystem::resize_file(o_.file, static_cast<std::uintmax_t>(out_.tellp()), ec);
+      if (ec) throw RunError("fix ave/time " + id_ + ": cannot truncate '" + o_.file + "'");
+    }
   }
 
   int64_t nevery_, nrepeat_, nfreq_;

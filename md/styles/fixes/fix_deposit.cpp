@@ -39,6 +39,7 @@ class FixDeposit : public Fix {
     first_ = next_ - p_.nfreq;
     max_tag_ = max_tag;
   }
+  bool time_dependent() const override { return true; }
   bool reads_energy() const override { return false; }
   unsigned backends() const override { return kOnCluster; }
 

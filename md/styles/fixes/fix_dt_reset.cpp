@@ -16,6 +16,7 @@ class FixDtReset : public Fix {
              double emax)
       : Fix(id, "dt/reset", group), every_(every), tmin_(tmin), tmax_(tmax), xmax_(xmax), emax_(emax) {}
 
+  bool time_dependent() const override { return true; }
   bool reads_energy() const override { return false; }
   OutputShape shape() const override { return {true, 0, -1, false}; }
 

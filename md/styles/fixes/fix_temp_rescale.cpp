@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "base/units.hpp"
-#include "md/styles/fix.hpp"
+#include "md/styles/fixes/thermostat_temperature.hpp"
 
 namespace wmd::md {
 namespace {
@@ -20,24 +20,20 @@ class FixTempRescale : public Fix {
         t_stop_(t1),
         window_(window),
         fraction_(fraction),
-        own_(make_own_temperature(f)) {}
+        temperature_(f) {}
   bool reads_energy() const override { return false; }
   OutputShape shape() const override { return {true, 0, -1, true}; }
+  /// f_ID changes only every N steps (LAMMPS's global_freq = N: thermo must print on multiples of it).
+  int64_t global_freq() const override { return every_; }
 
   bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) override {
-    if (key != "temp") return false;
-    const std::string id = a.word("a temperature compute ID");
-    const Compute* t = styles.compute(id);
-    if (!t) a.fail("fix_modify temp: compute " + id + " does not exist");
-    if (!t->is_temperature()) a.fail("fix_modify temp: compute " + id + " does not compute a temperature");
-    temp_id_ = id;
-    return true;
+    return temperature_.modify_param(key, a, styles);
   }
 
-  void setup(FixContext& c) override { own_->init(c.compute_context()); }  // dof from the group's count
+  void setup(FixContext& c) override { temperature_.setup(c); }
   void end_of_step(FixContext& c) override {
     if (c.s.step % every_ != 0) return;
-    Compute& t = temperature(c);
+    Compute& t = temperature_.get(c);
     const ComputeContext cc = c.compute_context();
     const double t_current = t.compute_scalar(cc);
     if (t.dof() < 1.0) return;
@@ -68,16 +64,9 @@ class FixTempRescale : public Fix {
   }
 
  private:
-  Compute& temperature(FixContext& c) {
-    if (temp_id_.empty()) return *own_;
-    Compute* t = c.styles ? c.styles->compute(temp_id_) : nullptr;
-    if (!t) throw RunError("fix temp/rescale " + id_ + ": temperature compute " + temp_id_ + " was deleted");
-    return *t;
-  }
   int every_;
   double t_start_, t_stop_, window_, fraction_, energy_ = 0.0;
-  std::unique_ptr<Compute> own_;
-  std::string temp_id_;
+  ThermostatTemperature temperature_;
 };
 
 std::unique_ptr<Fix> make(const FixArgs& f) {

@@ -47,6 +47,7 @@ class FixVector : public Fix {
     return i >= 0 && i < ncount_ && j >= 0 && static_cast<size_t>(j) < n ? data_[i * n + j] : 0.0;
   }
   int64_t global_freq() const override { return nevery_; }
+  bool time_dependent() const override { return true; }
   bool samples_at(int64_t step) const override { return step == nextstep_; }
 
   void init(FixContext& c) override {
