@@ -1,9 +1,9 @@
 // The control flow of LAMMPS input scripts, which LAMMPS's input class executes itself rather than as
 // commands: `label ID`, `jump FILE|SELF [label]`, `next VAR...`, `if BOOL then ... elif BOOL ... else ...`
-// and `quit`; and `next`'s advance of index and loop variables. LAMMPS's semantics (docs: jump, next, if):
-// a jump to a label skips every line (unsubstituted) until `label ID`; a `next` that exhausts a variable
-// deletes it and makes the next `jump` a no-op, which is how loops end; an `if` executes its quoted
-// commands as if they were lines of the script at the `if`'s place.
+// and `quit`; and `next`'s advance of index, loop, file and atomfile variables. LAMMPS's semantics (docs:
+// jump, next, if): a jump to a label skips every line (unsubstituted) until `label ID`; a `next` that
+// exhausts a variable deletes it and makes the next `jump` a no-op, which is how loops end; an `if` executes
+// its quoted commands as if they were lines of the script at the `if`'s place.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -18,9 +18,11 @@ bool Variables::next(const Command& cmd) {
   for (size_t k = 0; k < cmd.args.size(); ++k) {
     const auto it = vars_.find(cmd.args[k]);
     if (it == vars_.end()) fail_input(cmd.pos, "next: undefined variable '" + cmd.args[k] + "'");
-    if (it->second.style != Style::index && it->second.style != Style::loop)
-      fail_input(cmd.pos, "next: variable '" + cmd.args[k] + "' is a " + style_name(it->second.style) +
-                              " variable; only index and loop variables have a next value");
+    const Style s = it->second.style;
+    if (s != Style::index && s != Style::loop && s != Style::file && s != Style::atomfile)
+      fail_input(cmd.pos, "next: variable '" + cmd.args[k] + "' is a " + style_name(s) +
+                              " variable; only index, loop, file and atomfile variables have a next value "
+                              "(LAMMPS: \"Invalid variable style with next command\")");
     if (k > 0 && it->second.style != style)
       fail_input(cmd.pos, "next: all variables must have the same style (LAMMPS's rule)");
     style = it->second.style;
@@ -30,6 +32,12 @@ bool Variables::next(const Command& cmd) {
     auto it = vars_.find(name);
     if (it == vars_.end()) continue;  // named twice and already exhausted
     Var& v = it->second;
+    if (v.style == Style::file || v.style == Style::atomfile) {
+      // The file's next value (or set); at its end the variable is used up.
+      const bool more = v.style == Style::file ? read_scalar(v, cmd.pos) : read_peratom(v, cmd.pos);
+      if (!more) exhausted = true, erase(it);
+      continue;
+    }
     ++v.which;
     const size_t count =
         v.style == Style::index ? v.values.size() : static_cast<size_t>(v.last - v.first + 1);
@@ -49,14 +57,6 @@ LammpsScript::File& LammpsScript::current_file(const SourcePos& pos) {
   for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
     if (!it->commands) return *it;
   fail_input(pos, "jump outside any input file");
-}
-
-bool LammpsScript::scanning_for_label(const std::string& line, const SourcePos& pos) {
-  if (label_.empty()) return false;
-  // LAMMPS does not substitute variables while it looks for the label (they may not be defined yet).
-  const auto words = split_words(line, pos);
-  if (words.size() >= 2 && words[0] == "label" && words[1] == label_) label_.clear();
-  return true;
 }
 
 void LammpsScript::jump(const Command& c) {
@@ -114,7 +114,7 @@ void LammpsScript::run_if(const Command& c) {
   if (branches.back().is_else && branches.back().commands.empty())
     fail_input(c.pos, "if: 'else' needs at least one command");
   for (const Branch& b : branches) {
-    if (!b.is_else && !evaluate_boolean(substitute(b.cond, c.pos), c.pos)) continue;
+    if (!b.is_else && !evaluate_boolean(vars_.substitute(b.cond, c.pos), c.pos)) continue;
     if (b.commands.empty()) return;  // an elif with no commands
     File f;
     f.path = c.pos.file;

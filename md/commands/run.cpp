@@ -76,8 +76,10 @@ void cmd_run(Simulation& sim, const io::Command& c) {
         sim.comm.size(), sim.decomp.grid_text(), "xyz"[d], sim.decomp.min_width(sim.state.box, d), cutneigh,
         fit[0], fit[1], fit[2]));
   }
+  sim.check_thermo_variables();
   if (sim.dry_run) {
     sim.validate_run();
+    sim.thermo_setup();
     return;
   }
   sim.ramp_start = start, sim.ramp_stop = stop;

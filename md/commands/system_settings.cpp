@@ -92,6 +92,7 @@ void cmd_reset_timestep(Simulation& sim, const io::Command& c) {
     sim.state.time = a.non_negative("the time (ps)");
   }
   a.finish();
+  sim.timestep_reset();  // LAMMPS: no compute is current any more
 }
 
 }  // namespace

@@ -49,6 +49,8 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
   }
   sim.thermo.format.reset_user_formats();
   sim.thermo.temp_id.clear();  // as LAMMPS's new Thermo: thermo_modify temp is undone
+  sim.thermo.pos = c.pos;
+  sim.thermo_snapshot.initialised = false;  // the new Thermo is set up at the next run
 }
 
 void cmd_thermo_modify(Simulation& sim, const io::Command& c) {

@@ -62,7 +62,13 @@ TEST(LammpsScript, ExpressionsFollowPrecedence) {
   EXPECT_DOUBLE_EQ(v.evaluate("2+3*4^2", p), 50.0);
   EXPECT_DOUBLE_EQ(v.evaluate("-(1+2)*sqrt(16)", p), -12.0);
   EXPECT_DOUBLE_EQ(v.evaluate("3>2 && 1<0 || 5==5", p), 1.0);
-  EXPECT_DOUBLE_EQ(v.evaluate("min(2,7)+max(2,7)", p), 9.0);
+  // == binds looser than < and >, as in LAMMPS: 3 == (3 > 0) is false.
+  EXPECT_DOUBLE_EQ(v.evaluate("3 == 3 > 0", p), 0.0);
+  EXPECT_DOUBLE_EQ(v.evaluate("1 |^ 0", p), 1.0);
+  // LAMMPS's round(): halves go up.
+  EXPECT_DOUBLE_EQ(v.evaluate("round(-2.5)", p), -2.0);
+  // min() and max() are LAMMPS's special functions of a vector (sum(c_ID), ...), not of two numbers.
+  EXPECT_THROW(v.evaluate("min(2,7)", p), wmd::InputError);
 }
 
 TEST(LammpsScript, PowerAndUnaryMinusAsLammps) {
