@@ -129,6 +129,18 @@ TEST(ScriptParity, ParsingRulesAsLammps) {
   }
 }
 
+TEST(ScriptParity, StringVariableSubstitutedWhenDefinedNamesTheDirectory) {
+  // Issue 41: lmp makes out/Nx-6-T-300 (a string variable's value is substituted when it is defined);
+  // wafermd made out/Nx-${Nx}-T-$T.
+  const std::string dir = wmd::test::scratch_dir("script_string_path");
+  std::ofstream(dir + "/in.path") << "variable Nx equal 6\nvariable T index 300\n"
+                                     "variable s string \"Nx-${Nx}-T-$T\"\nshell mkdir out\nshell mkdir out/${s}\n"
+                                     "print \">> made\" file out/${s}/made.txt\n";
+  const auto r = run_wafermd_in(dir, "run in.path --output run");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(dir + "/out/Nx-6-T-300/made.txt"), ">> made\n");
+}
+
 TEST(ScriptParity, FormulaFunctionsAsLammps) {
   // is_defined/is_active/is_available/is_file, sum/min/max/ave/trap/slope of compute and fix vectors,
   // thermo keywords between runs (stale after velocity, as lmp's), an atomfile variable with next,

@@ -8,8 +8,8 @@
 # custom.dump.gz decompressed). in.restart_one/in.restart_two are wafermd-only (bit-identical continuation).
 # in.parse (LAMMPS's parsing rules: quotes, substitution, continuation, comments, UTF-8) and in.functions (special
 # and math functions, thermo keywords between runs, file and atomfile variables): parse.ref is lmp's output from
-# the first ">>" line to ">> end" (lmp 2021 crashes at exit after reading a Unicode minus, so its output is taken
-# unbuffered and its exit status ignored); bad/*.in each stop lmp with an ERROR, whose line bad/lmp_errors.ref
+# the first ">>" line to ">> end" (lmp 2021 crashes at exit when a variable is defined after a file variable was
+# used up, so its output is taken unbuffered and its exit status ignored); bad/*.in each stop lmp with an ERROR, whose line bad/lmp_errors.ref
 # records (the tests check that wafermd refuses each too).
 # Usage: validation/script/regenerate.sh   (needs Debian's lmp and its potentials)
 set -euo pipefail
