@@ -173,6 +173,7 @@ void Variables::put(const std::string& name, Var v, const SourcePos& pos) {
     fail_input(pos, "variables would hold more than " + std::to_string(kMaxVariableBytes >> 20) +
                         " MiB of text (defining '" + name + "')");
   bytes_ = bytes_ - old + add;
+  v.pos = pos;
   vars_[name] = std::move(v);
 }
 
@@ -428,6 +429,11 @@ const AtomFileValues* Variables::atomfile(const std::string& name) const {
 bool Variables::equal_style(const std::string& name) const {
   const auto it = vars_.find(name);
   return it != vars_.end() && (it->second.style == Style::equal || it->second.style == Style::internal);
+}
+
+SourcePos Variables::position(const std::string& name) const {
+  const auto it = vars_.find(name);
+  return it == vars_.end() ? SourcePos{"v_" + name, 0} : it->second.pos;
 }
 
 std::string Variables::style_of(const std::string& name) const {

@@ -66,6 +66,8 @@ class Variables {
   bool equal_style(const std::string& name) const;
   /// The style of a variable ("equal", "atom", ...), empty when undefined.
   std::string style_of(const std::string& name) const;
+  /// Where a variable was defined (errors of a formula evaluated later, by thermo or a fix, name it).
+  SourcePos position(const std::string& name) const;
   /// Executes `next NAME...`: advances index, loop, file and atomfile variables; an exhausted one is deleted
   /// and the result is true (LAMMPS then skips the next `jump`).
   bool next(const Command& cmd);
@@ -107,6 +109,7 @@ class Variables {
     double number = 0.0;              // internal: the value
     std::shared_ptr<Reader> reader;   // file, atomfile
     std::shared_ptr<AtomFileValues> atoms;  // atomfile: the values read
+    SourcePos pos;                          // where it was defined
   };
   static Var var_of(Style s, std::string text, std::vector<std::string> values);
   /// Sets an index or loop variable's text to its current value.

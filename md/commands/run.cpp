@@ -13,7 +13,10 @@ namespace {
 
 void cmd_run(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
-  if (sim.skip_or_load_restart(c.pos)) return;
+  if (sim.skip_or_load_restart(c.pos)) {
+    sim.thermo_setup(true);  // a run the checkpoint continues after: thermo counts as set up at it
+    return;
+  }
   io::ArgCursor a(c);
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
   bool upto = false;

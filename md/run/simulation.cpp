@@ -202,10 +202,10 @@ bool Simulation::has_variable(const std::string& name) const {
 
 double Simulation::variable(const std::string& name) {
   if (!vars) throw RunError("variable " + name + " referenced, but this input has no variables");
-  // A v_ column of thermo_style names its command; any other reference was checked where it was written.
-  const SourcePos at = thermo.pos.file.empty() ? SourcePos{"v_" + name, 0} : thermo.pos;
-  if (!vars->defined(name)) fail_input(at, "variable " + name + " does not exist (any more)");
-  return vars->value(name, at);
+  // Thermo's columns, fix print, fix ave/time, ...: errors in the formula name the variable's definition.
+  if (!vars->defined(name))
+    fail_input(SourcePos{"v_" + name, 0}, "variable " + name + " does not exist (any more)");
+  return vars->value(name, vars->position(name));
 }
 
 std::string Simulation::substitute(const std::string& text, const SourcePos& at) {
@@ -248,7 +248,7 @@ bool energy_keyword(const std::string& k) {
 
 }  // namespace
 
-void Simulation::thermo_setup() {
+void Simulation::thermo_setup(bool assumed) {
   // Which of thermo's computes the style uses (LAMMPS's Thermo::parse_fields): temperature for temp, ke,
   // etotal and enthalpy; the pressure's scalar for press and enthalpy, its vector for pxx..pyz; the
   // potential energy for pe, etotal, enthalpy and the energy terms.
@@ -261,7 +261,7 @@ void Simulation::thermo_setup() {
     t.pvector = t.pvector || pressure_vector_keyword(k);
     t.pe = t.pe || one_of(k, {"pe", "etotal", "enthalpy"}) || energy_keyword(k);
   }
-  if (dry_run) {
+  if (dry_run || assumed) {
     // The dry run does not evolve: the set-up values stand for the run's last line.
     t.step = state.step;
     t.values.clear();

@@ -189,8 +189,8 @@ class Simulation : public StyleLookup {
   /// Where the run stands, for the step-dependent math functions.
   io::RunClock formula_clock() const;
   /// LAMMPS's Thermo::init at a run's or minimisation's set-up: the thermo computes the style uses become
-  /// thermo's (in the dry run they count as computed now).
-  void thermo_setup();
+  /// thermo's (in the dry run, or with `assumed` for a run a restart skips, they count as computed now).
+  void thermo_setup(bool assumed = false);
   /// Keeps what the thermo line just printed for formulas between runs.
   void record_thermo_snapshot(const ThermoContext& ctx);
   /// `reset_timestep`: no compute (and no thermo value) is current any more, as LAMMPS's
