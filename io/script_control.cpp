@@ -6,6 +6,7 @@
 // its quoted commands as if they were lines of the script at the `if`'s place.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 #include "io/lammps_script.hpp"
@@ -232,10 +233,14 @@ class BooleanParser {
   };
 
   [[noreturn]] void fail(const std::string& why) const {
-    fail_input(pos_, "if: cannot evaluate Boolean '" + printable_line(s_, 160) + "': " + why);
+    fail_input(pos_, "if: cannot evaluate Boolean '" + printable_line(s_, 160) + "': " + why +
+                         (why.find("LAMMPS:") == std::string::npos
+                              ? " (LAMMPS: \"Invalid Boolean syntax in if command\")"
+                              : ""));
   }
   double number(const Value& v) const {
-    if (!v.is_number) fail("'" + v.word + "' is not a number");
+    if (!v.is_number)
+      fail("'" + v.word + "' is a word where a number is needed (lmp 2021 reads an unset number there)");
     return v.x;
   }
   static Value of(bool b) { return Value{true, b ? 1.0 : 0.0, ""}; }
@@ -324,18 +329,30 @@ class BooleanParser {
     }
     return operand();
   }
+  // LAMMPS's operands: a number starts with a digit, '.' or '-' and runs over digits and '.' with an
+  // optional exponent (its value as C's atof reads it); a word starts with a letter and runs over letters,
+  // digits, '_' and '/'. Anything else is "Invalid Boolean syntax".
   Value operand() {
     skip();
     const size_t start = i_;
-    while (i_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[i_])) &&
-           !std::strchr("()<>=!&|", s_[i_]))
+    auto digit = [&](size_t k) { return k < s_.size() && std::isdigit(static_cast<unsigned char>(s_[k])); };
+    if (i_ < s_.size() && (digit(i_) || s_[i_] == '.' || s_[i_] == '-')) {
       ++i_;
-    if (i_ == start)
-      fail(i_ < s_.size() ? "unexpected '" + printable_line(s_.substr(i_), 80) + "'" : "it ends early");
-    const std::string w = s_.substr(start, i_ - start);
-    double x;
-    if (parse_double(w, x)) return Value{true, x, ""};
-    return Value{false, 0.0, w};
+      while (digit(i_) || (i_ < s_.size() && s_[i_] == '.')) ++i_;
+      if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+        ++i_;
+        if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+        while (digit(i_)) ++i_;
+      }
+      return Value{true, std::strtod(s_.substr(start, i_ - start).c_str(), nullptr), ""};
+    }
+    if (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
+      while (i_ < s_.size() &&
+             (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '/'))
+        ++i_;
+      return Value{false, 0.0, s_.substr(start, i_ - start)};
+    }
+    fail(i_ < s_.size() ? "unexpected '" + printable_line(s_.substr(i_), 80) + "'" : "it ends early");
   }
 
   const std::string& s_;

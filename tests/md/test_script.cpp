@@ -133,9 +133,10 @@ TEST(ScriptParity, StringVariableSubstitutedWhenDefinedNamesTheDirectory) {
   // Issue 41: lmp makes out/Nx-6-T-300 (a string variable's value is substituted when it is defined);
   // wafermd made out/Nx-${Nx}-T-$T.
   const std::string dir = wmd::test::scratch_dir("script_string_path");
-  std::ofstream(dir + "/in.path") << "variable Nx equal 6\nvariable T index 300\n"
-                                     "variable s string \"Nx-${Nx}-T-$T\"\nshell mkdir out\nshell mkdir out/${s}\n"
-                                     "print \">> made\" file out/${s}/made.txt\n";
+  std::ofstream(dir + "/in.path")
+      << "variable Nx equal 6\nvariable T index 300\n"
+         "variable s string \"Nx-${Nx}-T-$T\"\nshell mkdir out\nshell mkdir out/${s}\n"
+         "print \">> made\" file out/${s}/made.txt\n";
   const auto r = run_wafermd_in(dir, "run in.path --output run");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(dir + "/out/Nx-6-T-300/made.txt"), ">> made\n");
@@ -227,7 +228,8 @@ INSTANTIATE_TEST_SUITE_P(
         LammpsError{"atomfile_bad_id", 3, "Invalid atom ID in variable file"},
         LammpsError{"file_missing", 1, "no.such.file"},
         LammpsError{"atom_variable_in_equal", 4, "Atom-style variable in equal-style variable formula"},
-        LammpsError{"substitute_atom_variable", 3, "Substitution for illegal variable"}),
+        LammpsError{"substitute_atom_variable", 3, "Substitution for illegal variable"},
+        LammpsError{"boolean_word_with_dash", 2, "Invalid Boolean syntax"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ScriptErrors, AtomValueOfAMissingAtom) {
