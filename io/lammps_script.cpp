@@ -69,12 +69,6 @@ bool starts_triple(const std::string& s, size_t i) {
   return s.compare(i, 3, "\"\"\"") == 0;
 }
 
-size_t count_triples(const std::string& s) {
-  size_t n = 0;
-  for (size_t p = s.find("\"\"\""); p != std::string::npos; p = s.find("\"\"\"", p + 3)) ++n;
-  return n;
-}
-
 // LAMMPS's quote state while scanning a line (Input::parse and Input::substitute of 2021): 1 inside single
 // quotes, 2 double, 3 triple; advances `i` past the quote characters it consumed.
 void track_quote(const std::string& s, size_t& i, int& quote) {
@@ -734,26 +728,31 @@ bool LammpsScript::read_joined(File& f, std::string& line, SourcePos& pos) {
   if (f.next >= f.lines.size()) return false;
   pos = SourcePos{f.path, static_cast<int>(f.next) + 1};
   std::string tail;  // what the next line replaces (LAMMPS's buffer still holds it at the end of the file)
+  // Triple quotes counted as LAMMPS counts them over the whole text so far, but only over what is new: the
+  // text a join drops is white space and '&', so counted ones stay.
+  size_t triples = 0, scan = 0;
   while (f.next < f.lines.size()) {
     const std::string& piece = f.lines[f.next++];
     if (line.size() + piece.size() >= kMaxCommandBytes)
       fail_input(pos, "the command is longer than " + std::to_string(kMaxCommandBytes >> 20) + " MiB");
     line += piece;
     line += '\n';
-    size_t m = line.find_last_not_of(" \t\n\v\f\r");
-    if (m != std::string::npos && line[m] == '&') {
-      tail = line.substr(m);
-      line.resize(m);
-      continue;
+    for (size_t p = line.find("\"\"\"", scan); p != std::string::npos; p = line.find("\"\"\"", p + 3))
+      ++triples, scan = p + 3;
+    scan = std::max(scan, line.size() >= 2 ? line.size() - 2 : size_t(0));
+    const size_t m = line.find_last_not_of(" \t\n\v\f\r");
+    size_t keep;
+    if (m != std::string::npos && line[m] == '&')
+      keep = m;
+    else if (triples % 2 == 1)
+      keep = m == std::string::npos ? 1 : m + 2;
+    else {
+      line.resize(m == std::string::npos ? 0 : m + 1);
+      return true;
     }
-    if (count_triples(line) % 2 == 1) {
-      const size_t keep = m == std::string::npos ? 1 : m + 2;
-      tail = line.substr(keep);
-      line.resize(keep);
-      continue;
-    }
-    line.resize(m == std::string::npos ? 0 : m + 1);
-    return true;
+    tail = line.substr(keep);
+    line.resize(keep);
+    scan = std::min(scan, keep);
   }
   // The end of the file inside a continuation: what was read is the command (LAMMPS keeps the '&').
   line += tail;
