@@ -264,7 +264,7 @@ bool Variables::read_peratom(Var& v, const SourcePos& pos) {
 
 void Variables::define(const Command& cmd) {
   const std::vector<std::string>& a = cmd.args;
-  const size_t narg = a.size() + 0;  // LAMMPS's narg counts the name: narg = a.size()
+  const size_t narg = a.size();  // LAMMPS's narg: the name, the style and its arguments
   if (narg < 2) illegal(cmd, "it needs a name and a style");
   const std::string& name = a[0];
   const std::string& style = a[1];
@@ -397,7 +397,8 @@ void Variables::define(const Command& cmd) {
         fail_input(cmd.pos, "file variable: " + a[2] +
                                 " holds no value (LAMMPS: \"File variable could not read value\")");
     } else {
-      if (!atom_ids_ || !read_peratom(v, cmd.pos))
+      if (!atom_ids_) fail_input(cmd.pos, "atomfile variable: there are no atoms here to give values to");
+      if (!read_peratom(v, cmd.pos))
         fail_input(cmd.pos,
                    "atomfile variable: " + a[2] +
                        " holds no set of values (LAMMPS: \"Atomfile variable could not read values\")");
