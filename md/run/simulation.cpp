@@ -275,14 +275,17 @@ void Simulation::record_thermo_snapshot(const ThermoContext& ctx) {
   std::vector<std::string> keys;
   if (t.temp) keys.insert(keys.end(), {"temp", "ke"});
   if (t.press) keys.push_back("press");
-  if (t.pvector) keys.insert(keys.end(), {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"});
+  // The pressure tensor's components the line printed (each costs a reduction; one the line did not print is
+  // read from the state if a formula asks for it).
+  for (const std::string& k : thermo_keywords())
+    if (pressure_vector_keyword(k)) keys.push_back(k);
   if (t.pe)
     keys.insert(keys.end(),
                 {"pe", "evdwl", "ecoul", "epair", "ebond", "eangle", "edihed", "eimp", "emol", "elong"});
   if (t.pe && t.temp) keys.push_back("etotal");
   if (t.pe && t.temp && t.press) keys.push_back("enthalpy");
-  // The line computed the temperature it needs (cached in ctx): these add no reduction, except the pressure
-  // tensor's kinetic part when the style prints one of its components. Raw values (not normalised).
+  // The line computed the temperature it needs (cached in ctx): these add no reduction but the pressure
+  // components' kinetic parts, which the line computed too. Raw values (not normalised).
   ThermoContext raw = ctx;
   raw.normalise = false;
   for (const std::string& k : keys) {
@@ -429,10 +432,14 @@ bool Simulation::thermo_compute_between_runs(const Reference& r, double& value) 
     key = std::vector<std::string>{"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"}[r.i - 1];
   else if (r.id == "thermo_pe" && r.i == 0 && t.pe)
     key = "pe";
-  const auto v = t.values.find(key);
-  if (key.empty() || v == t.values.end()) return false;
-  value = v->second;
-  return true;
+  if (key.empty()) return false;
+  if (const auto v = t.values.find(key); v != t.values.end()) {
+    value = v->second;
+    return true;
+  }
+  // A pressure component the line did not print: from the state (as the line would have given it).
+  ThermoContext ctx = thermo_context(forces_current ? &backend->result() : nullptr, false);
+  return thermo_value(key, ctx, value);
 }
 
 bool Simulation::thermo_between_runs(const std::string& k, const SourcePos& at, double& value) {
