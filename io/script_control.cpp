@@ -1,11 +1,12 @@
 // The control flow of LAMMPS input scripts, which LAMMPS's input class executes itself rather than as
 // commands: `label ID`, `jump FILE|SELF [label]`, `next VAR...`, `if BOOL then ... elif BOOL ... else ...`
-// and `quit`; and `next`'s advance of index and loop variables. LAMMPS's semantics (docs: jump, next, if):
-// a jump to a label skips every line (unsubstituted) until `label ID`; a `next` that exhausts a variable
-// deletes it and makes the next `jump` a no-op, which is how loops end; an `if` executes its quoted
-// commands as if they were lines of the script at the `if`'s place.
+// and `quit`; and `next`'s advance of index, loop, file and atomfile variables. LAMMPS's semantics (docs:
+// jump, next, if): a jump to a label skips every line (unsubstituted) until `label ID`; a `next` that
+// exhausts a variable deletes it and makes the next `jump` a no-op, which is how loops end; an `if` executes
+// its quoted commands as if they were lines of the script at the `if`'s place.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 #include "io/lammps_script.hpp"
@@ -18,9 +19,11 @@ bool Variables::next(const Command& cmd) {
   for (size_t k = 0; k < cmd.args.size(); ++k) {
     const auto it = vars_.find(cmd.args[k]);
     if (it == vars_.end()) fail_input(cmd.pos, "next: undefined variable '" + cmd.args[k] + "'");
-    if (it->second.style != Style::index && it->second.style != Style::loop)
-      fail_input(cmd.pos, "next: variable '" + cmd.args[k] + "' is a " + style_name(it->second.style) +
-                              " variable; only index and loop variables have a next value");
+    const Style s = it->second.style;
+    if (s != Style::index && s != Style::loop && s != Style::file && s != Style::atomfile)
+      fail_input(cmd.pos, "next: variable '" + cmd.args[k] + "' is a " + style_name(s) +
+                              " variable; only index, loop, file and atomfile variables have a next value "
+                              "(LAMMPS: \"Invalid variable style with next command\")");
     if (k > 0 && it->second.style != style)
       fail_input(cmd.pos, "next: all variables must have the same style (LAMMPS's rule)");
     style = it->second.style;
@@ -30,6 +33,12 @@ bool Variables::next(const Command& cmd) {
     auto it = vars_.find(name);
     if (it == vars_.end()) continue;  // named twice and already exhausted
     Var& v = it->second;
+    if (v.style == Style::file || v.style == Style::atomfile) {
+      // The file's next value (or set); at its end the variable is used up.
+      const bool more = v.style == Style::file ? read_scalar(v, cmd.pos) : read_peratom(v, cmd.pos);
+      if (!more) exhausted = true, erase(it);
+      continue;
+    }
     ++v.which;
     const size_t count =
         v.style == Style::index ? v.values.size() : static_cast<size_t>(v.last - v.first + 1);
@@ -49,14 +58,6 @@ LammpsScript::File& LammpsScript::current_file(const SourcePos& pos) {
   for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
     if (!it->commands) return *it;
   fail_input(pos, "jump outside any input file");
-}
-
-bool LammpsScript::scanning_for_label(const std::string& line, const SourcePos& pos) {
-  if (label_.empty()) return false;
-  // LAMMPS does not substitute variables while it looks for the label (they may not be defined yet).
-  const auto words = split_words(line, pos);
-  if (words.size() >= 2 && words[0] == "label" && words[1] == label_) label_.clear();
-  return true;
 }
 
 void LammpsScript::jump(const Command& c) {
@@ -114,7 +115,7 @@ void LammpsScript::run_if(const Command& c) {
   if (branches.back().is_else && branches.back().commands.empty())
     fail_input(c.pos, "if: 'else' needs at least one command");
   for (const Branch& b : branches) {
-    if (!b.is_else && !evaluate_boolean(substitute(b.cond, c.pos), c.pos)) continue;
+    if (!b.is_else && !evaluate_boolean(vars_.substitute(b.cond, c.pos), c.pos)) continue;
     if (b.commands.empty()) return;  // an elif with no commands
     File f;
     f.path = c.pos.file;
@@ -233,10 +234,14 @@ class BooleanParser {
   };
 
   [[noreturn]] void fail(const std::string& why) const {
-    fail_input(pos_, "if: cannot evaluate Boolean '" + printable_line(s_, 160) + "': " + why);
+    fail_input(pos_, "if: cannot evaluate Boolean '" + printable_line(s_, 160) + "': " + why +
+                         (why.find("LAMMPS:") == std::string::npos
+                              ? " (LAMMPS: \"Invalid Boolean syntax in if command\")"
+                              : ""));
   }
   double number(const Value& v) const {
-    if (!v.is_number) fail("'" + v.word + "' is not a number");
+    if (!v.is_number)
+      fail("'" + v.word + "' is a word where a number is needed (lmp 2021 reads an unset number there)");
     return v.x;
   }
   static Value of(bool b) { return Value{true, b ? 1.0 : 0.0, ""}; }
@@ -325,18 +330,30 @@ class BooleanParser {
     }
     return operand();
   }
+  // LAMMPS's operands: a number starts with a digit, '.' or '-' and runs over digits and '.' with an
+  // optional exponent (its value as C's atof reads it); a word starts with a letter and runs over letters,
+  // digits, '_' and '/'. Anything else is "Invalid Boolean syntax".
   Value operand() {
     skip();
     const size_t start = i_;
-    while (i_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[i_])) &&
-           !std::strchr("()<>=!&|", s_[i_]))
+    auto digit = [&](size_t k) { return k < s_.size() && std::isdigit(static_cast<unsigned char>(s_[k])); };
+    if (i_ < s_.size() && (digit(i_) || s_[i_] == '.' || s_[i_] == '-')) {
       ++i_;
-    if (i_ == start)
-      fail(i_ < s_.size() ? "unexpected '" + printable_line(s_.substr(i_), 80) + "'" : "it ends early");
-    const std::string w = s_.substr(start, i_ - start);
-    double x;
-    if (parse_double(w, x)) return Value{true, x, ""};
-    return Value{false, 0.0, w};
+      while (digit(i_) || (i_ < s_.size() && s_[i_] == '.')) ++i_;
+      if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+        ++i_;
+        if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+        while (digit(i_)) ++i_;
+      }
+      return Value{true, std::strtod(s_.substr(start, i_ - start).c_str(), nullptr), ""};
+    }
+    if (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
+      while (i_ < s_.size() &&
+             (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '/'))
+        ++i_;
+      return Value{false, 0.0, s_.substr(start, i_ - start)};
+    }
+    fail(i_ < s_.size() ? "unexpected '" + printable_line(s_.substr(i_), 80) + "'" : "it ends early");
   }
 
   const std::string& s_;

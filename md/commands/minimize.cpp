@@ -142,7 +142,8 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   }
   if (sim.natoms() == 0)
     a.fail("minimize needs atoms (create_atoms or read_data)");  // all ranks: one may hold none
-  if (sim.dry_run) return;
+  sim.check_thermo_variables();
+  if (sim.dry_run) return sim.thermo_setup();
 
   struct Running {  // references invoke computes while minimising (LAMMPS's in-run rule)
     bool& flag;

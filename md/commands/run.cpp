@@ -12,7 +12,10 @@ namespace {
 void cmd_run(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   if (sim.timeout_expired) return;  // LAMMPS ignores run once fix halt stopped a run (timer->is_timeout)
-  if (sim.skip_or_load_restart(c.pos)) return;
+  if (sim.skip_or_load_restart(c.pos)) {
+    sim.thermo_setup(true);  // a run the checkpoint continues after: thermo counts as set up at it
+    return;
+  }
   io::ArgCursor a(c);
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
   bool upto = false;
@@ -71,8 +74,10 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   }
   if (sim.comm.max(sim.state.atoms.max_id()) > 2147483647LL)
     a.fail("atom ids above 2147483647 are not supported");
+  sim.check_thermo_variables();
   if (sim.dry_run) {
     sim.validate_run();
+    sim.thermo_setup();
     return;
   }
   sim.ramp_start = start, sim.ramp_stop = stop;

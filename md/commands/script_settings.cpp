@@ -40,6 +40,7 @@ void cmd_atom_modify(Simulation& sim, const io::Command& c) {
       if (!a.yes_no("id")) a.fail("atom_modify id no is not supported (wafermd atoms always have ids)");
     } else {
       a.choice("a map style", {"array", "hash", "yes"});
+      sim.script_flags.atom_map = true;
     }
   }
 }
@@ -60,8 +61,9 @@ void cmd_newton(Simulation& sim, const io::Command& c) {
   // Newton's third law for pairs across sub-domains: the same forces, summed in another order.
   sim.require_no_box(c);
   io::ArgCursor a(c);
-  a.choice("on or off", {"on", "off"});
-  if (!a.done()) a.choice("on or off (bonds)", {"on", "off"});
+  sim.script_flags.newton_pair = a.choice("on or off", {"on", "off"}) == "on";
+  sim.script_flags.newton_bond =
+      a.done() ? sim.script_flags.newton_pair : a.choice("on or off (bonds)", {"on", "off"}) == "on";
   a.finish();
 }
 
@@ -82,9 +84,9 @@ void cmd_comm_modify(Simulation&, const io::Command& c) {
   }
 }
 
-void cmd_comm_style(Simulation&, const io::Command& c) {
+void cmd_comm_style(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
-  a.choice("a comm style", {"brick", "tiled"});
+  sim.script_flags.comm_style = a.choice("a comm style", {"brick", "tiled"});
   a.finish();
 }
 
@@ -155,7 +157,7 @@ void cmd_suffix(Simulation&, const io::Command& c) {
 void cmd_package(Simulation& sim, const io::Command& c) {
   sim.require_no_box(c);  // as in LAMMPS
   io::ArgCursor a(c);
-  a.choice("a package", {"gpu", "intel", "kokkos", "omp"});
+  sim.script_flags.packages.insert(a.choice("a package", {"gpu", "intel", "kokkos", "omp"}));
   while (!a.done()) a.word("a package setting");
 }
 

@@ -98,6 +98,7 @@ void cmd_reset_timestep(Simulation& sim, const io::Command& c) {
     sim.state.time = a.non_negative("the time (ps)");
   }
   a.finish();
+  sim.timestep_reset();  // LAMMPS: no compute is current any more
 }
 
 // run_style verlet is LAMMPS's default and wafermd's one integrator (velocity Verlet, LAMMPS's order of

@@ -52,6 +52,8 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
   sim.thermo.lost = "error";   // and so is thermo_modify lost
   sim.thermo.lost_warned = false;
   sim.backend->set_drop_lost(false);
+  sim.thermo.pos = c.pos;
+  sim.thermo_snapshot.initialised = false;  // the new Thermo is set up at the next run
 }
 
 void cmd_thermo_modify(Simulation& sim, const io::Command& c) {

@@ -83,6 +83,8 @@ size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   // The dry run's state does not evolve, so a loop that waits for the dynamics would never end: it stops
   // checking after this many jumps.
   if (sim.dry_run) script.limit_jumps(10000);
+  // LAMMPS's warnings about the script itself (non-ASCII characters), printed once, by the real run.
+  if (!sim.dry_run) script.set_warning_sink([&sim](const std::string& w) { sim.log.line(w); });
   io::Command cmd;
   size_t count = 0;
   while (script.next(cmd)) {

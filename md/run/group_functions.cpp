@@ -24,9 +24,21 @@ int choose(const std::string& f, const std::string& word, std::initializer_list<
 }  // namespace
 
 void Simulation::attach_variables(io::Variables& v) {
-  v.set_thermo_resolver([this](const std::string& name, double& x) { return keyword_value(name, x); });
+  v.set_keyword_resolver([this](const std::string& name, const SourcePos& at, double& x) {
+    return keyword_value(name, x, &at);
+  });
   v.set_call_resolver([this](const std::string& f, const std::vector<std::string>& args, const SourcePos& at,
-                             double& x) { return group_function(f, args, at, x); });
+                             double& x) { return formula_function(f, args, at, x); });
+  v.set_clock([this] { return formula_clock(); });
+  v.set_atom_ids([this](const SourcePos& at) -> int64_t {
+    // LAMMPS's atomfile variables: "Cannot use atomfile-style variable unless an atom map exists" (the map
+    // comes with atom_modify map, before the box).
+    if (!state.box.defined || !script_flags.atom_map)
+      fail_input(at,
+                 "an atomfile variable needs atoms with an atom map: give atom_modify map array before the "
+                 "box (LAMMPS: \"Cannot use atomfile-style variable unless an atom map exists\")");
+    return comm.max(state.atoms.max_id());
+  });
   vars = &v;
 }
 

@@ -49,6 +49,8 @@ void Simulation::clear_system(const io::Command& c) {
   fixes.clear();
   computes.clear();
   thermo = ThermoSettings{};
+  thermo_snapshot = ThermoSnapshot{};
+  script_flags = ScriptFlags{};
   dumps.clear();  // closes their files, as LAMMPS's clear deletes its dumps
   h5md.clear();
   restart_output = RestartOutput{};
@@ -214,56 +216,103 @@ bool Simulation::has_variable(const std::string& name) const {
 
 double Simulation::variable(const std::string& name) {
   if (!vars) throw RunError("variable " + name + " referenced, but this input has no variables");
-  return vars->value(name, SourcePos{"v_" + name, 0});
+  // Thermo's columns, fix print, fix ave/time, ...: errors in the formula name the variable's definition.
+  if (!vars->defined(name))
+    fail_input(SourcePos{"v_" + name, 0}, "variable " + name + " does not exist (any more)");
+  return vars->value(name, vars->position(name));
 }
 
 std::string Simulation::substitute(const std::string& text, const SourcePos& at) {
-  // LAMMPS's Input::substitute, as the script reader applies it to `print`: text in quotes is left alone.
-  if (!vars) return text;
-  std::string out;
-  char quote = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quote || c == '"' || c == '\'') {
-      quote = quote == c ? 0 : quote ? quote : c;
-      out += c;
-      continue;
-    }
-    if (c != '$' || i + 1 >= text.size()) {
-      out += c;
-      continue;
-    }
-    const char n = text[i + 1];
-    if (n == '{') {
-      const size_t end = text.find('}', i + 2);
-      if (end == std::string::npos) fail_input(at, "missing '}' in variable reference: " + text);
-      out += vars->text(text.substr(i + 2, end - i - 2), at);
-      i = end;
-    } else if (n == '(') {
-      int depth = 0;
-      size_t end = i + 1;
-      for (; end < text.size(); ++end) {
-        if (text[end] == '(') ++depth;
-        if (text[end] == ')' && --depth == 0) break;
-      }
-      if (end >= text.size()) fail_input(at, "missing ')' in immediate expression: " + text);
-      std::string expr = text.substr(i + 2, end - i - 2), format = "%.20g";
-      const auto colon = expr.rfind(":%");
-      if (colon != std::string::npos) format = expr.substr(colon + 1), expr = expr.substr(0, colon);
-      const size_t conv = format.find_first_of("eEfgG", 1);
-      if (format.find('%', 1) != std::string::npos || conv == std::string::npos ||
-          format.find_first_not_of("0123456789.-+ #", 1) != conv)
-        fail_input(at, "'" + format + "' in $(...) must print one floating-point value");
-      char buf[128];
-      std::snprintf(buf, sizeof buf, format.c_str(), vars->evaluate(expr, at));
-      out += buf;
-      i = end;
-    } else {
-      out += vars->text(std::string(1, n), at);
-      ++i;
-    }
+  // LAMMPS's Input::substitute (fix print's text at each of its steps).
+  return vars ? vars->substitute(text, at) : text;
+}
+
+void Simulation::check_thermo_variables() const {
+  for (const std::string& k : thermo_keywords()) {
+    if (k.rfind("v_", 0) != 0) continue;
+    const std::string name = k.substr(2);
+    // LAMMPS's Thermo::init: "Could not find thermo custom variable name", "Thermo custom variable is not
+    // equal-style variable".
+    if (!vars || !vars->defined(name))
+      fail_input(thermo.pos, "thermo_style custom " + k + ": variable " + name +
+                                 " does not exist (LAMMPS: \"Could not find thermo custom variable name\")");
+    if (!vars->equal_style(name))
+      fail_input(thermo.pos,
+                 "thermo_style custom " + k + ": variable " + name + " is " + vars->style_of(name) +
+                     "-style, not equal-style (LAMMPS: \"Thermo custom variable is not equal-style "
+                     "variable\")");
   }
-  return out;
+}
+
+namespace {
+
+bool one_of(const std::string& k, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (k == n) return true;
+  return false;
+}
+
+bool pressure_vector_keyword(const std::string& k) {
+  return one_of(k, {"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"});
+}
+
+bool energy_keyword(const std::string& k) {
+  return one_of(k, {"evdwl", "ecoul", "epair", "ebond", "eangle", "edihed", "eimp", "emol", "elong"});
+}
+
+}  // namespace
+
+void Simulation::thermo_setup(bool assumed) {
+  // Which of thermo's computes the style uses (LAMMPS's Thermo::parse_fields): temperature for temp, ke,
+  // etotal and enthalpy; the pressure's scalar for press and enthalpy, its vector for pxx..pyz; the
+  // potential energy for pe, etotal, enthalpy and the energy terms.
+  ThermoSnapshot& t = thermo_snapshot;
+  t.initialised = true;
+  t.temp = t.press = t.pvector = t.pe = false;
+  for (const std::string& k : thermo_keywords()) {
+    t.temp = t.temp || one_of(k, {"temp", "ke", "etotal", "enthalpy"});
+    t.press = t.press || one_of(k, {"press", "enthalpy"});
+    t.pvector = t.pvector || pressure_vector_keyword(k);
+    t.pe = t.pe || one_of(k, {"pe", "etotal", "enthalpy"}) || energy_keyword(k);
+  }
+  if (dry_run || assumed) {
+    // The dry run does not evolve: the set-up values stand for the run's last line.
+    t.step = state.step;
+    t.values.clear();
+  }
+}
+
+void Simulation::record_thermo_snapshot(const ThermoContext& ctx) {
+  ThermoSnapshot& t = thermo_snapshot;
+  t.step = state.step;
+  t.values.clear();
+  std::vector<std::string> keys;
+  if (t.temp) keys.insert(keys.end(), {"temp", "ke"});
+  if (t.press) keys.push_back("press");
+  // The pressure tensor's components the line printed (each costs a reduction; one the line did not print is
+  // read from the state if a formula asks for it).
+  for (const std::string& k : thermo_keywords())
+    if (pressure_vector_keyword(k)) keys.push_back(k);
+  if (t.pe)
+    keys.insert(keys.end(),
+                {"pe", "evdwl", "ecoul", "epair", "ebond", "eangle", "edihed", "eimp", "emol", "elong"});
+  if (t.pe && t.temp) keys.push_back("etotal");
+  if (t.pe && t.temp && t.press) keys.push_back("enthalpy");
+  // The line computed the temperature it needs (cached in ctx): these add no reduction but the pressure
+  // components' kinetic parts, which the line computed too. Raw values (not normalised).
+  ThermoContext raw = ctx;
+  raw.normalise = false;
+  for (const std::string& k : keys) {
+    double v = 0.0;
+    thermo_value(k, raw, v);
+    t.values[k] = v;
+  }
+}
+
+void Simulation::timestep_reset() {
+  for (auto& c : computes)
+    c->invoked_scalar = c->invoked_vector = c->invoked_array = c->invoked_peratom = c->invoked_local = -1;
+  thermo_snapshot.step = -1;
 }
 
 void Simulation::clearstep_computes() {
@@ -351,27 +400,116 @@ bool Simulation::atom_value(const std::string& name, double& value) {
   return true;
 }
 
-bool Simulation::keyword_value(const std::string& name, double& value) {
+bool Simulation::keyword_value(const std::string& name, double& value, const SourcePos* where) {
+  const SourcePos at = where ? *where : SourcePos{name, 0};
   if (cascade_thermo(name, value)) return true;  // vacancies, interstitials, clusters
   if (atom_value(name, value)) return true;
   // c_ID, c_ID[i], f_ID, … inside a variable's formula (LAMMPS's rules for computes between runs apply).
   Reference r;
-  const io::Command none{name, {}, SourcePos{name, 0}, ""};
-  const io::ArgCursor at(none);
-  if (name.size() > 2 && name[0] != 'v' && parse_reference(name, r, at)) {
-    check_reference(r, Reference::Shape::global, *this, at, "variable");
+  const io::Command none{name, {}, at, ""};
+  const io::ArgCursor cursor(none);
+  if (name.size() > 2 && name[0] == 'v' && name[1] == '_' && name.find('[') != std::string::npos)
+    return atom_variable_value(name, at, value);
+  if (name.size() > 2 && name[0] != 'v' && parse_reference(name, r, cursor)) {
+    check_reference(r, Reference::Shape::global, *this, cursor, "variable");
     // LAMMPS: "Fix in variable not computed at a compatible time" (fix ave/time between its Nfreq steps).
     const Fix* f = r.kind == Reference::Kind::fix ? find_fix(r.id) : nullptr;
     if (f && running && f->global_freq() > 1 && state.step % f->global_freq() != 0)
-      fail_input(SourcePos{name, 0}, name + ": fix " + r.id + " is computed every " +
-                                         std::to_string(f->global_freq()) + " steps, not at step " +
-                                         std::to_string(state.step) +
-                                         " (LAMMPS: \"Fix in variable not computed at a compatible time\")");
-    value = reference_value(r, compute_context(), SourcePos{name, 0});
+      fail_input(at, name + ": fix " + r.id + " is computed every " + std::to_string(f->global_freq()) +
+                         " steps, not at step " + std::to_string(state.step) +
+                         " (LAMMPS: \"Fix in variable not computed at a compatible time\")");
+    if (!running && thermo_compute_between_runs(r, value)) return true;
+    value = reference_value(r, compute_context(), at);
     return true;
   }
+  if (thermo_header(name).empty()) return false;
+  if (!running && thermo_between_runs(name, at, value)) return true;
   const ThermoContext ctx = thermo_context(forces_current ? &backend->result() : nullptr, thermo.norm);
   return thermo_value(name, ctx, value);
+}
+
+bool Simulation::thermo_compute_between_runs(const Reference& r, double& value) {
+  // thermo_temp, thermo_press and thermo_pe are computed by each thermo line whose style uses them; wafermd's
+  // thermo computes those values itself, so between runs they come from the line's snapshot (a compute that
+  // is current on its own, having been invoked at this step, is read as it is).
+  if (r.kind != Reference::Kind::compute || r.j != 0 || dry_run) return false;
+  const ThermoSnapshot& t = thermo_snapshot;
+  if (!t.initialised || t.step != state.step) return false;
+  const Compute* c = find_compute(r.id);
+  if (!c || (r.i == 0 ? c->invoked_scalar : c->invoked_vector) == state.step) return false;
+  std::string key;
+  if (r.id == "thermo_temp" && r.i == 0 && t.temp && thermo.temp_id.empty())
+    key = "temp";
+  else if (r.id == "thermo_press" && r.i == 0 && t.press)
+    key = "press";
+  else if (r.id == "thermo_press" && r.i >= 1 && r.i <= 6 && t.pvector)
+    key = std::vector<std::string>{"pxx", "pyy", "pzz", "pxy", "pxz", "pyz"}[r.i - 1];
+  else if (r.id == "thermo_pe" && r.i == 0 && t.pe)
+    key = "pe";
+  if (key.empty()) return false;
+  if (const auto v = t.values.find(key); v != t.values.end()) {
+    value = v->second;
+    return true;
+  }
+  // A pressure component the line did not print: from the state (as the line would have given it).
+  ThermoContext ctx = thermo_context(forces_current ? &backend->result() : nullptr, false);
+  return thermo_value(key, ctx, value);
+}
+
+bool Simulation::thermo_between_runs(const std::string& k, const SourcePos& at, double& value) {
+  // LAMMPS's Thermo::evaluate_keyword between runs (update->whichflag == 0).
+  if (one_of(k, {"elapsed", "elaplong", "cpu", "tpcpu", "spcpu", "cpuremain"}))
+    fail_input(at, "thermo keyword " + k +
+                       " cannot be read between runs (LAMMPS: \"This variable thermo keyword cannot be used "
+                       "between runs\")");
+  const ThermoSnapshot& t = thermo_snapshot;
+  const bool current = t.step >= 0 && t.step == state.step;
+  // `used`: the style uses the compute (LAMMPS's pointer is set); `computed`: the line computed this output.
+  auto need = [&](bool used, const char* what, bool computed = true) {
+    if (!(t.initialised && used))
+      fail_input(at, "thermo keyword " + k + " read between runs needs thermo's " + what +
+                         " compute, which the thermo style does not use or no run has set up yet (LAMMPS: "
+                         "\"Thermo keyword in variable requires thermo to use/init " +
+                         what + "\"): print it in thermo output, or read it after a run");
+    if (!current || !computed)
+      fail_input(at,
+                 "thermo keyword " + k + " read between runs is not current: thermo last computed it " +
+                     (t.step < 0 || !computed ? std::string("never (or reset_timestep came since)")
+                                              : "at step " + std::to_string(t.step)) +
+                     ", the step is " + std::to_string(state.step) +
+                     " (LAMMPS: \"Compute used in variable thermo keyword between runs is not current\")");
+  };
+  if (energy_keyword(k)) {
+    // LAMMPS: the energy must have been summed at this step (update->eflag_global).
+    if (!current)
+      fail_input(at, "thermo keyword " + k + " read between runs: the energy was not summed at step " +
+                         std::to_string(state.step) +
+                         " (LAMMPS: \"Energy was not tallied on needed timestep\"); read it after a run");
+    need(t.pe, "pe");
+  } else if (k == "temp" || k == "ke") {
+    need(t.temp, "temp");
+  } else if (k == "press") {
+    need(t.press || t.pvector, "press", t.press);  // the tensor alone leaves the scalar uncomputed
+  } else if (pressure_vector_keyword(k)) {
+    need(t.press || t.pvector, "press", t.pvector);
+  } else if (k == "pe") {
+    need(t.pe, "pe");
+  } else if (k == "etotal") {
+    need(t.pe, "pe"), need(t.temp, "temp");
+  } else if (k == "enthalpy") {
+    need(t.pe, "pe"), need(t.temp, "temp"), need(t.press, "press");
+  } else {
+    return false;  // step, atoms, box, time: read from the state as it is
+  }
+  const auto v = t.values.find(k);
+  if (v == t.values.end()) return false;  // the dry run: set-up values
+  // The values are kept raw; thermo_modify norm divides the extensive ones by the atoms there are now.
+  value = v->second;
+  if (thermo.norm && thermo_is_extensive(k)) {
+    const double n = static_cast<double>(natoms());
+    if (n > 0) value /= n;
+  }
+  return true;
 }
 
 }  // namespace wmd::md

@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "md/core/lammps_order.hpp"
 #include "md/core/lattice.hpp"
 #include "md/core/neighbor_settings.hpp"
+#include "md/core/random_mars.hpp"
 #include "md/core/region.hpp"
 #include "md/core/resources.hpp"
 #include "md/core/state.hpp"
@@ -39,6 +41,8 @@
 #include "potentials/eam_tables.hpp"
 
 namespace wmd::md {
+
+struct Reference;
 
 /// Totals over all runs of one input, for report.json.
 struct RunTotals {
@@ -66,6 +70,28 @@ struct ThermoSettings {
   std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
   std::string lost = "error";  // `thermo_modify lost error|warn|ignore` (LAMMPS's lostflag)
   bool lost_warned = false;    // warn: LAMMPS's lostbefore, the warning is printed once
+  SourcePos pos;        // the thermo_style command (its v_ columns are checked at each run's set-up)
+};
+
+/// What LAMMPS's thermo output gives a formula that reads a thermo keyword between runs
+/// (Thermo::evaluate_keyword of LAMMPS 29 Sep 2021): the values its computes (thermo_temp, thermo_press,
+/// thermo_pe) hold from the last thermo line — stale after `velocity` or `displace_atoms`, as in LAMMPS —
+/// provided the style uses them, a run or minimisation set thermo up since the last `thermo_style`
+/// ("Thermo keyword in variable requires thermo to use/init …"), and that line was at the present step
+/// (`reset_timestep` makes them "not current").
+struct ThermoSnapshot {
+  bool initialised = false;  // Thermo::init ran since the last thermo_style (or clear)
+  bool temp = false, press = false, pvector = false, pe = false;  // the computes the style uses
+  int64_t step = -1;  // the step thermo last computed them (−1: never, or reset_timestep since)
+  std::map<std::string, double> values;  // their keyword values then (empty in the dry run: set-up values)
+};
+
+/// Settings that change nothing wafermd computes but that formulas can ask about (is_active()).
+struct ScriptFlags {
+  std::set<std::string> packages;  // `package gpu|intel|kokkos|omp` given
+  bool newton_pair = true, newton_bond = true;
+  std::string comm_style = "brick";
+  bool atom_map = false;  // `atom_modify map …` given (LAMMPS's atomfile variables need an atom map)
 };
 
 /// A `dump … custom|atom|xyz|local` output (or its /gz variant).
@@ -152,9 +178,11 @@ class Simulation : public StyleLookup {
   /// Executes one command through the command registry; bad input throws InputError, a failing run RunError.
   void execute(const io::Command& cmd);
   /// Value of a thermo keyword for equal-style variables; false if unknown.
-  bool keyword_value(const std::string& name, double& value);
+  bool keyword_value(const std::string& name, double& value, const SourcePos* at = nullptr);
   /// An atom value x[N], vx[N], fx[N], mass[N], type[N] (collective); false for any other name.
   bool atom_value(const std::string& name, double& value);
+  /// v_name[N]: atom N's value of an atom-style or atomfile variable (collective).
+  bool atom_variable_value(const std::string& name, const SourcePos& at, double& value);
   /// Makes `v` the script's variables: their formulas read thermo keywords, c_/f_ references and group
   /// functions from this simulation (detach with vars = nullptr).
   void attach_variables(io::Variables& v);
@@ -162,6 +190,29 @@ class Simulation : public StyleLookup {
   /// arguments; bad words are InputErrors at `at` (collective).
   bool group_function(const std::string& f, const std::vector<std::string>& args, const SourcePos& at,
                       double& value);
+  /// Value of any function with word arguments in an equal-style formula: group functions and LAMMPS's
+  /// special functions (md/run/formula_functions.cpp; collective).
+  bool formula_function(const std::string& f, const std::vector<std::string>& args, const SourcePos& at,
+                        double& value);
+  /// sum(), min(), max(), ave(), trap() or slope() of a global vector or array column (collective).
+  double vector_function(const std::string& f, const std::string& arg, const SourcePos& at);
+  /// LAMMPS's Info::is_defined, is_active and is_available, answered for wafermd.
+  bool is_defined(const std::string& category, const std::string& name, const SourcePos& at);
+  bool is_active(const std::string& category, const std::string& name, const SourcePos& at);
+  bool is_available(const std::string& category, const std::string& name, const SourcePos& at);
+  /// Where the run stands, for the step-dependent math functions.
+  io::RunClock formula_clock() const;
+  /// LAMMPS's Thermo::init at a run's or minimisation's set-up: the thermo computes the style uses become
+  /// thermo's (in the dry run, or with `assumed` for a run a restart skips, they count as computed now).
+  void thermo_setup(bool assumed = false);
+  /// Keeps what the thermo line just printed for formulas between runs.
+  void record_thermo_snapshot(const ThermoContext& ctx);
+  /// `reset_timestep`: no compute (and no thermo value) is current any more, as LAMMPS's
+  /// Update::reset_timestep.
+  void timestep_reset();
+  /// Checks the v_ columns of thermo_style custom (LAMMPS's Thermo::init: the variables must exist and be
+  /// equal-style), failing at the thermo_style command.
+  void check_thermo_variables() const;
   /// Number of atoms on all ranks (collective).
   int64_t natoms() const { return comm.sum(static_cast<int64_t>(state.atoms.size())); }
 
@@ -267,6 +318,8 @@ class Simulation : public StyleLookup {
   // mutable: LAMMPS's thermo_temp, thermo_press and thermo_pe are made when first looked up
   mutable std::vector<std::unique_ptr<Compute>> computes;
   ThermoSettings thermo;
+  ThermoSnapshot thermo_snapshot;
+  ScriptFlags script_flags;
   std::vector<Dump> dumps;
   RestartOutput restart_output;
   /// Fix states a read_restart file carried, by fix ID: (style, this rank's arrays). A fix defined later with
@@ -317,6 +370,12 @@ class Simulation : public StyleLookup {
     std::function<double()> value;
   };
 
+  /// A thermo keyword read by a formula between runs, as LAMMPS's Thermo::evaluate_keyword: its rules
+  /// (failures at the keyword) and the value thermo's computes hold; false when it is read from the state.
+  bool thermo_between_runs(const std::string& keyword, const SourcePos& at, double& value);
+  /// c_thermo_temp, c_thermo_press[i], c_thermo_pe between runs: the last thermo line's values, which
+  /// LAMMPS's thermo computes with these computes; false where the compute itself is to be read.
+  bool thermo_compute_between_runs(const Reference& r, double& value);
   /// The backend settings name (cluster or mesh), new and empty.
   void make_backend();
   // run_loop.cpp
@@ -388,6 +447,11 @@ class Simulation : public StyleLookup {
   int64_t last_checkpoint_step_ = -1;
   int64_t ramp_begin_ = 0, ramp_end_ = 0;  // this run's LAMMPS beginstep and endstep
   RunHook run_hook_;
+  // LAMMPS's randomequal: random() and normal() of equal-style formulas (the script's variables outlive a
+  // `clear`, and so does it).
+  std::unique_ptr<RandomMars> random_equal_;
+  double gauss_second_ = 0.0;
+  bool gauss_saved_ = false;
 };
 
 }  // namespace wmd::md

@@ -31,6 +31,7 @@ void Simulation::thermo_output(bool header) {
     }
     lost_seen = lost;
   }
+  if (header) thermo_setup();  // a run's or minimisation's set-up: LAMMPS's Thermo::init
   const auto keys = thermo_keywords();
   clearstep_computes();  // LAMMPS's modify->clearstep_compute(): each compute at most once per line
   ThermoContext ctx = thermo_context(&backend->result(), thermo.norm);
@@ -50,7 +51,7 @@ void Simulation::thermo_output(bool header) {
       ints.push_back(true);
     } else if (k.size() > 2 && k[1] == '_' && parse_reference(k, r, io::ArgCursor(none))) {
       // c_ID, c_ID[i], f_ID…, v_name: checked against the style's shape at thermo_style.
-      v = reference_value(r, cc, SourcePos{"thermo_style " + k, 0});
+      v = reference_value(r, cc, thermo.pos.file.empty() ? SourcePos{"thermo_style " + k, 0} : thermo.pos);
       if (thermo.norm && natoms_all > 0 && reference_extensive(r, *this)) v /= natoms_all;
       headers.push_back(k);
       ints.push_back(false);
@@ -71,6 +72,7 @@ void Simulation::thermo_output(bool header) {
   }
   log.line(thermo.format.row(values));
   if (csv_) csv_->row(values);
+  record_thermo_snapshot(ctx);  // what formulas read between runs
   double etotal = 0.0;
   ThermoContext raw = ctx;
   raw.normalise = false;

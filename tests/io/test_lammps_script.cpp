@@ -2,6 +2,7 @@
 // line.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -62,7 +63,13 @@ TEST(LammpsScript, ExpressionsFollowPrecedence) {
   EXPECT_DOUBLE_EQ(v.evaluate("2+3*4^2", p), 50.0);
   EXPECT_DOUBLE_EQ(v.evaluate("-(1+2)*sqrt(16)", p), -12.0);
   EXPECT_DOUBLE_EQ(v.evaluate("3>2 && 1<0 || 5==5", p), 1.0);
-  EXPECT_DOUBLE_EQ(v.evaluate("min(2,7)+max(2,7)", p), 9.0);
+  // == binds looser than < and >, as in LAMMPS: 3 == (3 > 0) is false.
+  EXPECT_DOUBLE_EQ(v.evaluate("3 == 3 > 0", p), 0.0);
+  EXPECT_DOUBLE_EQ(v.evaluate("1 |^ 0", p), 1.0);
+  // LAMMPS's round(): halves go up.
+  EXPECT_DOUBLE_EQ(v.evaluate("round(-2.5)", p), -2.0);
+  // min() and max() are LAMMPS's special functions of a vector (sum(c_ID), ...), not of two numbers.
+  EXPECT_THROW(v.evaluate("min(2,7)", p), wmd::InputError);
 }
 
 TEST(LammpsScript, PowerAndUnaryMinusAsLammps) {
@@ -113,6 +120,40 @@ TEST(LammpsScript, MalformedExpressionIsAnError) {
   EXPECT_THROW(v.evaluate("2*(3+", wmd::SourcePos{}), wmd::InputError);
   EXPECT_THROW(v.evaluate("1/0", wmd::SourcePos{}), wmd::InputError);
   EXPECT_THROW(v.evaluate("foo+1", wmd::SourcePos{}), wmd::InputError);
+}
+
+TEST(LammpsScript, WordsCommentsAndUtf8AsLammps2021) {
+  const wmd::SourcePos p;
+  EXPECT_EQ(split_words("print \"a b\" 'c \"d' \"\"\"e 'f\" g\"\"\" h", p),
+            (std::vector<std::string>{"print", "a b", "c \"d", "e 'f\" g", "h"}));
+  EXPECT_THROW(split_words("print \"a\"b", p), wmd::InputError);  // quote not followed by white space
+  EXPECT_THROW(split_words("print \"a \\\"b\\\" c\"", p), wmd::InputError);  // no escapes in LAMMPS
+  EXPECT_EQ(strip_comment("print \"# a\" '#b' \"\"\"#c\"\"\" # d"), "print \"# a\" '#b' \"\"\"#c\"\"\" ");
+  EXPECT_EQ(strip_comment("print a'b # c"), "print a'b # c");  // lmp 2021: an opened quote hides the '#'
+  // Curly quotes, Unicode spaces and minus to ASCII; the lead byte of an unknown character dropped.
+  EXPECT_EQ(utf8_to_ascii("\xe2\x80\x9cx\xe2\x80\x9d \xe2\x80\x98y\xe2\x80\x99 a\xc2\xa0"
+                          "b 5\xe2\x88\x92"
+                          "2 \xc3\xa9"),
+            "\"x\" 'y' a b 5-2 \xa9");
+  EXPECT_TRUE(lammps_real_format("%10.4f eV"));
+  EXPECT_TRUE(lammps_real_format("% 8.3E"));
+  EXPECT_FALSE(lammps_real_format("%f"));
+  EXPECT_FALSE(lammps_real_format("%-8.3f"));
+}
+
+TEST(LammpsScript, LongTripleQuotedTextJoinsInLinearTime) {
+  // LAMMPS joins the lines of a triple-quoted text (a blank line inside is dropped, as lmp 2021 does); a
+  // long one is read at once.
+  std::string text = "print \"\"\"a\n\nb\"\"\"\nprint \"\"\"\n";
+  for (int k = 0; k < 150000; ++k) text += "xxxxx\n";
+  text += "\"\"\"\n";
+  Variables v;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto cmds = read_all(write("triple.in", text), v);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+  ASSERT_EQ(cmds.size(), 2u);
+  EXPECT_EQ(cmds[0].args[0], "a\nb");
+  EXPECT_EQ(cmds[1].args[0].size(), 1 + 150000u * 6);  // the line break after the opening quotes too
 }
 
 TEST(ArgCursor, ChecksTypesAndRanges) {

@@ -1,4 +1,5 @@
 // LAMMPS script commands end to end against Debian lmp (references from validation/script/regenerate.sh):
+// LAMMPS's parsing rules and formula functions (in.parse, in.functions) and the scripts lmp refuses (bad/),
 // print's substitutions, label/jump/next loops and if/elif/else ladders print lmp's lines; dump atom and
 // dump xyz files equal lmp's byte for byte; read_data of a .gz file and dump custom/gz give lmp's atoms;
 // write_restart + read_restart continue bit-identically with the same two runs in one script (cluster at 1
@@ -146,6 +147,139 @@ TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
   ASSERT_EQ(r.status, 0) << r.err;
   expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "atom_values.ref"), 1e-9);
 }
+
+// The lines of `text` from the first one starting with ">>" to ">> end", as they are.
+std::string from_first_mark_to_end(const std::string& text) {
+  const size_t b = text.rfind(">>", text.find("\n>>") + 1);
+  const size_t e = text.find(">> end\n", b);
+  if (b == std::string::npos || e == std::string::npos) return "<no >> ... >> end block>\n" + text;
+  return text.substr(b, e + 7 - b);
+}
+
+// One rank and, where MPI is available, three.
+std::vector<std::string> launchers() {
+  std::vector<std::string> out{""};
+#ifdef WAFERMD_MPIEXEC
+  out.push_back(std::string("'") + WAFERMD_MPIEXEC + "' --oversubscribe --allow-run-as-root -np 3 ");
+#endif
+  return out;
+}
+
+TEST(ScriptParity, ParsingRulesAsLammps) {
+  // Quotes (single, double, triple), what they keep from substitution, string variables substituted when
+  // defined and inserted text not scanned again, '&' and triple-quote continuation, comments, $(…:format),
+  // if commands with nested quotes, file variables, and UTF-8 look-alikes replaced with lmp's warning: the
+  // printed text equals lmp's byte for byte.
+  const std::string dir = setup_dir("parse", {"in.parse", "values.txt"});
+  for (const std::string& mpi : launchers()) {
+    const auto r = run_shell(dir, mpi + "'" + WAFERMD_EXE + "' run in.parse --output out");
+    ASSERT_EQ(r.status, 0) << mpi << r.err;
+    EXPECT_EQ(from_first_mark_to_end(r.out), slurp(kData + "parse.ref")) << mpi;
+  }
+}
+
+TEST(ScriptParity, StringVariableSubstitutedWhenDefinedNamesTheDirectory) {
+  // Issue 41: lmp makes out/Nx-6-T-300 (a string variable's value is substituted when it is defined);
+  // wafermd made out/Nx-${Nx}-T-$T.
+  const std::string dir = wmd::test::scratch_dir("script_string_path");
+  std::ofstream(dir + "/in.path")
+      << "variable Nx equal 6\nvariable T index 300\n"
+         "variable s string \"Nx-${Nx}-T-$T\"\nshell mkdir out\nshell mkdir out/${s}\n"
+         "print \">> made\" file out/${s}/made.txt\n";
+  const auto r = run_wafermd_in(dir, "run in.path --output run");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(dir + "/out/Nx-6-T-300/made.txt"), ">> made\n");
+}
+
+TEST(ScriptParity, FormulaFunctionsAsLammps) {
+  // is_defined/is_active/is_available/is_file, sum/min/max/ave/trap/slope of compute and fix vectors,
+  // thermo keywords between runs (stale after velocity, as lmp's), an atomfile variable with next,
+  // gmask/rmask/grmask, v_name[i], random/normal, and the step functions (stagger, logfreq*, stride*, ramp,
+  // swiggle, cwiggle, vdisplace) inside a run and after reset_timestep.
+  const std::string dir = setup_dir("functions", {"in.functions", "values.atoms"});
+  for (const std::string& mpi : launchers()) {
+    const auto r = run_shell(dir, mpi + "'" + WAFERMD_EXE + "' run in.functions --output out");
+    ASSERT_EQ(r.status, 0) << mpi << r.err;
+    expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "functions.ref"), 1e-12);
+  }
+}
+
+struct LammpsError {
+  const char* name;  // tests/data/script/bad/NAME.in
+  int line;
+  const char* needle;
+  bool dry = true;  // found by the dry run (nothing written)
+};
+
+void PrintTo(const LammpsError& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class ScriptRefusesAsLammps : public ::testing::TestWithParam<LammpsError> {};
+
+TEST_P(ScriptRefusesAsLammps, ExitsTwoAtTheLine) {
+  // Each script stops lmp with an ERROR (bad/lmp_errors.ref, from validation/script/regenerate.sh); wafermd
+  // stops at the same command with exit 2 and one line naming it.
+  const LammpsError& c = GetParam();
+  const std::string lmp = slurp(kData + "bad/lmp_errors.ref");
+  const std::string mark = std::string(c.name) + ": ERROR";
+  EXPECT_NE(lmp.find(mark), std::string::npos) << "lmp does not stop on " << c.name;
+  const std::string dir = wmd::test::scratch_dir(std::string("script_lmp_error_") + c.name);
+  for (const char* f : {"box.lmp", "values.atoms", "bad_id.atoms"})
+    fs::copy_file(kData + "bad/" + f, dir + "/" + f);
+  fs::copy_file(kData + "bad/" + c.name + ".in", dir + "/in.bad");
+  const auto r = run_wafermd_in(dir, "run in.bad --output out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  const std::string want = "error: in.bad:" + std::to_string(c.line) + ": ";
+  EXPECT_EQ(r.err.rfind(want, 0), 0u) << "stderr: " << r.err;
+  EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  if (c.dry) EXPECT_FALSE(fs::exists(dir + "/out")) << "the dry run finds it: nothing is written";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Script, ScriptRefusesAsLammps,
+    ::testing::Values(
+        LammpsError{"unquoted_formula", 2, "Illegal variable command"},
+        LammpsError{"string_two_words", 1, "Illegal variable command"},
+        LammpsError{"quote_then_text", 1, "Input line quote not followed by white-space"},
+        LammpsError{"unbalanced_quote", 1, "Unbalanced quotes"},
+        LammpsError{"hash_in_curly_quotes", 1, "Unbalanced quotes"},
+        LammpsError{"dollar_at_end", 1, "Substitution for illegal variable"},
+        LammpsError{"brace_unclosed", 2, "Invalid variable name"},
+        LammpsError{"immediate_unclosed", 1, "Invalid immediate variable"},
+        LammpsError{"immediate_format_without_precision", 1, "Incorrect conversion in format string"},
+        LammpsError{"format_without_precision", 2, "Incorrect conversion in format string"},
+        LammpsError{"min_of_numbers", 1, "Invalid special function"},
+        LammpsError{"unknown_function", 1, "Invalid math/group/special function"},
+        LammpsError{"variable_name", 1, "alphanumeric characters or underscores"},
+        LammpsError{"redefine_style", 2, "Cannot redefine variable as a different style"},
+        LammpsError{"format_of_string", 3, "not an equal-style variable"},
+        LammpsError{"loop_arguments", 1, "Illegal variable command"},
+        LammpsError{"format_arguments", 2, "Illegal variable command"},
+        LammpsError{"next_string", 2, "Invalid variable style with next command"},
+        LammpsError{"thermo_before_run", 3, "requires thermo to use/init pe"},
+        LammpsError{"thermo_after_reset", 4, "thermo keyword between runs is not current"},
+        LammpsError{"thermo_not_in_style", 4, "requires thermo to use/init press"},
+        LammpsError{"thermo_elapsed", 3, "cannot be used between runs"},
+        LammpsError{"energy_before_run", 2, "Energy was not tallied on needed timestep"},
+        LammpsError{"thermo_style_undefined_variable", 2, "Could not find thermo custom variable name"},
+        LammpsError{"thermo_style_string_variable", 3, "not equal-style variable"},
+        LammpsError{"compute_after_reset", 6, "Compute used in variable between runs is not current", false},
+        LammpsError{"is_active_category", 1, "Unknown category for info is_active()"},
+        LammpsError{"is_defined_category", 1, "Unknown category for info is_defined()"},
+        LammpsError{"is_available_missing", 1, "Unknown category for info is_available()"},
+        LammpsError{"gmask_equal", 2, "Gmask function in equal-style variable formula"},
+        LammpsError{"ramp_between_runs", 1, "Cannot use ramp in variable formula between runs"},
+        LammpsError{"sum_not_current", 3, "Compute used in variable between runs is not current", false},
+        LammpsError{"sum_of_scalar", 5, "Mismatched compute in variable formula"},
+        LammpsError{"atomfile_without_map", 2, "unless an atom map exists"},
+        LammpsError{"atomfile_bad_id", 3, "Invalid atom ID in variable file"},
+        LammpsError{"file_missing", 1, "no.such.file"},
+        LammpsError{"atom_variable_in_equal", 4, "Atom-style variable in equal-style variable formula"},
+        LammpsError{"substitute_atom_variable", 3, "Substitution for illegal variable"},
+        LammpsError{"boolean_word_with_dash", 2, "Invalid Boolean syntax"}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ScriptErrors, AtomValueOfAMissingAtom) {
   const std::string dir = wmd::test::scratch_dir("script_atom_value");
@@ -506,11 +640,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadCase{"vector_variable", "variable a vector [1,2]\n", 1,
                 "variable style 'vector' is not supported"},
-        BadCase{"unknown_variable_style", "variable a bogus 1\n", 1, "a variable style"},
+        BadCase{"unknown_variable_style", "variable a bogus 1\n", 1, "unknown variable style"},
         BadCase{"loop_zero", "variable i loop 0\n", 1, "at least one value"},
         BadCase{"redefine_style", "variable a string x\nvariable a equal 2\n", 2, "cannot be redefined"},
-        BadCase{"bad_format", "variable a equal 1\nvariable f format a %d\n", 2, "is not one C conversion"},
-        BadCase{"next_string", "variable s string x\nnext s\n", 2, "only index and loop variables"},
+        BadCase{"bad_format", "variable a equal 1\nvariable f format a %d\n", 2, "Incorrect conversion"},
+        BadCase{"next_string", "variable s string x\nnext s\n", 2, "only index, loop"},
         BadCase{"next_undefined", "next nope\n", 1, "undefined variable 'nope'"},
         BadCase{"missing_label", "print hi\njump SELF nowhere\nprint after\n", 2,
                 "label 'nowhere' not found"},

@@ -6,13 +6,18 @@
 # their dump_modify settings (in.dumps), dump cfg and write_dump files (in.cfg), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
 # (in.make_data writes data.alloy, compressed here to data.alloy.gz; in.gz reads it; custom.dump is lmp's
 # custom.dump.gz decompressed). in.restart_one/in.restart_two are wafermd-only (bit-identical continuation).
+# in.parse (LAMMPS's parsing rules: quotes, substitution, continuation, comments, UTF-8) and in.functions (special
+# and math functions, thermo keywords between runs, file and atomfile variables): parse.ref is lmp's output from
+# the first ">>" line to ">> end" (lmp 2021 crashes at exit when a variable is defined after a file variable was
+# used up, so its output is taken unbuffered and its exit status ignored); bad/*.in each stop lmp with an ERROR, whose line bad/lmp_errors.ref
+# records (the tests check that wafermd refuses each too).
 # Usage: validation/script/regenerate.sh   (needs Debian's lmp and its potentials)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 data="$here/../../tests/data/script"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$data"/in.* "$work/"
+cp "$data"/in.* "$data"/values.txt "$data"/values.atoms "$work/"
 cd "$work"
 run() { lmp -in "$1" -log none -echo none >"$1.out"; }
 run in.print
@@ -71,4 +76,13 @@ gzip -n -9 -c data.alloy >"$data/data.alloy.gz"
 cp "$data/data.alloy.gz" .
 run in.gz
 gzip -dc custom.dump.gz >"$data/custom.dump"
+stdbuf -o0 lmp -in in.parse -log none -echo none >in.parse.out 2>&1 || true
+sed -n '/^>>/,/^>> end/p' in.parse.out >"$data/parse.ref"
+run in.functions
+grep '^>>' in.functions.out >"$data/functions.ref"
+cp -r "$data/bad" bad
+(cd bad && for f in *.in; do
+  r=$(stdbuf -o0 lmp -in "$f" -log none -echo none 2>&1 | grep -a -m1 ERROR | sed 's/ (src.*//;s/ERROR on proc 0: /ERROR: /' || true)
+  echo "${f%.in}: ${r:-NO ERROR}"
+done) >"$data/bad/lmp_errors.ref"
 echo "regenerated $data"
