@@ -19,7 +19,14 @@ EXAMPLES = "/usr/share/lammps/examples/shear"
 # follow lmp to round-off (1e-10; the examples' acceptance is 1e-6); a minimisation's line searches amplify the
 # energy's round-off (summation order) to ~5e-11.
 TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_overlap": 1e-9, "minimize_maxeval": 1e-9,
-             "minimize_indent": 1e-9}
+             "minimize_indent": 1e-9, "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9}
+# Cases run on the mesh backend with fp64 PEs (wafermd's extra arguments).
+MESH_FP64 = ["--backend", "mesh", "--set", "mesh.precision=fp64"]
+BACKEND = {"zbl_snapshot_mesh": MESH_FP64, "zbl_cascade_mesh": MESH_FP64, "zbl_alone_mesh": MESH_FP64}
+# Cases whose dump is another case's, written under that case's name (the same lmp dump, kept once).
+DUMP_OF = {"zbl_snapshot_mesh": "zbl_snapshot"}
+# Cases that run another case's input against its reference (on another backend).
+INPUT_OF = {"zbl_cascade_mesh": "zbl_cascade", "zbl_alone_mesh": "zbl_alone"}
 
 
 def rows_of(path, sep=None):
@@ -336,7 +343,7 @@ def main():
         if not os.path.exists(os.path.join(EXAMPLES, name)):
             print("SKIP: lammps-examples is not installed")
             return 0
-    ref = rows_of(os.path.join(DATA, "lammps_%s.txt" % CASE))
+    ref = rows_of(os.path.join(DATA, "lammps_%s.txt" % INPUT_OF.get(CASE, CASE)))
     tol = TOLERANCE.get(CASE, 1e-10)
     for ranks in (1, 3):
         d = os.path.join(SCRATCH, "%s_%d" % (CASE, ranks))
@@ -347,9 +354,9 @@ def main():
             shutil.copy(os.path.join(EXAMPLES, "Ni_u3.eam"), d)
             inp = name
         else:
-            inp = os.path.join(DATA, "in." + CASE)
+            inp = os.path.join(DATA, "in." + INPUT_OF.get(CASE, CASE))
         cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD, "run", inp,
-               "--output", "out"]
+               "--output", "out"] + BACKEND.get(CASE, [])
         p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
             print("FAIL: %d ranks: exit %d\n%s" % (ranks, p.returncode, p.stderr[-3000:]))
@@ -372,9 +379,10 @@ def main():
                     return 1
         print("%s at %d ranks: %d rows agree with lmp, largest error %.3g (of max(1, |lmp|))"
               % (CASE, ranks, len(ref), worst))
-        dump_ref = os.path.join(DATA, "lammps_%s.dump" % CASE)
+        dump_name = DUMP_OF.get(CASE, INPUT_OF.get(CASE, CASE))
+        dump_ref = os.path.join(DATA, "lammps_%s.dump" % dump_name)
         if os.path.exists(dump_ref):
-            a, b = dump_values(os.path.join(d, CASE + ".dump")), dump_values(dump_ref)
+            a, b = dump_values(os.path.join(d, dump_name + ".dump")), dump_values(dump_ref)
             if len(a) != len(b):
                 print("FAIL: %d ranks: the dump has %d atom lines, lmp's %d" % (ranks, len(a), len(b)))
                 return 1
