@@ -18,7 +18,7 @@ void cmd_zbl_splice(Simulation& sim, const io::Command& c) {
   // would add ZBL twice (and there is no EAM to splice into with zbl alone).
   if (sim.zbl_pair)
     fail_input(c.pos, "zbl_splice with pair_style " + sim.pair_style +
-                          " " + "(which has a zbl term already) is not supported: use one or the other");
+                          " (which has a zbl term already) is not supported: use one or the other");
   io::ArgCursor a(c);
   ZblSettings z;
   z.elements.assign(sim.state.ntypes + 1, "");

@@ -122,6 +122,9 @@ INSTANTIATE_TEST_SUITE_P(
                 kBox + "pair_style hybrid/overlay eam/alloy zbl 1.0 7.0\n" + kAlloy +
                     "pair_coeff * * zbl 29 29\nrun 1\n",
                 8, "beyond the EAM cut-off"},
+        BadCase{"zbl_splice_over_zbl", "in.a",
+                kBox + "pair_style zbl 1.0 2.0\npair_coeff * * 29 29\nzbl_splice Cu Cu\n", 10,
+                "has a zbl term already"},
         BadCase{"missing_potential", "in.a",
                 "units metal\nlattice fcc 3.6\nregion b block 0 2 0 2 0 2\ncreate_box 1 b\npair_style eam\n"
                 "pair_coeff 1 1 /nonexistent/Cu.eam\n",
