@@ -153,7 +153,7 @@ void EamBuilder::set_elements(const std::string& path, const std::vector<std::st
 }
 
 bool EamBuilder::complete() const {
-  if (style_ == EamStyle::none) return true;
+  if (style_ == EamStyle::none) return ntypes_ > 0;  // sized by the first pair_coeff when set before the box
   for (int t = 1; t <= ntypes_; ++t) {
     if (map_[t] < 0) return false;
   }

@@ -63,6 +63,7 @@ class EamBuilder {
  public:
   EamBuilder(EamStyle style, int ntypes);
   EamStyle style() const { return style_; }
+  int ntypes() const { return ntypes_; }
   /// `pair_coeff I J file` for pair_style eam: types ilo..ihi × jlo..jhi, only I = J pairs take the file.
   void add_funcfl(int ilo, int ihi, int jlo, int jhi, const std::string& path, const SourcePos& pos);
   /// `pair_coeff * * file E1 ... En` for eam/alloy and eam/fs; "NULL" leaves a type unmapped.

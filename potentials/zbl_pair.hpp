@@ -99,6 +99,8 @@ class ZblBuilder {
   void coeff(int ilo, int ihi, int jlo, int jhi, double z1, double z2, const SourcePos& pos);
   /// True once some pair_coeff named ZBL coefficients.
   bool used() const { return used_; }
+  int ntypes() const { return ntypes_; }
+  bool with_eam() const { return with_eam_; }
   double inner() const { return inner_; }
   double outer() const { return outer_; }
   /// The term at init; throws InputError at the pair_style's line when a type pair lacks coefficients

@@ -45,12 +45,13 @@ void zbl_settings(const io::ArgCursor& a, const std::vector<std::string>& args, 
 }
 
 void cmd_pair_style(Simulation& sim, const io::Command& c) {
-  sim.require_box(c);
+  // LAMMPS takes pair_style before the box too; the atom types are known at the first pair_coeff (which needs
+  // the box), where the builders are sized to them (types_known).
   io::ArgCursor a(c);
   const std::string style = a.word("a pair style");
   std::vector<std::string> rest;
   while (!a.done()) rest.push_back(a.word("an argument"));
-  const int nt = sim.state.ntypes;
+  const int nt = sim.state.box.defined ? sim.state.ntypes : 0;
   potentials::EamStyle es;
   std::unique_ptr<potentials::EamBuilder> eam;
   std::unique_ptr<potentials::ZblBuilder> zbl;
@@ -122,6 +123,16 @@ void cmd_pair_style(Simulation& sim, const io::Command& c) {
   sim.potential_changed();
 }
 
+// A pair_style given before the box counted no atom types: its builders take the box's now (nothing can have
+// been set for them yet, pair_coeff needing the box).
+void types_known(Simulation& sim) {
+  const int nt = sim.state.ntypes;
+  if (sim.eam->ntypes() != nt) sim.eam = std::make_unique<potentials::EamBuilder>(sim.eam->style(), nt);
+  if (sim.zbl_pair && sim.zbl_pair->ntypes() != nt)
+    sim.zbl_pair = std::make_unique<potentials::ZblBuilder>(nt, sim.zbl_pair->inner(), sim.zbl_pair->outer(),
+                                                            sim.zbl_pair->with_eam(), sim.pair_style_pos);
+}
+
 // Types I and J of a pair_coeff (LAMMPS's utils::bounds).
 void type_bounds(const io::ArgCursor& a, const std::string& ti, const std::string& tj, int n, int& ilo,
                  int& ihi, int& jlo, int& jhi) {
@@ -182,7 +193,9 @@ void eam_coeff(Simulation& sim, io::ArgCursor& a, const std::string& ti, const s
 }
 
 void cmd_pair_coeff(Simulation& sim, const io::Command& c) {
+  sim.require_box(c);
   if (!sim.eam) fail_input(c.pos, "pair_coeff needs a pair_style first");
+  types_known(sim);
   io::ArgCursor a(c);
   const std::string ti = a.word("the first atom type"), tj = a.word("the second atom type");
   if (sim.pair_style == "zbl") {
