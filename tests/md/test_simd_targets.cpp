@@ -340,6 +340,8 @@ TEST_P(Targets, ZblOverlayAgreesAcrossPathsAndTargets) {
   };
   io::RunSettings set;
   expect_near(run("cluster", set, ""), 1e-12, "cluster");
+  // A 4 Å skin: half lists longer than the in-cut-off masks cover, taken in blocks by the force pass.
+  expect_near(run("longlists", set, "neighbor 4.0 bin\n"), 1e-12, "cluster with long lists");
   expect_near(
       run("eatom", set,
           "compute pea all pe/atom\ncompute s all reduce sum c_pea\nthermo_style custom step pe c_s\n"),
