@@ -16,5 +16,7 @@ inline constexpr double funcfl_z2_factor =
 inline constexpr double ps_per_fs = 1.0e-3;
 // 1 eV per particle in kJ/mol (e·N_A/1000, CODATA 2018 exact), for H5MD forces in MDAnalysis's units.
 inline constexpr double ev_to_kj_per_mol = 96.48533212331002;
+// e²/(4πε0) in eV·Å, LAMMPS metal's qqr2e (qelectron = 1 e, angstrom = 1 Å): pair_style zbl's Zi·Zj·e².
+inline constexpr double qqr2e = 14.399645;
 
 }  // namespace wmd::units

@@ -1,6 +1,7 @@
 #include "potentials/eam_tables.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "base/memory_budget.hpp"
@@ -152,6 +153,7 @@ void EamBuilder::set_elements(const std::string& path, const std::vector<std::st
 }
 
 bool EamBuilder::complete() const {
+  if (style_ == EamStyle::none) return ntypes_ > 0;  // sized by the first pair_coeff when set before the box
   for (int t = 1; t <= ntypes_; ++t) {
     if (map_[t] < 0) return false;
   }
@@ -159,7 +161,9 @@ bool EamBuilder::complete() const {
 }
 
 EamTables EamBuilder::build() const {
+  static std::atomic<unsigned long long> builds{0};
   EamTables t;
+  t.serial = ++builds;
   t.ntypes = ntypes_;
   const int nt1 = ntypes_ + 1;
   t.type2frho.assign(nt1, 0);
@@ -169,7 +173,15 @@ EamTables EamBuilder::build() const {
   // Raw arrays, 1-based like LAMMPS's (element 0 unused), before the spline pass.
   std::vector<std::vector<double>> frho, rhor, z2r;
 
-  if (style_ == EamStyle::funcfl) {
+  if (style_ == EamStyle::none) {
+    // One array of each, all zero: every pass adds exact zeros (F(0) = 0, ρ = 0, φ = 0). The caller sets
+    // cutmax to the cut-off of the pair term that stands alone.
+    t.nr = t.nrho = 5;
+    t.dr = t.drho = 1.0;
+    frho.assign(1, std::vector<double>(t.nrho + 1, 0.0));
+    rhor.assign(1, std::vector<double>(t.nr + 1, 0.0));
+    z2r.assign(1, std::vector<double>(t.nr + 1, 0.0));
+  } else if (style_ == EamStyle::funcfl) {
     double rmax = 0.0;
     for (size_t k = 0; k < funcfl_.size(); ++k) {
       bool active = false;

@@ -5,16 +5,20 @@
 
 #include "base/error.hpp"
 #include "potentials/eam_file.hpp"
+#include "potentials/zbl_pair.hpp"
 
 namespace wmd::potentials {
 
-enum class EamStyle { funcfl, setfl, finnis_sinclair };
+/// none: no EAM at all (`pair_style zbl` alone): all-zero tables whose cut-off is the ZBL's.
+enum class EamStyle { funcfl, setfl, finnis_sinclair, none };
 
 /// Parses "eam", "eam/alloy" or "eam/fs"; returns false for anything else.
 bool parse_eam_style(const std::string& name, EamStyle& style);
 
-/// Spline tables: seven coefficients per knot, knots 1..n (index 0 unused), arrays stored one after another.
-/// Coefficients 3..6 give the value ((c3 p + c4) p + c5) p + c6, 0..2 the derivative (c0 p + c1) p + c2.
+/// The pair potential: EAM spline tables and, under `pair_style hybrid/overlay … zbl` or `pair_style zbl`,
+/// the ZBL term (zbl.active(); its outer cut-off never exceeds cutmax). Spline tables: seven coefficients per
+/// knot, knots 1..n (index 0 unused), arrays stored one after another. Coefficients 3..6 give the value ((c3
+/// p + c4) p + c5) p + c6, 0..2 the derivative (c0 p + c1) p + c2.
 struct EamTables {
   int ntypes = 0;
   int nrho = 0, nr = 0;
@@ -28,6 +32,8 @@ struct EamTables {
                                         // array type2rhor[i][j]... see rho_array()
   std::vector<int> type2z2r;            // [i*(ntypes+1)+j]
   std::vector<double> type_mass;        // [type] mass set by pair_coeff, 0 where none
+  ZblTerm zbl;                          // the overlaid ZBL pair term (inactive for plain EAM)
+  unsigned long long serial = 0;        // distinct for every build: backends keep packed copies by it
 
   /// Coefficients of knot m of F array a.
   const double* frho_knot(int a, int m) const { return &frho[(static_cast<size_t>(a) * (nrho + 1) + m) * 7]; }
@@ -57,6 +63,7 @@ class EamBuilder {
  public:
   EamBuilder(EamStyle style, int ntypes);
   EamStyle style() const { return style_; }
+  int ntypes() const { return ntypes_; }
   /// `pair_coeff I J file` for pair_style eam: types ilo..ihi × jlo..jhi, only I = J pairs take the file.
   void add_funcfl(int ilo, int ihi, int jlo, int jhi, const std::string& path, const SourcePos& pos);
   /// `pair_coeff * * file E1 ... En` for eam/alloy and eam/fs; "NULL" leaves a type unmapped.

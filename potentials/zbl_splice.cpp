@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "potentials/zbl_pair.hpp"
+
 namespace wmd::potentials {
 
 int atomic_number(const std::string& s) {
@@ -22,16 +24,15 @@ int atomic_number(const std::string& s) {
 }
 
 double zbl_energy(double zi, double zj, double r, double* deriv) {
-  // Ziegler–Biersack–Littmark universal screening (The Stopping and Range of Ions in Solids, 1985).
-  static const double c[4] = {0.18175, 0.50986, 0.28022, 0.02817};
-  static const double d[4] = {3.19980, 0.94229, 0.40290, 0.20162};
-  const double a = 0.46850 / (std::pow(zi, 0.23) + std::pow(zj, 0.23));
+  // Ziegler–Biersack–Littmark universal screening (The Stopping and Range of Ions in Solids, 1985), the
+  // constants of pair_style zbl (zbl_pair.hpp), summed from the steepest term.
+  const double a = kZblA0 / (std::pow(zi, kZblPow) + std::pow(zj, kZblPow));
   const double zze = zi * zj * kCoulombEvA;
   double screen = 0.0, dscreen = 0.0;
-  for (int k = 0; k < 4; ++k) {
-    const double e = c[k] * std::exp(-d[k] * r / a);
+  for (int k = 3; k >= 0; --k) {
+    const double e = kZblC[k] * std::exp(-kZblD[k] * r / a);
     screen += e;
-    dscreen -= d[k] / a * e;
+    dscreen -= kZblD[k] / a * e;
   }
   if (deriv) *deriv = zze * (dscreen / r - screen / (r * r));
   return zze * screen / r;

@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "base/units.hpp"
 #include "potentials/eam_tables.hpp"
 
 namespace wmd::potentials {
 
 /// e²/(4πε0) in eV·Å, LAMMPS metal units' qqr2e (pair zbl uses it).
-inline constexpr double kCoulombEvA = 14.399645;
+inline constexpr double kCoulombEvA = units::qqr2e;
 /// Default Fermi switch centre (Å) and steepness (1/Å): ZBL below ~r_f − 2/b_f, EAM above ~r_f + 2/b_f.
 inline constexpr double kDefaultZblRf = 1.0;
 inline constexpr double kDefaultZblBf = 10.0;

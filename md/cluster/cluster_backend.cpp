@@ -120,7 +120,7 @@ void enforce_boundaries(State& s, const Comm& comm, bool drop, int64_t& lost) {
 void ClusterBackend::setup(State& s, const potentials::EamTables& tables, const NeighborSettings& nb,
                            bool eatom) {
   ensure_kokkos();
-  if (tables_ != &tables || pair_tables_.nr != tables.nr || pair_tables_.rdr != tables.rdr) {
+  if (tables_ != &tables || pair_tables_.serial != tables.serial) {
     pair_tables_ = pack_pair_tables(tables, precision_ != PairPrecision::fp64);
   }
   tables_ = &tables;

@@ -45,8 +45,9 @@ KOKKOS_INLINE_FUNCTION void locate(Real r, Real rdr, int nr, int& m, Real& p) {
   p = p < Real(1) ? p : Real(1);
 }
 
-// The portable force loop: per-atom energies (any precision).
-template <class Real>
+// The portable force loop: per-atom energies (any precision). kZbl adds the ZBL term (in fp64, LAMMPS's
+// PairZBL arithmetic) to the pairs within its outer cut-off.
+template <class Real, bool kZbl>
 void force_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<const double> fp, HostView<double> f,
                   EnergyVirial& ev, double* eatom) {
   const double cutsq = t.cutmax * t.cutmax;
@@ -55,6 +56,7 @@ void force_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<const do
   const auto rec = hp.rec;
   const auto off = hp.offset;
   const auto nbr = hp.nbr;
+  const potentials::ZblTerm* zbl = &t.zbl;
   const Real* tab = nullptr;
   if constexpr (std::is_same_v<Real, float>)
     tab = t.force32.data();
@@ -86,17 +88,25 @@ void force_scalar(const EamPairTables& t, const HalfPairs& hp, HostView<const do
           const Real phi = z2 * recip;
           const Real phip = z2p * recip - phi * recip;
           const Real psip = static_cast<Real>(fpi) * rhojp + static_cast<Real>(fp(j)) * rhoip + phip;
-          const double fpair = -psip * recip;
+          double fpair = -psip * recip;
+          double phi_all = phi;
+          if constexpr (kZbl) {
+            if (rsq < zbl->outer_sq) {
+              double fz;
+              phi_all += potentials::zbl_pair(zbl->at(ri.type, rj.type), zbl->inner, zbl->inner_sq, rsq, fz);
+              fpair += fz;
+            }
+          }
           fxi += dx * fpair;
           fyi += dy * fpair;
           fzi += dz * fpair;
           scatter_add(&f(3 * j), -dx * fpair);
           scatter_add(&f(3 * j + 1), -dy * fpair);
           scatter_add(&f(3 * j + 2), -dz * fpair);
-          acc.e += phi;
+          acc.e += phi_all;
           if (eatom) {
-            scatter_add(&eatom[i], 0.5 * phi);
-            scatter_add(&eatom[j], 0.5 * phi);
+            scatter_add(&eatom[i], 0.5 * phi_all);
+            scatter_add(&eatom[j], 0.5 * phi_all);
           }
           acc.v[0] += dx * dx * fpair;
           acc.v[1] += dy * dy * fpair;
@@ -135,6 +145,8 @@ EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single) {
   p.nr = t.nr;
   p.rdr = t.rdr;
   p.cutmax = t.cutmax;
+  p.serial = t.serial;
+  p.zbl = t.zbl;
   const int nt = t.ntypes;
   const size_t knots = static_cast<size_t>(t.nr) + 1;
   const size_t npairs = static_cast<size_t>(nt) * nt;
@@ -252,7 +264,12 @@ double eam_force_half(const EamPairTables& t, const HalfPairs& hp, PairPrecision
     throw RunError("internal error: eam_force_half needs one spare double after the records' forces");
   if (eatom) {
     // Per-atom energies (dumps of pe/atom) take the portable loop.
-    reduced ? force_scalar<float>(t, hp, fp, f, ev, eatom) : force_scalar<double>(t, hp, fp, f, ev, eatom);
+    if (t.zbl.active())
+      reduced ? force_scalar<float, true>(t, hp, fp, f, ev, eatom)
+              : force_scalar<double, true>(t, hp, fp, f, ev, eatom);
+    else
+      reduced ? force_scalar<float, false>(t, hp, fp, f, ev, eatom)
+              : force_scalar<double, false>(t, hp, fp, f, ev, eatom);
   } else {
     ev.e = simd_force_half(t, hp, reduced, fp.data(), f.data());
     if (virial) add_virial_fdotr(hp, f, static_cast<int>(hp.rec.extent(0)), ev.v);

@@ -30,6 +30,8 @@ void ensure_kokkos();
 struct EamPairTables {
   int ntypes = 0, nr = 0;
   double rdr = 0.0, cutmax = 0.0;
+  unsigned long long serial = 0;  // the EamTables::serial packed
+  potentials::ZblTerm zbl;        // the ZBL pair term (inactive for plain EAM)
   Kokkos::View<double*, Kokkos::HostSpace> dens, force, force1;
   Kokkos::View<float*, Kokkos::HostSpace> dens32, force32;
 };

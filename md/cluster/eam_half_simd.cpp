@@ -57,13 +57,15 @@ HWY_INLINE T* opaque(T* p) {
   return p;
 }
 
-// Tables and constants of one kernel launch (tab1: the one-type force table, see EamPairTables).
+// Tables and constants of one kernel launch (tab1: the one-type force table, see EamPairTables; zbl: the
+// ZBL pair term).
 struct PairConsts {
   const PosRec* rec;
   const double* tab;
   int nr, nt;
   double rdr, cutsq;
   const double* tab1 = nullptr;
+  const potentials::ZblTerm* zbl = nullptr;
 };
 
 // Distance stage for neighbours nbr[k0..k1) of the atom at (xi, yi, zi): in-cut-off ones are appended to bj
@@ -323,11 +325,14 @@ HWY_INLINE void scatter_rows(double* f, const int* js, int nl, V fx, V fy, V fz)
   }
 }
 
-// Force table stage for Lanes (nl valid) in-cut-off pairs of atom i with offsets dx, dy, dz, distances r,
-// inverse distances recip and record indices js.
-template <bool single>
-HWY_INLINE void force_group(const PairConsts& k, size_t base, const double* fp, double* f, V fpi, V dx, V dy,
-                            V dz, V r, V recip, const int* js, int nl, ForceAcc& a) {
+// Force table stage for Lanes (nl valid) in-cut-off pairs of atom i (type ti) with offsets dx, dy, dz,
+// squared distances rsq, distances r, inverse distances recip and record indices js. zbl: the ZBL term is
+// added to the pairs within its outer cut-off — a group without one costs a compare; the few close pairs of
+// a collision cascade are evaluated lane by lane in LAMMPS's scalar arithmetic (PairZBL::compute).
+template <bool single, bool zbl>
+HWY_INLINE void force_group(const PairConsts& k, size_t base, int ti, const double* fp, double* f, V fpi,
+                            V dx, V dy, V dz, const double* rsq, V r, V recip, const int* js, int nl,
+                            ForceAcc& a) {
   const D d;
   const DI di;
   HWY_ALIGN int m[N];
@@ -377,12 +382,27 @@ HWY_INLINE void force_group(const PairConsts& k, size_t base, const double* fp, 
   const V phi = hn::Mul(z2, recip);
   const V phip = hn::Sub(hn::Mul(z2p, recip), hn::Mul(phi, recip));
   const V psip = hn::Add(hn::Add(hn::Mul(fpi, rhojp), hn::Mul(fpj, rhoip)), phip);
-  const V fpair = hn::IfThenElseZero(tail, hn::Mul(hn::Sub(hn::Zero(d), psip), recip));
+  V fpair = hn::IfThenElseZero(tail, hn::Mul(hn::Sub(hn::Zero(d), psip), recip));
+  V e = hn::IfThenElseZero(tail, phi);
+  if constexpr (zbl) {
+    const potentials::ZblTerm& z = *k.zbl;
+    const uint64_t near = ws::MaskBits(d, hn::And(hn::Lt(hn::LoadU(d, rsq), hn::Set(d, z.outer_sq)), tail));
+    if (near) {
+      HWY_ALIGN double zf[N], ze[N];
+      for (int l = 0; l < N; ++l) {
+        zf[l] = ze[l] = 0.0;
+        if ((near >> l) & 1)
+          ze[l] = potentials::zbl_pair(z.at(ti, k.rec[js[l]].type), z.inner, z.inner_sq, rsq[l], zf[l]);
+      }
+      fpair = hn::Add(fpair, hn::Load(d, zf));
+      e = hn::Add(e, hn::Load(d, ze));
+    }
+  }
   const V fx = hn::Mul(dx, fpair), fy = hn::Mul(dy, fpair), fz = hn::Mul(dz, fpair);
   a.fx = hn::Add(a.fx, fx);
   a.fy = hn::Add(a.fy, fy);
   a.fz = hn::Add(a.fz, fz);
-  a.e = hn::Add(a.e, hn::IfThenElseZero(tail, phi));
+  a.e = hn::Add(a.e, e);
   if constexpr (kSerial) {
     scatter_rows(f, js, nl, fx, fy, fz);
   } else {
@@ -397,10 +417,10 @@ HWY_INLINE void force_group(const PairConsts& k, size_t base, const double* fp, 
   }
 }
 
-template <bool single, bool approx>
+template <bool single, bool approx, bool zbl>
 double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, double* f) {
-  const PairConsts k{hp.rec.data(), t.force.data(),      t.nr,           t.ntypes,
-                     t.rdr,         t.cutmax * t.cutmax, t.force1.data()};
+  const PairConsts k{hp.rec.data(),       t.force.data(),  t.nr,  t.ntypes, t.rdr,
+                     t.cutmax * t.cutmax, t.force1.data(), &t.zbl};
   const int64_t* off = hp.offset.data();
   const int* nbr = hp.nbr.data();
   const uint64_t* cut_mask = hp.cut_mask.data();
@@ -472,16 +492,17 @@ double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, doub
         };
         // Table stage over cnt pairs of atom i in the given buffers.
         // The accumulators go in and out by value, so that they stay in registers across the groups.
-        auto tables = [&](ForceAcc a, size_t base, V fpi, const int* js, const double* bdx, const double* bdy,
-                          const double* bdz, const double* br, const double* brc, int cnt) {
+        auto tables = [&](ForceAcc a, size_t base, int ti, V fpi, const int* js, const double* bdx,
+                          const double* bdy, const double* bdz, const double* brsq, const double* br,
+                          const double* brc, int cnt) {
           for (int c0 = 0; c0 < cnt; c0 += N) {
             const int nl = std::min(N, cnt - c0);
             const auto tail = hn::FirstN(d, static_cast<size_t>(nl));
             // Idle lanes read zeros: past cnt the buffers may hold stale stack values, and 0 · NaN is NaN.
-            force_group<single>(k, base, fp, f, fpi, hn::IfThenElseZero(tail, hn::Load(d, bdx + c0)),
-                                hn::IfThenElseZero(tail, hn::Load(d, bdy + c0)),
-                                hn::IfThenElseZero(tail, hn::Load(d, bdz + c0)), hn::Load(d, br + c0),
-                                hn::Load(d, brc + c0), js + c0, nl, a);
+            force_group<single, zbl>(k, base, ti, fp, f, fpi, hn::IfThenElseZero(tail, hn::Load(d, bdx + c0)),
+                                     hn::IfThenElseZero(tail, hn::Load(d, bdy + c0)),
+                                     hn::IfThenElseZero(tail, hn::Load(d, bdz + c0)), brsq + c0,
+                                     hn::Load(d, br + c0), hn::Load(d, brc + c0), js + c0, nl, a);
           }
           return a;
         };
@@ -494,7 +515,7 @@ double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, doub
           const V fpi = hn::Set(d, fp[i]);
           ForceAcc a{zero, zero, zero, zero};
           if (ncut[i] >= 0) {
-            a = tables(a, base, fpi, g.bj, g.bdx, g.bdy, g.bdz, g.br, g.brc, g.cnt);
+            a = tables(a, base, ri.type, fpi, g.bj, g.bdx, g.bdy, g.bdz, g.brsq, g.br, g.brc, g.cnt);
           } else {
             // A list past the masks: distances tested again, in blocks of the stack buffers.
             HWY_ALIGN int bj[kInline + kPad];
@@ -507,7 +528,7 @@ double force(const EamPairTables& t, const HalfPairs& hp, const double* fp, doub
               const int cnt =
                   compact_block<true>(k.rec, nbr, k0, k1, xi, yi, zi, vcut, bj, brsq, bdx, bdy, bdz);
               distances<approx>(brsq, cnt, br, brc);
-              a = tables(a, base, fpi, bj, bdx, bdy, bdz, br, brc, cnt);
+              a = tables(a, base, ri.type, fpi, bj, bdx, bdy, bdz, brsq, br, brc, cnt);
             }
           }
           // (Σfx, Σfy, Σfz, Σe) in one tree.
@@ -584,8 +605,15 @@ void DensityHalf(const EamPairTables& t, const HalfPairs& hp, bool approx, doubl
 }
 
 double ForceHalf(const EamPairTables& t, const HalfPairs& hp, bool approx, const double* fp, double* f) {
-  if (t.ntypes == 1) return approx ? force<true, true>(t, hp, fp, f) : force<true, false>(t, hp, fp, f);
-  return approx ? force<false, true>(t, hp, fp, f) : force<false, false>(t, hp, fp, f);
+  // The ZBL term is a variant of its own: plain EAM runs the loop it always ran.
+  if (t.zbl.active()) {
+    if (t.ntypes == 1)
+      return approx ? force<true, true, true>(t, hp, fp, f) : force<true, false, true>(t, hp, fp, f);
+    return approx ? force<false, true, true>(t, hp, fp, f) : force<false, false, true>(t, hp, fp, f);
+  }
+  if (t.ntypes == 1)
+    return approx ? force<true, true, false>(t, hp, fp, f) : force<true, false, false>(t, hp, fp, f);
+  return approx ? force<false, true, false>(t, hp, fp, f) : force<false, false, false>(t, hp, fp, f);
 }
 
 double EmbedOneType(const potentials::EamTables& t, int nlocal, const double* rho, double* fp,

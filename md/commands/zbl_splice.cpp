@@ -14,6 +14,11 @@ namespace {
 
 void cmd_zbl_splice(Simulation& sim, const io::Command& c) {
   if (!sim.eam) fail_input(c.pos, "zbl_splice needs a pair_style and pair_coeff first");
+  // The splice replaces the EAM's short range by ZBL: on top of pair_style zbl or hybrid/overlay … zbl it
+  // would add ZBL twice (and there is no EAM to splice into with zbl alone).
+  if (sim.zbl_pair)
+    fail_input(c.pos, "zbl_splice with pair_style " + sim.pair_style +
+                          " (which has a zbl term already) is not supported: use one or the other");
   io::ArgCursor a(c);
   ZblSettings z;
   z.elements.assign(sim.state.ntypes + 1, "");

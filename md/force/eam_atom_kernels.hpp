@@ -63,10 +63,12 @@ Real basic_atom_embed(const Tables& t, int ti, Real rho, Real& fp) {
 
 /// Force on an atom of type ti with F' = fpi from n neighbours (displacements, types, their F'),
 /// summed in the given order into f[3]; returns half the pair energy of its pairs and adds half
-/// their virial into vir[6].
-template <class Real, class Tables>
+/// their virial into vir[6]. kZbl: the tables' ZBL term (t.zbl) is added to the pairs within its outer
+/// cut-off, and their count added to *zbl_pairs when it is not null; without it the loop is plain EAM's.
+template <class Real, class Tables, bool kZbl = false>
 Real basic_atom_force(const Tables& t, int ti, Real fpi, int n, const Real* dx, const Real* dy,
-                      const Real* dz, const int* tj, const Real* fpj, Real f[3], Real vir[6]) {
+                      const Real* dz, const int* tj, const Real* fpj, Real f[3], Real vir[6],
+                      int* zbl_pairs = nullptr) {
   const Real cutsq = cutoff_sq(t);
   Real fx = 0, fy = 0, fz = 0, ephalf = 0;
   Real v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0, v5 = 0;
@@ -88,7 +90,15 @@ Real basic_atom_force(const Tables& t, int ti, Real fpi, int n, const Real* dx, 
     const Real recip = Real(1) / r;
     const Real phi = z2 * recip;
     const Real phip = z2p * recip - phi * recip;
-    const Real fpair = -(fpi * rhojp + fpj[k] * rhoip + phip) * recip;
+    Real fpair = -(fpi * rhojp + fpj[k] * rhoip + phip) * recip;
+    if constexpr (kZbl) {
+      if (rsq < t.zbl.outer_sq) {
+        Real fz;
+        ephalf += Real(0.5) * potentials::zbl_pair(t.zbl.at(ti, tjk), t.zbl.inner, t.zbl.inner_sq, rsq, fz);
+        fpair += fz;
+        if (zbl_pairs) ++*zbl_pairs;
+      }
+    }
     fx += dx[k] * fpair;
     fy += dy[k] * fpair;
     fz += dz[k] * fpair;
@@ -117,10 +127,13 @@ inline double atom_embed(const potentials::EamTables& t, int ti, double rho, dou
   return basic_atom_embed<double>(t, ti, rho, fp);
 }
 
-/// basic_atom_force in fp64.
+/// basic_atom_force in fp64, with the ZBL term when the tables have one (one test per atom).
 inline double atom_force(const potentials::EamTables& t, int ti, double fpi, int n, const double* dx,
                          const double* dy, const double* dz, const int* tj, const double* fpj, double f[3],
-                         double vir[6]) {
+                         double vir[6], int* zbl_pairs = nullptr) {
+  if (t.zbl.active())
+    return basic_atom_force<double, potentials::EamTables, true>(t, ti, fpi, n, dx, dy, dz, tj, fpj, f, vir,
+                                                                 zbl_pairs);
   return basic_atom_force<double>(t, ti, fpi, n, dx, dy, dz, tj, fpj, f, vir);
 }
 

@@ -8,6 +8,23 @@
 #include "fabric/schedules/md_step.hpp"
 
 namespace wmd::md::mesh {
+namespace {
+
+using fabric::Instr;
+using O = fabric::OpClass;
+
+// The ZBL term on a PE (scalar forms, as fabric's md_step counts the EAM pair work): every in-cut pair is
+// tested against the outer cut-off; a pair inside it loads its type pair's 10 coefficients, evaluates four
+// exponentials (argument −d·r, then range reduction x·log2e, rounding and remainder, a degree-6
+// polynomial and the 2ⁿ scale: Fmul 2, Fadd 2, Fma 6 each), the screening sums and their derivative, E and
+// E', the switch polynomial, and adds its force and half energy into the pair's.
+const std::vector<Instr> kZblCheck = {{O::Fminmax, 1}};
+const std::vector<Instr> kZblPair = {
+    {O::MemWord, 10}, {O::Fmul, 8}, {O::Fadd, 8}, {O::Fma, 24}, {O::Fmul, 1}, {O::Fma, 3},
+    {O::Fmul, 4},     {O::Fma, 4},  {O::Fma, 1},  {O::Fmul, 4}, {O::Fadd, 1}, {O::Fminmax, 1},
+    {O::Fadd, 3},     {O::Fmul, 3}, {O::Fma, 2},  {O::Fmul, 1}, {O::Fadd, 1}, {O::Fma, 1}};
+
+}  // namespace
 
 StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
   using namespace fabric;
@@ -46,6 +63,16 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
         busy[a] += weight * static_cast<double>(t.activity[a]);
       }
     }
+  // The ZBL term's work is the force pass's, on the busiest PE (its in-cut pairs tested, its close pairs
+  // evaluated): it lengthens that pass, and so the path, by its cycles.
+  if (w.zbl) {
+    c.compute_zbl = std::ceil(w.in_cut) * instr_cycles(kZblCheck, hw.compute) +
+                    std::ceil(w.zbl_pairs) * instr_cycles(kZblPair, hw.compute);
+    busy[ActForce] += c.compute_zbl;
+    path[ActForce] += c.compute_zbl;
+    c.total += c.compute_zbl;
+    c.additive += c.compute_zbl;
+  }
   // Remaps and the fixes' sums are exchanges outside the step's program: they add to the path.
   const double extra_reductions = w.style_reduction_cycles_per_step;
   c.multicast_positions = busy[ActPositions];
@@ -92,7 +119,10 @@ nlohmann::json cycles_json(const StepCycles& c) {
           {"additive", c.additive},
           {"critical_path", path},
           {"compute_detail",
-           {{"pairs", c.compute_pairs}, {"rebuild", c.compute_rebuild}, {"other", c.compute_other}}}};
+           {{"pairs", c.compute_pairs},
+            {"zbl", c.compute_zbl},
+            {"rebuild", c.compute_rebuild},
+            {"other", c.compute_other}}}};
 }
 
 }  // namespace wmd::md::mesh

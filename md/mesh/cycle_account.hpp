@@ -30,6 +30,8 @@ struct StepWork {
   bool newton = false;          // each pair once, the neighbour's share summed back (fabric MdStepSpec)
   double remap_cycles_per_step = 0;
   double style_reduction_cycles_per_step = 0;  // fixes' and outputs' global sums (Backend::charge)
+  bool zbl = false;                            // the pair potential has a ZBL term (hybrid/overlay … zbl)
+  double zbl_pairs = 0;                        // pairs within its outer cut-off of the busiest PE
 };
 
 /// Cycles per step by component, the predicted speed and the energy of one step. Components are busy cycles
@@ -38,8 +40,9 @@ struct StepCycles {
   double multicast_positions = 0, multicast_fp = 0, reductions = 0, compute = 0, swap = 0, total = 0;
   double reverse_sums = 0;  // the Newton variant's sums back (0 for the full-window step)
   double compute_pairs = 0, compute_rebuild = 0, compute_other = 0;  // parts of `compute`
-  double additive = 0;                                               // the same work with nothing overlapped
-  std::vector<std::pair<std::string, double>> critical_path;         // cycles each activity holds the path
+  double compute_zbl = 0;  // of compute_pairs: the ZBL term's test per in-cut pair and its close pairs
+  double additive = 0;     // the same work with nothing overlapped
+  std::vector<std::pair<std::string, double>> critical_path;  // cycles each activity holds the path
   double steps_per_second = 0;
   double energy_per_step_j = 0;
 };

@@ -296,6 +296,7 @@ NamedArrays MeshBackend::save_state() const {
        {d(c.steps), d(c.forces), d(c.rebuilds), d(c.step_rebuilds), d(c.swaps), d(c.remaps), d(c.checks),
         c.remap_cycles, c.sum_candidates_max, c.sum_in_cut_max, d(c.max_b)}},
       {"style_reductions", {d(c.style_reductions), c.style_reduction_cycles}},
+      {"zbl_pairs", {c.sum_zbl_max}},
       {"active", std::vector<double>(active_.begin(), active_.end())},
       {"local_trigger", {d(c.rescan_steps), d(c.pe_rescans), d(c.guard_misses), d(local_choice_ ? 1 : 0)}}};
 }
@@ -347,6 +348,8 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   if (sr != state.end() && sr->second.size() == 2)
     counters_.style_reductions = static_cast<int64_t>(sr->second[0]),
     counters_.style_reduction_cycles = sr->second[1];
+  const auto zp = state.find("zbl_pairs");  // absent from checkpoints of runs without a ZBL term
+  if (zp != state.end() && zp->second.size() == 1) counters_.sum_zbl_max = zp->second[0];
   const auto act = state.find("active");
   if (act != state.end()) active_.assign(act->second.begin(), act->second.end());
   const auto lt = state.find("local_trigger");
@@ -1129,7 +1132,7 @@ void MeshBackend::pe_passes_fp32(const Box& box, Atoms& a, bool tally, StepLoad&
       if (need[next] < 0)
         later.push_back(next);
       else
-        force_chunk_fp32(cb[next], cb[next + 1], shifts, held[next % ring], tally, a);
+        force_chunk_fp32(cb[next], cb[next + 1], shifts, held[next % ring], tally, a, load);
       ++next;
     }
   }
@@ -1140,7 +1143,7 @@ void MeshBackend::pe_passes_fp32(const Box& box, Atoms& a, bool tally, StepLoad&
   load.halo_seconds += seconds_since(th);
   for (int c : later) {
     receive_positions_fp32(cb[c], cb[c + 1], I.buf);
-    force_chunk_fp32(cb[c], cb[c + 1], shifts, I.buf, tally, a);
+    force_chunk_fp32(cb[c], cb[c + 1], shifts, I.buf, tally, a, load);
   }
 }
 
@@ -1169,16 +1172,18 @@ void MeshBackend::density_chunk_fp32(int d0, int d1, const ShiftOffsets32& shift
 // Pass 2 of destinations [d0, d1) from the positions pass 1 delivered into `planes`: F' of the slots, then
 // each PE's force over its full neighbourhood (and its virial when tallied).
 void MeshBackend::force_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts,
-                                   const std::vector<uint32_t>& planes, bool tally, Atoms& a) {
+                                   const std::vector<uint32_t>& planes, bool tally, Atoms& a,
+                                   StepLoad& load) {
   Impl& I = *impl_;
   const int p0 = pe0_;
   const int32_t* off = nbr_off_.data();
   const size_t nreq = static_cast<size_t>(off[d1 - p0] - off[d0 - p0]);
   I.buf2.resize(nreq);
   I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(), I.buf2.data());
-  pe_force_pass32(I.pt, shifts, band32(d0, planes, reinterpret_cast<const float*>(I.buf2.data())), d0 - p0,
-                  d1 - p0, fp_.data(), I.epe.data(), tally ? I.vpe.data() : nullptr, a.fx.data(), a.fy.data(),
-                  a.fz.data());
+  const int zbl_max = pe_force_pass32(
+      I.pt, shifts, band32(d0, planes, reinterpret_cast<const float*>(I.buf2.data())), d0 - p0, d1 - p0,
+      fp_.data(), I.epe.data(), tally ? I.vpe.data() : nullptr, a.fx.data(), a.fy.data(), a.fz.data());
+  load.busiest_zbl = std::max(load.busiest_zbl, zbl_max);
 }
 
 // The slots of the chunk from destination d0 for the fp32 PE kernels: the position planes (one third of
@@ -1219,7 +1224,7 @@ void MeshBackend::pe_passes_fp64(const Box& box, Atoms& a, StepLoad& load) {
   const auto th = std::chrono::steady_clock::now();
   halo_exchange(I.fp_payload, 2);
   load.halo_seconds += seconds_since(th);
-  for (int c = 0; c < nc; ++c) force_chunk_fp64(cb[c], cb[c + 1], hood, a);
+  for (int c = 0; c < nc; ++c) force_chunk_fp64(cb[c], cb[c + 1], hood, a, load);
 }
 
 // Density pass of destinations [d0, d1): their positions, then each PE's density and embedding; its F' goes
@@ -1264,7 +1269,7 @@ void MeshBackend::density_chunk_fp64(int d0, int d1, const Hood64& hood, StepLoa
 
 // Force pass of destinations [d0, d1): their positions again and their F', then each PE's force and virial
 // over its full neighbourhood.
-void MeshBackend::force_chunk_fp64(int d0, int d1, const Hood64& hood, Atoms& a) {
+void MeshBackend::force_chunk_fp64(int d0, int d1, const Hood64& hood, Atoms& a, StepLoad& load) {
   Impl& I = *impl_;
   const int p0 = pe0_;
   const int* local = local_.data();
@@ -1285,25 +1290,33 @@ void MeshBackend::force_chunk_fp64(int d0, int d1, const Hood64& hood, Atoms& a)
   I.fp->deliver_approved_range(d0, d1, &off[d0 - p0], nbr_src_.data(), I.fp_payload.data(), I.buf2.data());
   const double* rx = reinterpret_cast<const double*>(I.buf.data());
   const double* rfp = reinterpret_cast<const double*>(I.buf2.data());
-  Kokkos::parallel_for("mesh_pe_force64", Policy(d0 - p0, d1 - p0), [=](const int q) {
-    const int i = local[q];
-    if (i < 0) return;
-    double hx[kHood], hy[kHood], hz[kHood];
-    int ht[kHood];
-    const int n = hood(q, k0, rx, hx, hy, hz, ht);
-    double f[3] = {0, 0, 0};
-    epe[q] += atom_force(*tab, type[q], fpv[q], n, hx, hy, hz, ht, rfp + (off[q] - k0), f,
-                         vpe + 6 * static_cast<size_t>(q));
-    fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
-  });
+  int zbl_max = 0;
+  Kokkos::parallel_reduce(
+      "mesh_pe_force64", Policy(d0 - p0, d1 - p0),
+      [=](const int q, int& busiest) {
+        const int i = local[q];
+        if (i < 0) return;
+        double hx[kHood], hy[kHood], hz[kHood];
+        int ht[kHood];
+        const int n = hood(q, k0, rx, hx, hy, hz, ht);
+        double f[3] = {0, 0, 0};
+        int nz = 0;
+        epe[q] += atom_force(*tab, type[q], fpv[q], n, hx, hy, hz, ht, rfp + (off[q] - k0), f,
+                             vpe + 6 * static_cast<size_t>(q), &nz);
+        busiest = std::max(busiest, nz);
+        fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
+      },
+      Kokkos::Max<int>(zbl_max));
+  load.busiest_zbl = std::max(load.busiest_zbl, zbl_max);
 }
 
 // The busiest PE anywhere prices the step.
 void MeshBackend::count_busiest_pe(const StepLoad& load) {
-  int most[2] = {load.busiest_cand, load.busiest_cut};
-  comm_->max(most, 2);
+  int most[3] = {load.busiest_cand, load.busiest_cut, load.busiest_zbl};
+  comm_->max(most, 3);
   counters_.sum_candidates_max += most[0];
   counters_.sum_in_cut_max += most[1];
+  counters_.sum_zbl_max += most[2];
 }
 
 // fp64: the fabric's words are fp32 and cannot carry an fp64 sum, so the host reads the per-PE energy and
@@ -1373,6 +1386,8 @@ StepCycles MeshBackend::step_cycles() const {
   const double forces = std::max<double>(1.0, static_cast<double>(counters_.forces));
   w.candidates = counters_.sum_candidates_max / forces;
   w.in_cut = counters_.sum_in_cut_max / forces;
+  w.zbl = tables_ && tables_->zbl.active();
+  w.zbl_pairs = counters_.sum_zbl_max / forces;
   const double steps = std::max<double>(1.0, static_cast<double>(counters_.steps));
   w.rebuild_interval = steps / std::max<double>(1.0, static_cast<double>(counters_.step_rebuilds));
   w.checks_per_step = counters_.steps > 0 ? static_cast<double>(counters_.checks) / steps : 1.0;

@@ -46,6 +46,7 @@ struct MeshCounters {
   int64_t style_reductions = 0;       // global reductions of fixes and outputs (Backend::charge)
   double style_reduction_cycles = 0;  // their cost on the wafer
   double sum_candidates_max = 0, sum_in_cut_max = 0;  // per force step, busiest PE
+  double sum_zbl_max = 0;  // per force step, the most pairs within the ZBL term's outer cut-off of a PE
   int max_b = 0;
   // The local rebuild criterion (no vote): steps on which some PE rescanned its window, PE rescans, swap
   // exchanges between neighbour pairs, guard failures seen (remapped, or counted in report-only mode).
@@ -128,7 +129,7 @@ class MeshBackend : public Backend {
   /// What a force step learns on the way: the busiest PE's neighbour slots and pairs within the cutoff (they
   /// price the step) and the seconds its halo exchanges took (comm, not pair time).
   struct StepLoad {
-    int busiest_cand = 0, busiest_cut = 0;
+    int busiest_cand = 0, busiest_cut = 0, busiest_zbl = 0;
     double halo_seconds = 0.0;
   };
   /// One force step over the band: positions out, the PE passes of the chosen precision, the energy/virial
@@ -144,10 +145,10 @@ class MeshBackend : public Backend {
   void density_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts, std::vector<uint32_t>& planes,
                           StepLoad& load);
   void force_chunk_fp32(int d0, int d1, const ShiftOffsets32& shifts, const std::vector<uint32_t>& planes,
-                        bool tally, Atoms& a);
+                        bool tally, Atoms& a, StepLoad& load);
   void pe_passes_fp64(const Box& box, Atoms& a, StepLoad& load);
   void density_chunk_fp64(int d0, int d1, const Hood64& hood, StepLoad& load);
-  void force_chunk_fp64(int d0, int d1, const Hood64& hood, Atoms& a);
+  void force_chunk_fp64(int d0, int d1, const Hood64& hood, Atoms& a, StepLoad& load);
   void count_busiest_pe(const StepLoad& load);
   void sum_energy_virial_fp64();
   void sum_energy_virial_fp32();

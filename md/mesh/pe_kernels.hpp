@@ -15,6 +15,7 @@ struct FloatTables {
   float rdr = 0, rdrho = 0, rhomax = 0, cutsq = 0;
   std::vector<float> frho, rhor, z2r;
   std::vector<int> type2frho, type2rhor, type2z2r;
+  potentials::ZblTermT<float> zbl;  // the ZBL pair term in fp32 (inactive for plain EAM)
   const float* frho_knot(int a, int m) const { return &frho[(static_cast<size_t>(a) * (nrho + 1) + m) * 7]; }
   const float* rhor_knot(int a, int m) const { return &rhor[(static_cast<size_t>(a) * (nr + 1) + m) * 7]; }
   const float* z2r_knot(int a, int m) const { return &z2r[(static_cast<size_t>(a) * (nr + 1) + m) * 7]; }
@@ -33,6 +34,7 @@ inline FloatTables make_float_tables(const potentials::EamTables& t) {
   f.rhor.assign(t.rhor.begin(), t.rhor.end());
   f.z2r.assign(t.z2r.begin(), t.z2r.end());
   f.type2frho = t.type2frho, f.type2rhor = t.type2rhor, f.type2z2r = t.type2z2r;
+  f.zbl = t.zbl.cast<float>();
   return f;
 }
 
@@ -80,6 +82,8 @@ inline float f32_embed(const FloatTables& t, int ti, float rho, float& fp) {
 /// atom_force in float: force into f[3], half the virial into vir[6]; returns half the pair energy.
 inline float f32_force(const FloatTables& t, int ti, float fpi, int n, const float* dx, const float* dy,
                        const float* dz, const int* tj, const float* fpj, float f[3], float vir[6]) {
+  if (t.zbl.active())
+    return basic_atom_force<float, FloatTables, true>(t, ti, fpi, n, dx, dy, dz, tj, fpj, f, vir);
   return basic_atom_force<float>(t, ti, fpi, n, dx, dy, dz, tj, fpj, f, vir);
 }
 

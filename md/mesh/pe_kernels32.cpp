@@ -155,10 +155,12 @@ float density(const PeTables32& t, const ShiftOffsets32& s, int ti, const float 
 
 // The force pass repeats the density pass's compaction loop with more planes on purpose: one shared routine
 // (a Block struct of all planes, tried 2026-11-22) made the emulator 3–5 % slower. kVirial false drops the
-// six virial sums (a sixth of the table stage's arithmetic) on steps that do not report pressure.
-template <bool kVirial>
+// six virial sums (a sixth of the table stage's arithmetic) on steps that do not report pressure. kZbl adds
+// the ZBL term to the pairs within its outer cut-off (a group with none costs one compare) and counts them
+// into zbl_pairs; without it the pass is plain EAM's.
+template <bool kVirial, bool kZbl>
 float force(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, const float xi[3],
-            const PeSlots32& in, float f[3], float vir[6]) {
+            const PeSlots32& in, float f[3], float vir[6], int& zbl_pairs) {
   const D d;
   HWY_ALIGN float bdx[kBlock + 16], bdy[kBlock + 16], bdz[kBlock + 16], brsq[kBlock + 16], bfp[kBlock + 16];
   HWY_ALIGN int bt[kBlock + 16];
@@ -217,11 +219,30 @@ float force(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, con
       const V phi = hn::Mul(z2, recip);
       const V phip = hn::Sub(hn::Mul(z2p, recip), hn::Mul(phi, recip));
       const V psip = hn::Add(hn::Add(hn::Mul(vfpi, rhojp), hn::Mul(fpj, rhoip)), phip);
-      const V fpair = hn::IfThenElseZero(tail, hn::Mul(hn::Neg(psip), recip));
+      V fpair = hn::IfThenElseZero(tail, hn::Mul(hn::Neg(psip), recip));
+      V ehalf = hn::IfThenElseZero(tail, hn::Mul(half, phi));
+      if constexpr (kZbl) {
+        const potentials::ZblTermT<float>& z = t.scalar.zbl;
+        const uint64_t near =
+            ws::MaskBits(d, hn::And(hn::Lt(hn::LoadU(d, brsq + c0), hn::Set(d, z.outer_sq)), tail));
+        if (near) {
+          // Close pairs are few (a cascade's collisions): each lane's ZBL in scalar fp32.
+          HWY_ALIGN float zf[N], ze[N];
+          for (int l = 0; l < N; ++l) {
+            zf[l] = ze[l] = 0.0f;
+            if (!((near >> l) & 1)) continue;
+            const int tj = t.ntypes > 1 ? bt[c0 + l] : 1;
+            ze[l] = 0.5f * potentials::zbl_pair(z.at(ti, tj), z.inner, z.inner_sq, brsq[c0 + l], zf[l]);
+          }
+          fpair = hn::Add(fpair, hn::Load(d, zf));
+          ehalf = hn::Add(ehalf, hn::Load(d, ze));
+          zbl_pairs += static_cast<int>(hwy::PopCount(near));
+        }
+      }
       fx = hn::Add(fx, hn::Mul(dx, fpair));
       fy = hn::Add(fy, hn::Mul(dy, fpair));
       fz = hn::Add(fz, hn::Mul(dz, fpair));
-      e = hn::Add(e, hn::IfThenElseZero(tail, hn::Mul(half, phi)));
+      e = hn::Add(e, ehalf);
       if constexpr (!kVirial) continue;
       v[0] = hn::Add(v[0], hn::Mul(hn::Mul(dx, dx), fpair));
       v[1] = hn::Add(v[1], hn::Mul(hn::Mul(dy, dy), fpair));
@@ -261,7 +282,12 @@ float PeDensity32(const PeTables32& t, const ShiftOffsets32& s, int ti, const fl
 
 float PeForce32(const PeTables32& t, const ShiftOffsets32& s, int ti, float fpi, const float* xi,
                 const PeSlots32& in, float* f, float* vir) {
-  return vir ? force<true>(t, s, ti, fpi, xi, in, f, vir) : force<false>(t, s, ti, fpi, xi, in, f, vir);
+  int nz = 0;
+  if (t.scalar.zbl.active())
+    return vir ? force<true, true>(t, s, ti, fpi, xi, in, f, vir, nz)
+               : force<false, true>(t, s, ti, fpi, xi, in, f, vir, nz);
+  return vir ? force<true, false>(t, s, ti, fpi, xi, in, f, vir, nz)
+             : force<false, false>(t, s, ti, fpi, xi, in, f, vir, nz);
 }
 
 int PeDensityPass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
@@ -287,24 +313,38 @@ int PeDensityPass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32
   return cut_max;
 }
 
-void PeForcePass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
-                   const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz) {
+template <bool kZbl>
+int force_pass(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
+               const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz) {
   const PeTables32* pt = &t;
   const ShiftOffsets32* so = &s;
-  Kokkos::parallel_for("mesh_pe_force32", Policy(q0, q1), [=](const int q) {
-    const int i = band.local[q];
-    if (i < 0) return;
-    float xi[3];
-    std::memcpy(xi, band.own + 3 * static_cast<size_t>(band.p0 + q), sizeof xi);
-    float f[3], v[6] = {0, 0, 0, 0, 0, 0};
-    const PeSlots32 in = slots(band, q, true);
-    const float fpi = static_cast<float>(fpv[q]);
-    epe[q] += vpe ? force<true>(*pt, *so, band.atype[q], fpi, xi, in, f, v)
-                  : force<false>(*pt, *so, band.atype[q], fpi, xi, in, f, v);
-    fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
-    if (vpe)
-      for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
-  });
+  int zbl_max = 0;
+  Kokkos::parallel_reduce(
+      "mesh_pe_force32", Policy(q0, q1),
+      [=](const int q, int& busiest) {
+        const int i = band.local[q];
+        if (i < 0) return;
+        float xi[3];
+        std::memcpy(xi, band.own + 3 * static_cast<size_t>(band.p0 + q), sizeof xi);
+        float f[3], v[6] = {0, 0, 0, 0, 0, 0};
+        const PeSlots32 in = slots(band, q, true);
+        const float fpi = static_cast<float>(fpv[q]);
+        int nz = 0;
+        epe[q] += vpe ? force<true, kZbl>(*pt, *so, band.atype[q], fpi, xi, in, f, v, nz)
+                      : force<false, kZbl>(*pt, *so, band.atype[q], fpi, xi, in, f, v, nz);
+        busiest = std::max(busiest, nz);
+        fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
+        if (vpe)
+          for (int c = 0; c < 6; ++c) vpe[6 * static_cast<size_t>(q) + c] = v[c];
+      },
+      Kokkos::Max<int>(zbl_max));
+  return zbl_max;
+}
+
+int PeForcePass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
+                  const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz) {
+  if (t.scalar.zbl.active()) return force_pass<true>(t, s, band, q0, q1, fpv, epe, vpe, fx, fy, fz);
+  return force_pass<false>(t, s, band, q0, q1, fpv, epe, vpe, fx, fy, fz);
 }
 
 }  // namespace wmd::md::mesh::HWY_NAMESPACE
@@ -370,9 +410,9 @@ int pe_density_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand
   return HWY_DYNAMIC_DISPATCH(PeDensityPass32)(t, s, band, q0, q1, rho, fp, epe, fpay);
 }
 
-void pe_force_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
-                     const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz) {
-  HWY_DYNAMIC_DISPATCH(PeForcePass32)(t, s, band, q0, q1, fpv, epe, vpe, fx, fy, fz);
+int pe_force_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
+                    const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz) {
+  return HWY_DYNAMIC_DISPATCH(PeForcePass32)(t, s, band, q0, q1, fpv, epe, vpe, fx, fy, fz);
 }
 
 }  // namespace wmd::md::mesh

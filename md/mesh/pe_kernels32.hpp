@@ -78,8 +78,8 @@ int pe_density_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand
 
 /// Pass 2 over PEs [q0, q1) holding an atom: the force on PE q's atom into fx, fy, fz[local[q]], half its
 /// pair energy added to epe[q], and half its pairs' virial into vpe[6q ..] when vpe is not null. fpv[q]: F'
-/// of PE q.
-void pe_force_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
-                     const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz);
+/// of PE q. Returns the most pairs within the ZBL term's outer cut-off of a PE (0 without a ZBL term).
+int pe_force_pass32(const PeTables32& t, const ShiftOffsets32& s, const PeBand32& band, int q0, int q1,
+                    const double* fpv, double* epe, double* vpe, double* fx, double* fy, double* fz);
 
 }  // namespace wmd::md::mesh

@@ -1,5 +1,7 @@
 #include "md/run/simulation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -43,7 +45,9 @@ void Simulation::clear_system(const io::Command& c) {
   lattice = Lattice{};
   regions.clear();
   pair_style.clear();
+  pair_substyles.clear();
   eam.reset();
+  zbl_pair.reset();
   zbl.reset();
   neighbor = NeighborSettings{};
   fixes.clear();
@@ -141,7 +145,21 @@ uint32_t Simulation::group_of(const io::ArgCursor& a, const std::string& name) c
 
 const potentials::EamTables& Simulation::tables() {
   if (!tables_) {
-    tables_ = eam->build();
+    potentials::EamTables t = eam->build();
+    if (zbl_pair) {
+      t.zbl = zbl_pair->build();
+      // The pair term's neighbours are the EAM's (the kernels find ZBL pairs among the EAM cut-off's):
+      // alone, the all-zero EAM tables take its cut-off; overlaid, it must not reach past the EAM's.
+      if (eam->style() == potentials::EamStyle::none)
+        t.cutmax = zbl_pair->outer();
+      else if (zbl_pair->outer() > t.cutmax)
+        fail_input(pair_style_pos,
+                   fmt::format("pair_style hybrid/overlay: the zbl outer cut-off {} Å lies beyond the EAM "
+                               "cut-off {} Å, which is not supported (the ZBL pairs are found among the "
+                               "EAM's neighbours)",
+                               zbl_pair->outer(), t.cutmax));
+    }
+    tables_ = std::move(t);
     apply_zbl(*tables_);
   }
   return *tables_;
@@ -206,6 +224,10 @@ ComputeBuildContext Simulation::compute_build_context() const {
   ComputeBuildContext c{state, regions, settings.backend};
   c.styles = this;
   c.comm = &comm;
+  if (!pair_style.empty()) {
+    c.pair_styles.push_back(pair_style);
+    c.pair_styles.insert(c.pair_styles.end(), pair_substyles.begin(), pair_substyles.end());
+  }
   for (int d = 0; d < 3; ++d) c.xlattice[d] = lattice.spacing[d];
   return c;
 }

@@ -238,7 +238,8 @@ class Simulation : public StyleLookup {
   uint32_t group_of(const io::ArgCursor& a, const std::string& name) const;
   /// Chooses the MPI sub-domain grid once the box exists (cluster.grid, or the least sub-domain surface).
   void set_decomposition(const io::Command& c);
-  /// The EAM tables of the current pair_style/pair_coeff (with the ZBL splice), built once.
+  /// The EAM tables of the current pair_style/pair_coeff (with the ZBL splice, and the zbl pair term of
+  /// `pair_style zbl` or `hybrid/overlay … zbl`), built once.
   const potentials::EamTables& tables();
   /// `clear`: a new, empty system with every setting at its default, as LAMMPS's clear; the script's
   /// variables, the working directory and the log go on, and so do thermo.csv and report.json's run record.
@@ -311,7 +312,10 @@ class Simulation : public StyleLookup {
   Lattice lattice;
   std::map<std::string, Region> regions;
   std::string pair_style;
+  std::vector<std::string> pair_substyles;  // hybrid/overlay's sub-style names as written (LAMMPS's keywords)
   std::unique_ptr<potentials::EamBuilder> eam;
+  std::unique_ptr<potentials::ZblBuilder> zbl_pair;  // pair_style zbl, alone or overlaid on the EAM style
+  SourcePos pair_style_pos;                          // the pair_style command, for errors found at a run
   std::optional<ZblSettings> zbl;
   NeighborSettings neighbor;
   std::vector<std::unique_ptr<Fix>> fixes;

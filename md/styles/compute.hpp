@@ -141,6 +141,8 @@ struct ComputeBuildContext {
   const StyleLookup* styles = nullptr;   // the computes and fixes defined so far (null in unit tests)
   double xlattice[3] = {1.0, 1.0, 1.0};  // lattice spacings for `units lattice` (default lattice none 1.0)
   const Comm* comm = nullptr;            // the ranks (computes that keep reference positions gather them)
+  // The pair style as written, then hybrid/overlay's sub-styles (empty before pair_style): compute pair.
+  std::vector<std::string> pair_styles;
 };
 
 /// `compute ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.

@@ -25,7 +25,15 @@ TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_over
              "minimize_indent": 1e-9, "minimize_box_relax": 1e-6, "minimize_box_relax_aniso": 1e-8,
              "minimize_box_relax_xyz": 1e-6, "minimize_box_relax_couple": 1e-9, "minimize_box_relax_nreset": 1e-6,
              "minimize_at_minimum": 1e-9, "minimize_shrink_wrap": 1e-9, "minimize_shrink_wrap_relax": 1e-7,
-             "minimize_fire": 1e-9, "minimize_norm": 1e-9}
+             "minimize_fire": 1e-9, "minimize_norm": 1e-9,
+             "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9}
+# Cases run on the mesh backend with fp64 PEs (wafermd's extra arguments).
+MESH_FP64 = ["--backend", "mesh", "--set", "mesh.precision=fp64"]
+BACKEND = {"zbl_snapshot_mesh": MESH_FP64, "zbl_cascade_mesh": MESH_FP64, "zbl_alone_mesh": MESH_FP64}
+# Cases whose dump is another case's, written under that case's name (the same lmp dump, kept once).
+DUMP_OF = {"zbl_snapshot_mesh": "zbl_snapshot"}
+# Cases that run another case's input against its reference (on another backend).
+INPUT_OF = {"zbl_cascade_mesh": "zbl_cascade", "zbl_alone_mesh": "zbl_alone"}
 
 
 def rows_of(path, sep=None):
@@ -342,7 +350,7 @@ def main():
         if not os.path.exists(os.path.join(EXAMPLES, name)):
             print("SKIP: lammps-examples is not installed")
             return 0
-    ref = rows_of(os.path.join(DATA, "lammps_%s.txt" % CASE))
+    ref = rows_of(os.path.join(DATA, "lammps_%s.txt" % INPUT_OF.get(CASE, CASE)))
     tol = TOLERANCE.get(CASE, 1e-10)
     for ranks in (1, 3):
         d = os.path.join(SCRATCH, "%s_%d" % (CASE, ranks))
@@ -353,7 +361,7 @@ def main():
             shutil.copy(os.path.join(EXAMPLES, "Ni_u3.eam"), d)
             inp = name
         else:
-            inp = os.path.join(DATA, "in." + CASE)
+            inp = os.path.join(DATA, "in." + INPUT_OF.get(CASE, CASE))
         pre = os.path.join(DATA, CASE + ".pre")
         if os.path.exists(pre):  # a script run first in the same directory (the restart file in.CASE reads)
             cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD, "run", pre,
@@ -363,7 +371,7 @@ def main():
                 print("FAIL: %d ranks: %s.pre: exit %d\n%s" % (ranks, CASE, p.returncode, p.stderr[-3000:]))
                 return 1
         cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD, "run", inp,
-               "--output", "out"]
+               "--output", "out"] + BACKEND.get(CASE, [])
         p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
             print("FAIL: %d ranks: exit %d\n%s" % (ranks, p.returncode, p.stderr[-3000:]))
@@ -386,9 +394,10 @@ def main():
                     return 1
         print("%s at %d ranks: %d rows agree with lmp, largest error %.3g (of max(1, |lmp|))"
               % (CASE, ranks, len(ref), worst))
-        dump_ref = os.path.join(DATA, "lammps_%s.dump" % CASE)
+        dump_name = DUMP_OF.get(CASE, INPUT_OF.get(CASE, CASE))
+        dump_ref = os.path.join(DATA, "lammps_%s.dump" % dump_name)
         if os.path.exists(dump_ref):
-            a, b = dump_values(os.path.join(d, CASE + ".dump")), dump_values(dump_ref)
+            a, b = dump_values(os.path.join(d, dump_name + ".dump")), dump_values(dump_ref)
             if len(a) != len(b):
                 print("FAIL: %d ranks: the dump has %d atom lines, lmp's %d" % (ranks, len(a), len(b)))
                 return 1

@@ -8,6 +8,7 @@
 
 #include "md/cluster/cluster_backend.hpp"
 #include "md/core/lattice.hpp"
+#include "sim_harness.hpp"
 
 namespace {
 
@@ -117,5 +118,31 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"CuNi_alloy", pot::EamStyle::setfl, "CuNi.eam.alloy", {"Cu", "Ni"}, "fcc", 3.56, 3},
         Case{"AlFe_fs", pot::EamStyle::finnis_sinclair, "AlFe_mm.eam.fs", {"Fe", "Al"}, "bcc", 2.86, 3}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+}  // namespace
+
+namespace {
+
+// A pair_coeff between two runs that reads a file with the same r and ρ grids (Ag_u3 and Au_u3): the second
+// run's energy and forces are those of the new potential alone (the cluster backend once kept its packed copy
+// of the old tables, keyed by the grid; lmp's second run: −1006.08 eV, the stale tables gave −1271.77).
+TEST(PotentialChange, ANewPotentialOnTheSameGridReplacesThePackedTables) {
+  const std::string head =
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 4.08\nregion box block 0 4 0 4 0 4\n"
+      "create_box 1 box\ncreate_atoms 1 box\ndisplace_atoms all random 0.1 0.1 0.1 77\npair_style eam\n";
+  const std::string ag = "pair_coeff 1 1 /usr/share/lammps/potentials/Ag_u3.eam\nrun 0\n";
+  const std::string au = "pair_coeff 1 1 /usr/share/lammps/potentials/Au_u3.eam\nrun 0\n";
+  const wmd::test::ScriptRun both(head + ag + au, wmd::test::scratch_dir("potential_change_both"));
+  const wmd::test::ScriptRun alone(head + au, wmd::test::scratch_dir("potential_change_alone"));
+  const ForceResult& a = both.sim->backend->result();
+  const ForceResult& b = alone.sim->backend->result();
+  EXPECT_NEAR(a.energy, b.energy, 1e-12 * std::fabs(b.energy));
+  for (int c = 0; c < 6; ++c) EXPECT_NEAR(a.virial[c], b.virial[c], 1e-9 * std::fabs(b.virial[0])) << c;
+  const Atoms &fa = both.state().atoms, &fb = alone.state().atoms;
+  ASSERT_EQ(fa.size(), fb.size());
+  std::vector<double> ga(fa.size()), gb(fb.size());  // fx by id
+  for (size_t i = 0; i < fa.size(); ++i) ga[fa.id[i] - 1] = fa.fx[i], gb[fb.id[i] - 1] = fb.fx[i];
+  for (size_t k = 0; k < ga.size(); ++k) EXPECT_NEAR(ga[k], gb[k], 1e-10) << "atom " << k + 1;
+}
 
 }  // namespace

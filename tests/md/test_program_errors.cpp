@@ -24,6 +24,12 @@ const std::string kHead =
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +
     kPot + "Cu_u3.eam\n";
 
+// A box without a pair style (line 7 is create_atoms): the pair_style cases go on from line 8.
+const std::string kBox =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+    "create_box 2 box\ncreate_atoms 1 box\n";
+const std::string kAlloy = "pair_coeff * * eam/alloy " + kPot + "CuNi.eam.alloy Cu Ni\n";
+
 struct BadCase {
   const char* name;
   std::string input;   // file name
@@ -78,6 +84,47 @@ INSTANTIATE_TEST_SUITE_P(
                 "potential: {style: eam, files: [" +
                     kPot + "Cu_u3.eam]}\nrun: 5\n",
                 1, "must be a number"},
+        // pair_style zbl and hybrid/overlay: what LAMMPS refuses, and the forms that do not run here.
+        BadCase{"pair_hybrid_not_overlay", "in.a", kBox + "pair_style hybrid eam/alloy zbl 1.0 2.0\n", 8,
+                "pair_style hybrid is not supported"},
+        BadCase{"pair_hybrid_other_substyle", "in.a",
+                kBox + "pair_style hybrid/overlay eam/alloy lj/cut 2.5\n", 8,
+                "sub-style 'lj/cut' is not supported; what runs: eam, eam/alloy"},
+        BadCase{"pair_style_other", "in.a", kBox + "pair_style tersoff\n", 8,
+                "pair_style 'tersoff' is not supported; what runs:"},
+        BadCase{"pair_zbl_cutoffs", "in.a", kBox + "pair_style zbl 2.0 1.0\n", 8,
+                "inner cut-off must not exceed the outer"},
+        BadCase{"pair_zbl_arguments", "in.a", kBox + "pair_style hybrid/overlay eam/alloy zbl 1.0\n", 8,
+                "zbl takes two cut-offs"},
+        BadCase{"pair_zbl_charge_word", "in.a",
+                kBox + "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\n" + kAlloy +
+                    "pair_coeff 1 1 zbl Cu Cu\n",
+                10, "'Cu' is not a nuclear charge"},
+        BadCase{"pair_zbl_charge_negative", "in.a", kBox + "pair_style zbl 1.0 2.0\npair_coeff 1 1 -29 -29\n",
+                9, "negative"},
+        BadCase{"pair_zbl_charges_differ", "in.a", kBox + "pair_style zbl 1.0 2.0\npair_coeff * * 29 28\n", 9,
+                "z1 = z2"},
+        BadCase{"pair_zbl_charge_count", "in.a", kBox + "pair_style zbl 1.0 2.0\npair_coeff 1 1 29\n", 9,
+                "two nuclear charges"},
+        BadCase{"pair_hybrid_coeff_style", "in.a",
+                kBox + "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\npair_coeff 1 1 eam 29 29\n", 9,
+                "Pair coeff for hybrid has invalid style"},
+        BadCase{"pair_hybrid_coeff_none", "in.a",
+                kBox + "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\n" + kAlloy + "pair_coeff 1 2 none\n",
+                10, "none under hybrid/overlay is not supported"},
+        BadCase{"pair_hybrid_zbl_unused", "in.a",
+                kBox + "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\n" + kAlloy + "run 1\n", 8,
+                "Pair hybrid sub-style is not used"},
+        BadCase{"pair_zbl_coeffs_not_set", "in.a",
+                kBox + "pair_style zbl 1.0 2.0\npair_coeff 1 1 29 29\nmass * 60\nrun 1\n", 8,
+                "type 2 has no pair_coeff 2 2 z z"},
+        BadCase{"pair_zbl_beyond_eam", "in.a",
+                kBox + "pair_style hybrid/overlay eam/alloy zbl 1.0 7.0\n" + kAlloy +
+                    "pair_coeff * * zbl 29 29\nrun 1\n",
+                8, "beyond the EAM cut-off"},
+        BadCase{"zbl_splice_over_zbl", "in.a",
+                kBox + "pair_style zbl 1.0 2.0\npair_coeff * * 29 29\nzbl_splice Cu Cu\n", 10,
+                "has a zbl term already"},
         BadCase{"missing_potential", "in.a",
                 "units metal\nlattice fcc 3.6\nregion b block 0 2 0 2 0 2\ncreate_box 1 b\npair_style eam\n"
                 "pair_coeff 1 1 /nonexistent/Cu.eam\n",

@@ -289,6 +289,76 @@ TEST_P(Targets, MeshFp32ForcesMatchFp64) {
   EXPECT_LE(rel_diff(f32, f64), 1e-5);
 }
 
+// pair_style hybrid/overlay eam/alloy zbl on a Cu-Ni crystal with three close pairs (about 0.65, 0.8 and
+// 0.95 Å): on this target the cluster's vector force pass, its per-atom-energy loop, deterministic mode and
+// the mesh with fp64 PEs give the scalar target's cluster forces, energy and virial to 1e-12 (of the largest
+// force, of |E|, of the largest virial component); cluster.precision mixed and the mesh's fp32 PEs agree
+// within 1e-5 — every pair kernel's ZBL variant, on every target.
+TEST_P(Targets, ZblOverlayAgreesAcrossPathsAndTargets) {
+  const std::string head =
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.52\nregion box block 0 6 0 6 0 8\n"
+      "create_box 2 box\ncreate_atoms 1 box\nset type 1 type/fraction 2 0.4 8472\n"
+      "displace_atoms all random 0.05 0.05 0.05 4711\n"
+      "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\n"
+      "pair_coeff * * eam/alloy /usr/share/lammps/potentials/CuNi.eam.alloy Cu Ni\n"
+      "pair_coeff 1 1 zbl 29 29\npair_coeff 1 2 zbl 29 28\npair_coeff 2 2 zbl 28 28\nneighbor 1.0 bin\n"
+      "region r1 sphere 0 0 0 0.3 units box\nregion r2 sphere 7.04 7.04 7.04 0.3 units box\n"
+      "region r3 sphere 14.08 3.52 10.56 0.3 units box\n"
+      "group g1 region r1\ngroup g2 region r2\ngroup g3 region r3\n"
+      "displace_atoms g1 move 1.3 1.3 0 units box\ndisplace_atoms g2 move 1.2 0 1.2 units box\n"
+      "displace_atoms g3 move 0 -1.1 -1.1 units box\n";
+  struct Result {
+    double energy = 0.0, virial[6] = {0, 0, 0, 0, 0, 0};
+    std::vector<double> f;
+  };
+  auto run = [&](const std::string& name, const io::RunSettings& set, const std::string& extra) {
+    const test::ScriptRun r(head + extra + "run 0\n",
+                            test::scratch_dir("simd_zbl_" + name + "_" + GetParam()), set);
+    Result out;
+    out.energy = r.sim->backend->result().energy;
+    std::copy(r.sim->backend->result().virial, r.sim->backend->result().virial + 6, out.virial);
+    const md::Atoms& a = r.state().atoms;
+    out.f.resize(3 * a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      const size_t k = static_cast<size_t>(a.id[i] - 1);
+      out.f[3 * k] = a.fx[i], out.f[3 * k + 1] = a.fy[i], out.f[3 * k + 2] = a.fz[i];
+    }
+    return out;
+  };
+  static Result
+      reference;  // the scalar target's cluster run (ctest runs each target's test in its own process)
+  if (reference.f.empty())
+    reference = on_target("scalar", GetParam(), [&] { return run("reference", {}, ""); });
+  ASSERT_EQ(reference.f.size(), 3u * 1152u);
+  ASSERT_GT(max_abs(reference.f), 100.0) << "the close pairs' ZBL forces";
+  const double vmax = max_abs(std::vector<double>(reference.virial, reference.virial + 6));
+  auto expect_near = [&](const Result& r, double tol, const std::string& what) {
+    EXPECT_LE(rel_diff(r.f, reference.f), tol) << what;
+    EXPECT_LE(std::fabs(r.energy - reference.energy), tol * std::fabs(reference.energy)) << what;
+    for (int c = 0; c < 6; ++c)
+      EXPECT_LE(std::fabs(r.virial[c] - reference.virial[c]), tol * vmax) << what << " virial " << c;
+  };
+  io::RunSettings set;
+  expect_near(run("cluster", set, ""), 1e-12, "cluster");
+  // A 4 Å skin: half lists longer than the in-cut-off masks cover, taken in blocks by the force pass.
+  expect_near(run("longlists", set, "neighbor 4.0 bin\n"), 1e-12, "cluster with long lists");
+  expect_near(
+      run("eatom", set,
+          "compute pea all pe/atom\ncompute s all reduce sum c_pea\nthermo_style custom step pe c_s\n"),
+      1e-12, "cluster with per-atom energies");
+  set.cluster_precision = "mixed";
+  expect_near(run("mixed", set, ""), 1e-5, "cluster.precision mixed");
+  set = io::RunSettings{};
+  set.deterministic = true;
+  expect_near(run("deterministic", set, ""), 1e-12, "deterministic");
+  set = io::RunSettings{};
+  set.backend = "mesh";
+  set.mesh_precision = "fp64";
+  expect_near(run("mesh64", set, ""), 1e-12, "mesh fp64");
+  set.mesh_precision = "fp32";
+  expect_near(run("mesh32", set, ""), 1e-5, "mesh fp32");
+}
+
 // deterministic: true writes the same bytes on every target (thermo.csv at full precision, the final data
 // file), with the cluster backend (neighbour rebuilds included) and the mesh backend in fp64.
 TEST_P(Targets, DeterministicRunsHaveTheScalarTargetsBits) {

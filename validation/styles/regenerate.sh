@@ -9,7 +9,8 @@
 # whose potential path is pointed at /usr/share/lammps/potentials and whose first thermo block is printed
 # with full precision (thermo_modify … format float %.15g; the 3000-step shear run is cut to 0 steps, it is
 # not compared). tests/md/styles_cases.py compares wafermd's thermo.csv with them at 1 and 3 ranks.
-# Usage: validation/styles/regenerate.sh   (needs Debian's lmp and lammps-examples)
+# Usage: validation/styles/regenerate.sh [NAME...]   (needs Debian's lmp and lammps-examples; with NAMEs, only
+# those cases' in.NAME are run, and not the shear examples)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 data="$here/../../tests/data/styles"
@@ -17,7 +18,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # rows LOG OUT: the header and rows of the first thermo block of a LAMMPS log.
 rows() { awk '/^ *Step/ {on = 1; n++} /^Loop time/ {on = 0} on && n == 1' "$1" >"$2"; }
-for input in "$data"/in.*; do
+inputs=("$data"/in.*)
+if [ $# -gt 0 ]; then inputs=(); for n in "$@"; do inputs+=("$data/in.$n"); done; fi
+for input in "${inputs[@]}"; do
   name=${input##*/in.}
   # A case may need a script run before it in the same directory (NAME.pre: the restart file it reads).
   if [ -f "$data/$name.pre" ]; then (cd "$work" && lmp -in "$data/$name.pre" -log none >/dev/null); fi
@@ -30,6 +33,7 @@ for input in "$data"/in.*; do
   # So does one that writes files NAME.out.* (fix ave/time, fix print).
   for out in "$work/$name".out.*; do if [ -f "$out" ]; then cp "$out" "$data/lammps_${out##*/}"; fi; done
 done
+[ $# -gt 0 ] && exit 0
 ex=/usr/share/lammps/examples/shear
 for name in shear shear.void; do
   sed -e 's#Ni_u3.eam#/usr/share/lammps/potentials/Ni_u3.eam#' \

@@ -6,6 +6,7 @@
 // LAMMPS, from eng (z2'/r − eng/r). Which atom is atom 1 is LAMMPS's neighbour-list detail, so the eng and
 // force of one row differ from lmp's where lmp lists the pair from the other atom; dist, the column sums of
 // eng, and force − eng/dist are the same. p1…pN stop at the command: pair_style eam has no extra fields.
+// Under hybrid/overlay … zbl (or zbl alone) each row adds the ZBL sub-style's single(): its E(r) and fpair.
 // The cluster backend runs it.
 #include <algorithm>
 #include <cmath>
@@ -71,9 +72,17 @@ class ComputePairLocal : public Compute {
         const double z2p = (k[0] * q + k[1]) * q + k[2];  // (r·φ)'
         const double z2 = ((k[3] * q + k[4]) * q + k[5]) * q + k[6];
         const double recip = 1.0 / r;
-        const double eng = share[i] + z2 * recip;
+        double eng = share[i] + z2 * recip;
         const double psip = fpi * rhojp + fp.at(p.id) * rhoip + (z2p * recip - eng * recip);
-        const double fpair = -psip * recip;
+        double fpair = -psip * recip;
+        // hybrid/overlay (and zbl alone): LAMMPS's PairHybrid::single adds each sub-style's single() within
+        // its cut-off — ZBL's energy and fpair on the pairs inside its outer cut-off (0 on a type pair it
+        // does not cover).
+        if (t.zbl.active() && rsq < t.zbl.outer_sq) {
+          double fz;
+          eng += potentials::zbl_pair(t.zbl.at(a.type[i], p.type), t.zbl.inner, t.zbl.inner_sq, rsq, fz);
+          fpair += fz;
+        }
         for (Field f : fields_) {
           switch (f) {
             case Field::dist:

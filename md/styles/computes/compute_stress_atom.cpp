@@ -1,7 +1,8 @@
 // compute stress/atom temp-ID|NULL [ke] [pair] [virial]: each group atom's stress tensor times its volume,
 // −(m v_a v_b + W_ab) in bar·Å³ (xx yy zz xy xz yz), as LAMMPS compute stress/atom: the kinetic part from
 // the atom's velocity, the pair part half of r_ij ⊗ f_ij summed over its EAM neighbours (LAMMPS's
-// per-atom virial). Summed over all atoms and divided by 3V it gives the pressure. A temperature compute
+// per-atom virial; with pair_style hybrid/overlay … zbl, or zbl alone, also the ZBL pairs'). Summed over all
+// atoms and divided by 3V it gives the pressure. A temperature compute
 // with a bias (temp/partial, temp/com, temp/region) is refused: its bias would be removed from the kinetic
 // part. 0 outside the group.
 #include <cmath>
@@ -72,7 +73,13 @@ class ComputeStressAtom : public Compute {
         t.density(ti, p.type, r, &rhoip);
         t.density(p.type, ti, r, &rhojp);
         t.pair(ti, p.type, r, &phip);
-        const double fpair = -(fpi * rhojp + fp.at(p.id) * rhoip + phip) / r;
+        double fpair = -(fpi * rhojp + fp.at(p.id) * rhoip + phip) / r;
+        // The ZBL sub-style's pairs (hybrid/overlay … zbl, or zbl alone) add their own virial.
+        if (t.zbl.active() && rsq < t.zbl.outer_sq) {
+          double fz;
+          potentials::zbl_pair(t.zbl.at(ti, p.type), t.zbl.inner, t.zbl.inner_sq, rsq, fz);
+          fpair += fz;
+        }
         // del = x_i − x_j = −d
         const double h = 0.5 * fpair;
         s[0] += h * dx * dx, s[1] += h * dy * dy, s[2] += h * dz * dz;
