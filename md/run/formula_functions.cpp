@@ -32,7 +32,8 @@ bool one_of(const std::string& w, std::initializer_list<const char*> names) {
 
 // The pair styles wafermd runs (md/commands/pair.cpp).
 bool pair_style_known(const std::string& s) {
-  return one_of(s, {"eam", "eam/alloy", "eam/fs", "eam/opt", "eam/alloy/opt", "eam/fs/opt"});
+  return one_of(
+      s, {"eam", "eam/alloy", "eam/fs", "eam/opt", "eam/alloy/opt", "eam/fs/opt", "zbl", "hybrid/overlay"});
 }
 
 }  // namespace
