@@ -30,10 +30,13 @@ TEST(YamlInput, TranslatesToLammpsCommandsInOrder) {
   const auto in = read_yaml_input(write("good.yaml", kGood), {});
   std::vector<std::string> names;
   for (const auto& c : in.commands) names.push_back(c.name);
-  const std::vector<std::string> want = {"units",      "atom_style",   "boundary",   "lattice",    "region",
-                                         "create_box", "create_atoms", "pair_style", "pair_coeff", "velocity",
-                                         "timestep",   "fix",          "run"};
+  const std::vector<std::string> want = {
+      "units",      "atom_style", "boundary", "lattice",      "region",   "create_box", "create_atoms",
+      "pair_style", "pair_coeff", "velocity", "neigh_modify", "timestep", "fix",        "run"};
   EXPECT_EQ(names, want);
+  // Native inputs rebuild lists as soon as needed (delay 0), unlike a LAMMPS script's default (delay 10).
+  for (const auto& c : in.commands)
+    if (c.name == "neigh_modify") EXPECT_EQ(c.args, (std::vector<std::string>{"delay", "0"}));
   EXPECT_EQ(in.settings.backend, "cluster");
 }
 
