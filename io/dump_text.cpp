@@ -116,6 +116,14 @@ bool DumpTextWriter::write(const DumpFrame& f) {
     line.clear();
     for (size_t c = 0; c < f.columns.size(); ++c) {
       if (c) line += ' ';
+      if (!local && f.columns[c] == "element") {
+        // The type's name from dump_modify element, "C" for every type without one (LAMMPS's default).
+        const int type = static_cast<int>(f.values[c][i]);
+        line += type >= 1 && type < static_cast<int>(elements_.size()) && !elements_[type].empty()
+                    ? elements_[type]
+                    : std::string("C");
+        continue;
+      }
       line += format_value(fmt[c], f.values[c][i], f.is_integer[c]);
     }
     line += sep;

@@ -31,7 +31,8 @@ class DumpTextWriter {
   /// Opens (truncates) `path`, gzip-compressed when `gz`; returns false if it cannot be written.
   bool open(const std::string& path, bool gz = false);
   void set_layout(DumpLayout layout) { layout_ = layout; }
-  /// xyz: the name written for each type (index 1..ntypes); empty: the type number.
+  /// xyz and cfg: the name written for each type (index 1..ntypes; empty: the type number); custom: the
+  /// `element` column's names ("C" where none is given).
   void set_elements(const std::vector<std::string>& elements) { elements_ = elements; }
   /// Per-column formats: `formats[c]` empty means LAMMPS's default (%d for integers, %g for reals).
   void set_formats(const std::vector<std::string>& formats) { formats_ = formats; }

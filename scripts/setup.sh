@@ -9,7 +9,7 @@ packages=(
   libtrilinos-kokkos-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libhwy-dev
-  lammps lammps-data
+  lammps lammps-data lammps-examples
   python3-numpy python3-matplotlib python3-h5py python3-mdanalysis python3-ase
 )
 missing=()

@@ -10,6 +10,7 @@
 #include "base/error.hpp"
 #include "md/cluster/eam_half_kernels.hpp"
 #include "md/core/balance.hpp"
+#include "md/core/boundaries.hpp"
 #include "md/core/lammps_order.hpp"
 #include "md/force/eam_atom_kernels.hpp"
 
@@ -44,49 +45,10 @@ const char* axis_name(int d) {
 // with `drop` is removed as LAMMPS's exchange removes it — direction by direction, each hole taking the last
 // atom of one-rank LAMMPS's order — and counted in `lost` (collective).
 void enforce_boundaries(State& s, const Comm& comm, bool drop, int64_t& lost) {
+  wrap_and_fit_box(s, comm);
   Atoms& a = s.atoms;
   const size_t n = a.size();
   double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
-  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
-  for (size_t i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      if (!std::isfinite(pos[d][i])) {
-        throw RunError("atom " + std::to_string(a.id[i]) + " has a non-finite " + axis_name(d) +
-                       " coordinate at step " + std::to_string(s.step));
-      }
-    }
-  }
-  for (int d = 0; d < 3; ++d) {
-    Box& b = s.box;
-    if (b.periodic(d)) {
-      double* vel = d == 0 ? a.vx.data() : d == 1 ? a.vy.data() : a.vz.data();
-      for (size_t i = 0; i < n; ++i) {
-        const int before = img[d][i];
-        wrap_periodic(pos[d][i], img[d][i], b.lo[d], b.hi[d]);
-        remap_velocity(b, d, a.mask[i], before, img[d][i], vel[i]);
-      }
-      continue;
-    }
-    double lo = b.lo[d], hi = b.hi[d];
-    if (b.face[d][0] != Face::fixed || b.face[d][1] != Face::fixed) {
-      double mn = std::numeric_limits<double>::max(), mx = -mn;
-      if (n > 0) {
-        const auto [pmn, pmx] = std::minmax_element(pos[d], pos[d] + n);
-        mn = *pmn, mx = *pmx;
-      }
-      mn = comm.min(mn), mx = comm.max(mx);
-      if (mn <= mx) {
-        // LAMMPS's small: 1e-4 of the box length set by set_initial_box (create_box, read_data, replicate,
-        // change_box: min_lo..min_hi), not of the current, already shrink-wrapped length.
-        const double small = 1.0e-4 * std::max(b.min_hi[d] - b.min_lo[d], 1.0e-10);
-        if (b.face[d][0] == Face::shrink) lo = mn - small;
-        if (b.face[d][0] == Face::shrink_min) lo = std::min(mn - small, b.min_lo[d]);
-        if (b.face[d][1] == Face::shrink) hi = mx + small;
-        if (b.face[d][1] == Face::shrink_min) hi = std::max(mx + small, b.min_hi[d]);
-        b.lo[d] = lo, b.hi[d] = hi;
-      }
-    }
-  }
   int64_t beyond[3] = {0, 0, 0};  // atoms beyond the faces along x, y, z (all ranks)
   for (int d = 0; d < 3; ++d) {
     const Box& b = s.box;

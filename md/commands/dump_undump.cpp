@@ -14,9 +14,9 @@ namespace wmd::md {
 namespace {
 
 const std::vector<std::string>& dump_columns() {
-  static const std::vector<std::string> cols = {"id", "type", "mass", "x",  "y",   "z",   "xs",  "ys",
-                                                "zs", "xu",   "yu",   "zu", "xsu", "ysu", "zsu", "ix",
-                                                "iy", "iz",   "vx",   "vy", "vz",  "fx",  "fy",  "fz"};
+  static const std::vector<std::string> cols = {
+      "id",  "type", "element", "mass", "x",  "y",  "z",  "xs", "ys", "zs", "xu", "yu", "zu",
+      "xsu", "ysu",  "zsu",     "ix",   "iy", "iz", "vx", "vy", "vz", "fx", "fy", "fz"};
   return cols;
 }
 
@@ -248,8 +248,9 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
     } else if (key == "pad") {
       it->pad = static_cast<int>(a.integer("the digits of the step in file names", 0, 30));
     } else if (key == "element") {
-      if (it->style != "xyz" && it->style != "cfg")
-        a.fail("dump_modify element applies to dump xyz and cfg (the names they write per type)");
+      // The names xyz and cfg write per type, and custom's element column; lmp 2021 refuses it for dump atom.
+      if (it->style == "atom")
+        a.fail("dump_modify element is not for dump atom (LAMMPS: Illegal dump_modify command)");
       it->elements.assign(1, "");
       for (int t = 1; t <= sim.state.ntypes; ++t)
         it->elements.push_back(a.word("an element name per atom type"));

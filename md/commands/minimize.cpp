@@ -168,6 +168,9 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   const auto loop_start = std::chrono::steady_clock::now();
   sim.run_clock = loop_start;
   sim.updated = true;  // LAMMPS's first_update: a later `run … pre no` may skip its set-up
+  // LAMMPS's time is atime + (step − atimestep)·dt and a minimisation advances the step but not atimestep:
+  // the Time column grows by dt per iteration, until the next run's set-up drops the lag (Integrate::init).
+  if (sim.state.time_lag_from < 0) sim.state.time_lag_from = start_step;
   double output = 0.0;
   auto each = [&](bool first, bool last) {
     sim.forces_current = true;

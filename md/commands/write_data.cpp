@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "io/lammps_data.hpp"
+#include "md/core/boundaries.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -18,18 +19,18 @@ void cmd_write_data(Simulation& sim, const io::Command& c) {
     if (key == "pair") a.word("ii or ij");
   }
   if (sim.dry_run) return;
-  // Rows (LAMMPS writes wrapped coordinates with their image flags) gathered to rank 0, which writes them by
-  // id.
+  // LAMMPS's write_data first applies pbc and reset_box to the system itself: atoms are wrapped into the box
+  // and shrink-wrapped faces fitted to them, so the file's box holds its atoms and the run goes on from
+  // there.
+  if (wrap_and_fit_box(sim.state, sim.comm)) ++sim.state.edits;
+  // Rows gathered to rank 0, which writes them by id.
   constexpr int kCols = 11;
   const Atoms& at = sim.state.atoms;
   std::vector<double> rows;
   rows.reserve(kCols * at.size());
   for (size_t i = 0; i < at.size(); ++i) {
-    double p[3] = {at.x[i], at.y[i], at.z[i]};
-    int im[3] = {at.ix[i], at.iy[i], at.iz[i]};
-    for (int k = 0; k < 3; ++k) {
-      if (sim.state.box.periodic(k)) wrap_periodic(p[k], im[k], sim.state.box.lo[k], sim.state.box.hi[k]);
-    }
+    const double p[3] = {at.x[i], at.y[i], at.z[i]};
+    const int im[3] = {at.ix[i], at.iy[i], at.iz[i]};
     rows.insert(rows.end(), {static_cast<double>(at.id[i]), static_cast<double>(at.type[i]), p[0], p[1], p[2],
                              static_cast<double>(im[0]), static_cast<double>(im[1]),
                              static_cast<double>(im[2]), at.vx[i], at.vy[i], at.vz[i]});

@@ -73,11 +73,37 @@ std::string Simulation::dry_restart_path(const std::string& file) {
   return dry_restart_dir_ + "/" + name;
 }
 
+// LAMMPS's read_restart of a name with '*': the existing file whose '*' stands for the largest timestep
+// (the name itself when none matches, so the error names it).
+static std::string latest_restart(const std::string& pattern) {
+  const size_t star = pattern.find('*');
+  if (star == std::string::npos) return pattern;
+  const std::filesystem::path p(pattern);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  const std::string name = p.filename().string();
+  const size_t nstar = name.find('*');
+  const std::string head = name.substr(0, nstar), tail = name.substr(nstar + 1);
+  std::error_code ec;
+  long long best = -1;
+  std::string found = pattern;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.size() <= head.size() + tail.size() || f.compare(0, head.size(), head) != 0 ||
+        f.compare(f.size() - tail.size(), tail.size(), tail) != 0)
+      continue;
+    const std::string mid = f.substr(head.size(), f.size() - head.size() - tail.size());
+    if (mid.empty() || mid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long long step = std::stoll(mid);
+    if (step > best) best = step, found = e.path().string();
+  }
+  return found;
+}
+
 void Simulation::read_restart_file(const std::string& given, const SourcePos& at) {
+  std::string path = latest_restart(given);
   // The dry run reads what its own write_restart made of that name, if it made one.
-  std::string path = given;
   if (dry_run && !dry_restart_dir_.empty()) {
-    const std::string scratch = dry_restart_path(given);
+    const std::string scratch = latest_restart(dry_restart_path(given));
     if (std::filesystem::exists(scratch)) path = scratch;
   }
   if (is_lammps_restart(path))
@@ -104,7 +130,8 @@ void Simulation::read_restart_file(const std::string& given, const SourcePos& at
     if (static_cast<int64_t>(ints(k).size()) != natoms) fail_input(at, what + " is inconsistent: " + k);
   state.step = ints("meta/step")[0];
   // LAMMPS's restart files do not carry the elapsed time: after read_restart `time` is step·dt until a run
-  // starts and counts from 0 at that run's first step (a native checkpoint continuation, --restart, keeps it).
+  // starts and counts from 0 at that run's first step (a native checkpoint continuation, --restart, keeps
+  // it).
   state.time = 0.0;
   state.time_lag_from = 0;
   state.dt = reals("meta/dt")[0];

@@ -13,6 +13,7 @@
 #include "fabric/cost_model.hpp"
 #include "fabric/cycle_simulator.hpp"
 #include "fabric/schedules/schedules.hpp"
+#include "sweep_sample.hpp"
 
 namespace wmd::fabric {
 namespace {
@@ -67,6 +68,7 @@ TEST_P(WindowMulticastSweep, WithinFivePercent) {
   const HardwareSpec hw = preset("wse2");
   std::vector<Case> cases;
   const int n = GetParam();
+  WMD_SWEEP_SAMPLE(n, 8, 9, 10, 16, 17, 31, 32, 33, 47, 64);
   for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
     for (bool wrap : {false, true})
       for (int words : {4, 1}) {

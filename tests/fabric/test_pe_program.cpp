@@ -13,6 +13,7 @@
 #include "fabric/program_run.hpp"
 #include "fabric/schedules/md_step.hpp"
 #include "fabric/schedules/schedules.hpp"
+#include "sweep_sample.hpp"
 
 namespace wmd::fabric {
 namespace {
@@ -275,6 +276,7 @@ class MdStepSweep : public ::testing::TestWithParam<int> {};
 TEST_P(MdStepSweep, ModelWithinFivePercent) {
   const HardwareSpec hw = preset("wse2");
   const int n = GetParam();
+  WMD_SWEEP_SAMPLE(n, 8, 9, 12, 16, 17, 24, 31, 32, 40);
   double worst = 0;
   int cases = 0;
   for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)

@@ -141,6 +141,23 @@ TEST(ScriptFiles, FixAveTimeOverwriteKeepsOnlyTheLastAverage) {
   EXPECT_EQ(slurp(dir + "/shrink.out"), "# Time-averaged data for fix o\n# TimeStep v_shrink\n40 10\n");
 }
 
+TEST(ScriptParity, WriteDataMinimizeTimeAndRestartStarAsLammps) {
+  // write_data fits a shrink-wrapped box (and the run goes on in it); Time grows by dt per minimisation
+  // iteration until the next run; read_restart state.* reads the largest step's file.
+  const std::string dir = setup_dir("box_time", {"in.box_time"});
+  const auto r = run_wafermd_in(dir, "run in.box_time --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "box_time.ref"), 1e-9);
+}
+
+TEST(ScriptDumps, ElementColumnEqualsLammpsByteForByte) {
+  const std::string dir = setup_dir("element", {"in.element"});
+  const auto r = run_wafermd_in(dir, "run in.element --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(dir + "/element.dump"), slurp(kData + "element.dump"));
+  EXPECT_EQ(slurp(dir + "/element_default.dump"), slurp(kData + "element_default.dump"));
+}
+
 TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
   const std::string dir = setup_dir("atom_values", {"in.atom_values"});
   const auto r = run_wafermd_in(dir, "run in.atom_values --output out");
@@ -437,7 +454,7 @@ TEST(ScriptErrors, DumpCfgAndWriteDumpRefuseBadColumns) {
   for (const char* bad :
        {"dump 1 all cfg 10 one.cfg mass type xs ys zs\n", "dump 1 all cfg 10 a.*.cfg type mass xs ys zs\n",
         "dump 1 all cfg 10 a.*.cfg mass type xs ys zsu\n",
-        "dump 1 all custom 10 a.dump id\ndump_modify 1 element Cu\n", "write_dump all custom\n",
+        "dump 1 all atom 10 a.dump\ndump_modify 1 element Cu\n", "write_dump all custom\n",
         "write_dump all h5md t.h5 position\n", "write_dump all custom f.dump id modify bogus 1\n"}) {
     const std::string dir = wmd::test::scratch_dir("script_bad_cfg");
     std::ofstream(dir + "/in.bad") << "units metal\nlattice fcc 3.615\nregion b block 0 2 0 2 0 2\n"

@@ -36,6 +36,10 @@ run in.run_pre_no
 grep '^>>' in.run_pre_no.out >"$data/run_pre_no.ref"
 run in.timer
 grep '^>>' in.timer.out >"$data/timer.ref"
+run in.box_time
+grep '^>>' in.box_time.out >"$data/box_time.ref"
+run in.element
+cp element.dump element_default.dump "$data/"
 run in.thermo
 sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
 run in.velocity_local

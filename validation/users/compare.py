@@ -258,9 +258,24 @@ def close(a, b):
     return abs(a - b) <= REL * max(abs(a), FLOOR)
 
 
+NUMBER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+
+
+def tokens(line):
+    """A line's words, a word that glues numbers to text (`lx=21.718`, `E:-3.54eV`) split into its text and
+    number parts, so that the numbers are compared as numbers."""
+    out = []
+    for w in line.split():
+        if _num(w):
+            out.append(w)
+        else:
+            out.extend(p for p in NUMBER.split(w) if p)
+    return out
+
+
 def word_diff(x, y, numbers=True):
     """None if the word lists agree, else (index, a, b)."""
-    wx, wy = x.split(), y.split()
+    wx, wy = tokens(x), tokens(y)
     for k, (a, b) in enumerate(zip(wx, wy)):
         if a == b:
             continue

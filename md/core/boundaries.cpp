@@ -1,0 +1,58 @@
+#include "md/core/boundaries.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "base/error.hpp"
+
+namespace wmd::md {
+
+bool wrap_and_fit_box(State& s, const Comm& comm) {
+  Atoms& a = s.atoms;
+  const size_t n = a.size();
+  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
+  static const char* const kAxis[3] = {"x", "y", "z"};
+  for (size_t i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d)
+      if (!std::isfinite(pos[d][i]))
+        throw RunError("atom " + std::to_string(a.id[i]) + " has a non-finite " + kAxis[d] +
+                       " coordinate at step " + std::to_string(s.step));
+  bool changed = false;
+  for (int d = 0; d < 3; ++d) {
+    Box& b = s.box;
+    if (b.periodic(d)) {
+      double* vel = d == 0 ? a.vx.data() : d == 1 ? a.vy.data() : a.vz.data();
+      for (size_t i = 0; i < n; ++i) {
+        const int before = img[d][i];
+        wrap_periodic(pos[d][i], img[d][i], b.lo[d], b.hi[d]);
+        remap_velocity(b, d, a.mask[i], before, img[d][i], vel[i]);
+        changed |= img[d][i] != before;
+      }
+      continue;
+    }
+    if (b.face[d][0] == Face::fixed && b.face[d][1] == Face::fixed) continue;
+    double mn = std::numeric_limits<double>::max(), mx = -mn;
+    if (n > 0) {
+      const auto [pmn, pmx] = std::minmax_element(pos[d], pos[d] + n);
+      mn = *pmn, mx = *pmx;
+    }
+    mn = comm.min(mn), mx = comm.max(mx);
+    if (mn > mx) continue;
+    // LAMMPS's small: 1e-4 of the box length set by set_initial_box (create_box, read_data, replicate,
+    // change_box: min_lo..min_hi), not of the current, already shrink-wrapped length.
+    const double small = 1.0e-4 * std::max(b.min_hi[d] - b.min_lo[d], 1.0e-10);
+    double lo = b.lo[d], hi = b.hi[d];
+    if (b.face[d][0] == Face::shrink) lo = mn - small;
+    if (b.face[d][0] == Face::shrink_min) lo = std::min(mn - small, b.min_lo[d]);
+    if (b.face[d][1] == Face::shrink) hi = mx + small;
+    if (b.face[d][1] == Face::shrink_min) hi = std::max(mx + small, b.min_hi[d]);
+    changed |= lo != b.lo[d] || hi != b.hi[d];
+    b.lo[d] = lo, b.hi[d] = hi;
+  }
+  return changed;
+}
+
+}  // namespace wmd::md
