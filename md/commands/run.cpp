@@ -20,11 +20,11 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   int64_t n = a.integer("the number of steps", 0, 4000000000000000000LL);
   bool upto = false;
   int64_t start = -1, stop = -1;
-  bool pre = true;
+  bool pre = true, post = true;
   while (!a.done()) {
     // `every` is expanded into segment runs by the script reader (io/script_control.cpp). `pre no` skips
     // the set-up after the first run as LAMMPS does (no fix or compute set-up: fix dt/reset keeps its
-    // timestep, fix langevin draws nothing); `post` only changes what LAMMPS prints.
+    // timestep, fix langevin draws nothing); `post no` prints the loop time alone, as LAMMPS's Finish.
     const std::string key = a.choice("a run keyword", {"upto", "start", "stop", "pre", "post"});
     if (key == "upto") {
       upto = true;
@@ -33,7 +33,7 @@ void cmd_run(Simulation& sim, const io::Command& c) {
     } else if (key == "pre") {
       pre = a.yes_no(key);
     } else {
-      a.yes_no(key);
+      post = a.yes_no(key);
     }
   }
   if (upto) {
@@ -81,7 +81,7 @@ void cmd_run(Simulation& sim, const io::Command& c) {
     return;
   }
   sim.ramp_start = start, sim.ramp_stop = stop;
-  sim.run_pre = pre;
+  sim.run_pre = pre, sim.run_post = post;
   sim.run_steps(n);
 }
 

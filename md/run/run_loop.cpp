@@ -127,17 +127,20 @@ void Simulation::verlet_step(int64_t end, bool show_progress, double& modify_sec
 }
 
 void Simulation::run_steps(int64_t nsteps) {
-  log.line("Setting up Verlet run ...");
-  log.line("  Unit style    : metal");
-  log.line("  Current step  : " + std::to_string(state.step));
-  log.line(fmt::format("  Time step     : {}", state.dt));
-  run_start_step = state.step;
   // LAMMPS's `run … pre no` after a first run or minimisation: no init and no set-up (Run::command calls
   // only output->setup), so fixes and computes keep their state, dof and timestep, and the step goes on with
-  // the forces the last one left. The backend still builds its lists here; the forces and the timestep of
-  // before are put back after it, as for a checkpoint continuation.
+  // the forces the last one left; nor does it print the set-up's lines. The backend still builds its lists
+  // here; the forces and the timestep of before are put back after it, as for a checkpoint continuation.
   const bool full_setup = run_pre || !updated;
-  run_pre = true;
+  const bool summary = run_post;  // `post no`: LAMMPS's Finish prints the loop time alone
+  run_pre = run_post = true;
+  if (full_setup) {
+    log.line("Setting up Verlet run ...");
+    log.line("  Unit style    : metal");
+    log.line("  Current step  : " + std::to_string(state.step));
+    log.line(fmt::format("  Time step     : {}", state.dt));
+  }
+  run_start_step = state.step;
   if (!full_setup && restart_forces_.empty()) {
     const Atoms& at = state.atoms;
     for (size_t i = 0; i < at.size(); ++i) restart_forces_[at.id[i]] = {at.fx[i], at.fy[i], at.fz[i]};
@@ -207,8 +210,9 @@ void Simulation::run_steps(int64_t nsteps) {
   const PhaseTimes setup_times = backend->phase_times();
   check_finite();
   const double mem = current_rss_mb();
-  log.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
-                       comm.min(mem), comm.sum(mem) / comm.size(), comm.max(mem)));
+  if (full_setup)
+    log.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
+                         comm.min(mem), comm.sum(mem) / comm.size(), comm.max(mem)));
   run_clock = std::chrono::steady_clock::now();
   if (cascade.defects) cascade_end_of_step(true);
   thermo_output(true);
@@ -315,7 +319,11 @@ void Simulation::run_steps(int64_t nsteps) {
   PhaseTimes pt = backend->phase_times();
   pt.pair -= setup_times.pair, pt.neigh -= setup_times.neigh, pt.comm -= setup_times.comm;
   totals.phases.pair += pt.pair, totals.phases.neigh += pt.neigh, totals.phases.comm += pt.comm;
-  print_run_summary(done, seconds, pt, output, modify, comm.waited() - waited_before);
+  if (summary)
+    print_run_summary(done, seconds, pt, output, modify, comm.waited() - waited_before);
+  else
+    log.line(fmt::format("Loop time of {:.6g} on {} procs for {} steps with {} atoms\n", seconds, comm.size(),
+                         done, natoms()));
 }
 
 void Simulation::print_run_summary(int64_t nsteps, double seconds, const PhaseTimes& pt, double output,

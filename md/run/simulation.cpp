@@ -360,6 +360,7 @@ double Simulation::fix_energy() const {
 ThermoContext Simulation::thermo_context(const ForceResult* force, bool normalise) {
   ThermoContext ctx{&state, force, 0.0, run_start_step, normalise, &comm};
   ctx.fix_energy = fix_energy();
+  for (int d = 0; d < 3; ++d) ctx.lattice[d] = lattice.spacing[d];
   if (thermo.temp_id.empty()) {
     if (running && run_start_atoms >= 0 && natoms() != run_start_atoms) {
       double dof = 0.0;

@@ -70,7 +70,7 @@ struct ThermoSettings {
   std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
   std::string lost = "error";  // `thermo_modify lost error|warn|ignore` (LAMMPS's lostflag)
   bool lost_warned = false;    // warn: LAMMPS's lostbefore, the warning is printed once
-  SourcePos pos;        // the thermo_style command (its v_ columns are checked at each run's set-up)
+  SourcePos pos;               // the thermo_style command (its v_ columns are checked at each run's set-up)
 };
 
 /// What LAMMPS's thermo output gives a formula that reads a thermo keyword between runs
@@ -339,9 +339,9 @@ class Simulation : public StyleLookup {
 
   // ---- Where the runs stand
   // --------------------------------------------------------------------------------
-  bool forces_current = false;   // the backend's result belongs to the current positions
-  bool running = false;          // inside a run or minimisation (references may invoke computes)
-  bool run_pre = true;           // the next run's `pre` keyword (reset to yes by each run)
+  bool forces_current = false;           // the backend's result belongs to the current positions
+  bool running = false;                  // inside a run or minimisation (references may invoke computes)
+  bool run_pre = true, run_post = true;  // the next run's `pre` and `post` keywords (reset by each run)
   bool updated = false;          // LAMMPS's first_update: a run or minimisation took place (since clear)
   int atom_variable_depth_ = 0;  // atom-style variables that read others (a guard against cycles)
   std::chrono::steady_clock::time_point run_clock;

@@ -12,18 +12,63 @@ namespace wmd::md {
 namespace {
 
 const std::map<std::string, std::string>& headers() {
-  static const std::map<std::string, std::string> h = {
-      {"step", "Step"},      {"elapsed", "Elapsed"},   {"dt", "Dt"},         {"time", "Time"},
-      {"cpu", "CPU"},        {"atoms", "Atoms"},       {"temp", "Temp"},     {"press", "Press"},
-      {"pe", "PotEng"},      {"ke", "KinEng"},         {"etotal", "TotEng"}, {"evdwl", "E_vdwl"},
-      {"ecoul", "E_coul"},   {"epair", "E_pair"},      {"ebond", "E_bond"},  {"eangle", "E_angle"},
-      {"edihed", "E_dihed"}, {"eimp", "E_impro"},      {"emol", "E_mol"},    {"elong", "E_long"},
-      {"vol", "Volume"},     {"density", "Density"},   {"lx", "Lx"},         {"ly", "Ly"},
-      {"lz", "Lz"},          {"xlo", "Xlo"},           {"xhi", "Xhi"},       {"ylo", "Ylo"},
-      {"yhi", "Yhi"},        {"zlo", "Zlo"},           {"zhi", "Zhi"},       {"pxx", "Pxx"},
-      {"pyy", "Pyy"},        {"pzz", "Pzz"},           {"pxy", "Pxy"},       {"pxz", "Pxz"},
-      {"pyz", "Pyz"},        {"enthalpy", "Enthalpy"}, {"xy", "Xy"},         {"xz", "Xz"},
-      {"yz", "Yz"},          {"cpuremain", "CPULeft"}, {"fmax", "Fmax"},     {"fnorm", "Fnorm"}};
+  static const std::map<std::string, std::string> h = {{"step", "Step"},
+                                                       {"elapsed", "Elapsed"},
+                                                       {"dt", "Dt"},
+                                                       {"time", "Time"},
+                                                       {"cpu", "CPU"},
+                                                       {"atoms", "Atoms"},
+                                                       {"temp", "Temp"},
+                                                       {"press", "Press"},
+                                                       {"pe", "PotEng"},
+                                                       {"ke", "KinEng"},
+                                                       {"etotal", "TotEng"},
+                                                       {"evdwl", "E_vdwl"},
+                                                       {"ecoul", "E_coul"},
+                                                       {"epair", "E_pair"},
+                                                       {"ebond", "E_bond"},
+                                                       {"eangle", "E_angle"},
+                                                       {"edihed", "E_dihed"},
+                                                       {"eimp", "E_impro"},
+                                                       {"emol", "E_mol"},
+                                                       {"elong", "E_long"},
+                                                       {"vol", "Volume"},
+                                                       {"density", "Density"},
+                                                       {"lx", "Lx"},
+                                                       {"ly", "Ly"},
+                                                       {"lz", "Lz"},
+                                                       {"xlo", "Xlo"},
+                                                       {"xhi", "Xhi"},
+                                                       {"ylo", "Ylo"},
+                                                       {"yhi", "Yhi"},
+                                                       {"zlo", "Zlo"},
+                                                       {"zhi", "Zhi"},
+                                                       {"pxx", "Pxx"},
+                                                       {"pyy", "Pyy"},
+                                                       {"pzz", "Pzz"},
+                                                       {"pxy", "Pxy"},
+                                                       {"pxz", "Pxz"},
+                                                       {"pyz", "Pyz"},
+                                                       {"enthalpy", "Enthalpy"},
+                                                       {"xy", "Xy"},
+                                                       {"xz", "Xz"},
+                                                       {"yz", "Yz"},
+                                                       {"cpuremain", "CPULeft"},
+                                                       {"fmax", "Fmax"},
+                                                       {"fnorm", "Fnorm"},
+                                                       {"xlat", "Xlat"},
+                                                       {"ylat", "Ylat"},
+                                                       {"zlat", "Zlat"},
+                                                       {"bonds", "Bonds"},
+                                                       {"angles", "Angles"},
+                                                       {"dihedrals", "Diheds"},
+                                                       {"impropers", "Impros"},
+                                                       {"cella", "Cella"},
+                                                       {"cellb", "Cellb"},
+                                                       {"cellc", "Cellc"},
+                                                       {"cellalpha", "CellAlpha"},
+                                                       {"cellbeta", "CellBeta"},
+                                                       {"cellgamma", "CellGamma"}};
   return h;
 }
 
@@ -139,6 +184,15 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     v = m.total()[0] * units::mv2d / vol;  // LAMMPS's order and constant
   } else if (k == "lx" || k == "ly" || k == "lz")
     v = s.box.prd(k[1] - 'x');
+  else if (k == "xlat" || k == "ylat" || k == "zlat")  // the lattice spacings (default lattice none 1.0: 1)
+    v = c.lattice[k[0] - 'x'];
+  else if (k == "bonds" || k == "angles" || k == "dihedrals" || k == "impropers")  // atom_style atomic
+    v = 0.0;
+  else if (k == "cella" || k == "cellb" ||
+           k == "cellc")  // an orthogonal box's cell: its lengths, right angles
+    v = s.box.prd(k[4] - 'a');
+  else if (k == "cellalpha" || k == "cellbeta" || k == "cellgamma")
+    v = 90.0;
   else if (k == "xlo" || k == "ylo" || k == "zlo")
     v = s.box.lo[k[0] - 'x'];
   else if (k == "xhi" || k == "yhi" || k == "zhi")

@@ -154,9 +154,11 @@ class Fix {
   virtual void save_state(FixStateMap& out) const { (void)out; }
   /// Restores what save_state wrote (keys prefixed with the fix ID by the caller if it mixes fixes).
   virtual void restore_state(const FixStateMap& in) { (void)in; }
-  /// False for a style whose LAMMPS fix writes nothing into restart files (fix langevin: a fix defined
-  /// after read_restart starts afresh, as in LAMMPS); its save_state then serves checkpoints only.
-  virtual bool keeps_restart_state() const { return true; }
+  /// True for a style whose LAMMPS fix writes its state into restart files (restart_global or
+  /// restart_peratom: nvt/npt, temp/berendsen, temp/rescale, deposit, spring/self, store/state, move,
+  /// deform): a fix of that ID and style defined after read_restart takes it back. Every other fix starts
+  /// afresh after read_restart, as in LAMMPS; its save_state serves wafermd's checkpoints (--restart) only.
+  virtual bool keeps_restart_state() const { return false; }
 
  protected:
   /// True if atom i is in the group (and the region, if any).

@@ -158,6 +158,15 @@ TEST(ScriptDumps, ElementColumnEqualsLammpsByteForByte) {
   EXPECT_EQ(slurp(dir + "/element_default.dump"), slurp(kData + "element_default.dump"));
 }
 
+TEST(ScriptParity, FixesAfterReadRestartAsLammps) {
+  // fix nvt takes back its chain (LAMMPS's restart_global); fix ave/time starts afresh (it has none).
+  const std::string dir = setup_dir("restart_fixes", {"in.restart_fixes"});
+  const auto r = run_wafermd_in(dir, "run in.restart_fixes --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "restart_fixes.ref"), 1e-9);
+  expect_same_words(slurp(dir + "/second.txt"), slurp(kData + "restart_fixes_second.txt"), 1e-9);
+}
+
 TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
   const std::string dir = setup_dir("atom_values", {"in.atom_values"});
   const auto r = run_wafermd_in(dir, "run in.atom_values --output out");

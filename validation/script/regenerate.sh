@@ -40,6 +40,9 @@ run in.box_time
 grep '^>>' in.box_time.out >"$data/box_time.ref"
 run in.element
 cp element.dump element_default.dump "$data/"
+run in.restart_fixes
+grep '^>>' in.restart_fixes.out >"$data/restart_fixes.ref"
+cp second.txt "$data/restart_fixes_second.txt"
 run in.thermo
 sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
 run in.velocity_local

@@ -28,6 +28,7 @@ class FixDeform : public Fix {
     for (int d = 0; d < 3; ++d) dim_[d] = dims[d];
   }
   bool changes_box() const override { return true; }
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
 
   // LAMMPS's init: start from the present box, stop where the style says at the run's end.

@@ -40,6 +40,7 @@ class FixDeposit : public Fix {
     max_tag_ = max_tag;
   }
   bool time_dependent() const override { return true; }
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
   unsigned backends() const override { return kOnCluster; }
 

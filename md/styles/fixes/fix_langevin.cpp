@@ -102,7 +102,6 @@ class FixLangevin : public Fix {
   }
   // LAMMPS's fix langevin writes nothing into restart files: defined after read_restart it starts a new
   // RanMars from its seed. A checkpoint's state continues the interrupted run.
-  bool keeps_restart_state() const override { return false; }
   void restore_state(const FixStateMap& in) override {
     const auto r = in.find("random");
     if (r != in.end()) rng_.set_state(r->second);

@@ -23,6 +23,7 @@ class FixMove : public Fix {
     ref_.take(f.ctx.s, f.ctx.comm ? *f.ctx.comm : Comm::local(), f.group);
   }
   bool integrates() const override { return true; }
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
 
   void initial_integrate(FixContext& c) override {

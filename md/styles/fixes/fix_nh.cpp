@@ -27,6 +27,7 @@ class FixNH : public Fix {
     for (int k = 0; k <= kMaxChain; ++k) eta_[k] = eta_dot_[k] = eta_dotdot_[k] = eta_mass_[k] = 0.0;
     for (int k = 0; k <= kMaxChain; ++k) etap_[k] = etap_dot_[k] = etap_dotdot_[k] = etap_mass_[k] = 0.0;
   }
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool integrates() const override { return true; }
   bool changes_box() const override { return p_.pstat; }
 

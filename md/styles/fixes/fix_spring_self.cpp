@@ -14,6 +14,7 @@ class FixSpringSelf : public Fix {
     for (int d = 0; d < 3; ++d) use_[d] = use[d];
     if (f.ctx.comm) origin_.take(f.ctx.s, *f.ctx.comm, group_);
   }
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
   bool changes_forces_when_minimizing() const override { return true; }
   bool has_global_energy() const override { return true; }

@@ -27,6 +27,7 @@ class FixStoreState : public Fix {
       : Fix(f.id, f.style, f.group), every_(every), in_(std::move(in)), state_(&f.ctx.s), pos_(f.a.pos()) {
     store(f.ctx.s, nullptr, f.ctx.comm, true, false);  // the attributes as they are now
   }
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
   OutputShape shape() const override {
     OutputShape s;

@@ -14,6 +14,7 @@ class FixTempBerendsen : public Fix {
   FixTempBerendsen(const FixArgs& f, double t0, double t1, double period)
       : Fix(f.id, f.style, f.group), t_start_(t0), t_stop_(t1), period_(period), temperature_(f) {}
 
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
   OutputShape shape() const override { return {true, 0, -1, true}; }  // energy removed: extensive
   bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) override {

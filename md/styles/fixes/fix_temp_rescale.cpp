@@ -21,6 +21,7 @@ class FixTempRescale : public Fix {
         window_(window),
         fraction_(fraction),
         temperature_(f) {}
+  bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
   OutputShape shape() const override { return {true, 0, -1, true}; }
   /// f_ID changes only every N steps (LAMMPS's global_freq = N: thermo must print on multiples of it).
