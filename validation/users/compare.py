@@ -16,8 +16,8 @@ What is compared, wafermd's run against lmp's (the FIRST difference is reported)
   the script's units for values near zero (pressures and energies that cancel to ~0 carry the round-off of
   their terms, not of their sum). Other words must be equal.
   A script whose source.json has "known": "docs/…#anchor" (a difference that is lmp 2021's own quirk, documented
-  there) is reported as explained when it differs, never as agreeing. lmp itself runs at 2 ranks too: where
-  its own 2-rank output already parts from its 1-rank output at or before wafermd's first difference (a
+  there) is reported as explained when it differs, never as agreeing. lmp itself runs at 2 and 4 ranks too:
+  where its own 2- or 4-rank output already parts from its 1-rank output at or before wafermd's first difference (a
   minimisation whose stop round-off decides, etol 1e-25; a box/relax path near convergence), the script is
   reported as lmp-varies — lmp does not reproduce that value itself — never as agreeing.
   wafermd exiting non-zero (exit 2 included: a refusal) where lmp exits 0 is a failure.
@@ -459,11 +459,11 @@ def job(case, which, wafermd, scratch, timeout):
     outs, errs, secs, rc = [], [], 0.0, 0
     for k, script in enumerate(case.scripts):
         output = ".wafermd" if k == len(case.scripts) - 1 else f".wafermd-{k + 1}"
-        if which in ("lmp", "lmp2"):
+        if which in ("lmp", "lmp2", "lmp4"):
             cmd = ["lmp", "-in", script, "-log", "none", "-nocite"]
             cmd += [a for n, v in case.variables for a in ("-var", n, v)]
-            if which == "lmp2":
-                cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2"] + cmd
+            if which != "lmp":
+                cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", which[3:]] + cmd
         else:
             cmd = [wafermd, "run", script, "--output", output]
             cmd += [a for n, v in case.variables for a in ("--var", n, v)]
@@ -494,22 +494,25 @@ def limits(lmp_out):
     return sorted(set(bad))
 
 
-def lmp_parts_from_itself(case, lmp, lmp2, k_w):
-    """Where lmp's own 2-rank run leaves its 1-rank path at or before output item k_w (None: it does not, or
-    the files differ where wafermd's do): such a stop or value is decided by round-off, which lmp itself does
-    not reproduce across rank counts (a minimisation at etol 1e-25, a box/relax near convergence)."""
-    if lmp2 is None or lmp2["rc"] != 0:
-        return None
-    el, e2 = events(lmp["out"], case.prints, case.echo), events(lmp2["out"], case.prints, case.echo)
-    d = first_event_diff_at(el, e2, True)
-    if d is not None and (k_w is None or d[0] <= k_w):
-        return d[1]
-    if k_w is None and d is None:
-        return first_file_diff(lmp["dir"], lmp2["dir"], case.outfiles, set(case.files), True)
+def lmp_parts_from_itself(case, lmp, others, k_w):
+    """Where lmp's own 2- or 4-rank run leaves its 1-rank path at or before output item k_w (None: neither
+    does): such a stop or value is decided by round-off, which lmp itself does not reproduce across rank counts
+    (a minimisation at etol 1e-25, a box/relax near convergence)."""
+    el = events(lmp["out"], case.prints, case.echo)
+    for ranks, other in others:
+        if other is None or other["rc"] != 0:
+            continue
+        d = first_event_diff_at(el, events(other["out"], case.prints, case.echo), True)
+        if d is not None and (k_w is None or d[0] <= k_w):
+            return f"on {ranks} ranks, {d[1]}"
+        if k_w is None and d is None:
+            f = first_file_diff(lmp["dir"], other["dir"], case.outfiles, set(case.files), True)
+            if f:
+                return f"on {ranks} ranks, {f}"
     return None
 
 
-def verdict(case, lmp, w, lmp2=None):
+def verdict(case, lmp, w, others=()):
     """(status, text): status one of agrees, explained, lmp-varies, differs, fails, timeout, lmp-fails."""
     if lmp["rc"] != 0:
         return "lmp-fails", f"lmp: exit {lmp['rc']}: {error_line(lmp['out'], lmp['err'])}"
@@ -533,9 +536,9 @@ def verdict(case, lmp, w, lmp2=None):
         return "agrees", f"{sum(e[0] == 'row' for e in el)} thermo rows, {sum(e[0] == 'print' for e in el)} prints"
     if case.known:
         return "explained", f"{d} — explained: {case.known}"
-    own = lmp_parts_from_itself(case, lmp, lmp2, dk[0] if dk else None)
+    own = lmp_parts_from_itself(case, lmp, others, dk[0] if dk else None)
     if own:
-        return "lmp-varies", f"{d} — lmp on 2 ranks already parts from its 1-rank run: {own}"
+        return "lmp-varies", f"{d} — lmp itself already parts from its 1-rank run there: {own}"
     return "differs", d
 
 
@@ -559,7 +562,7 @@ def main():
     res = {}
     with cf.ThreadPoolExecutor(max(1, a.jobs)) as pool:
         futs = {pool.submit(job, c, which, wafermd, scratch, a.timeout): (c.name, which)
-                for c in runnable for which in ("lmp", "lmp2", "w1", "w3")}
+                for c in runnable for which in ("lmp", "lmp2", "lmp4", "w1", "w3")}
         for f in cf.as_completed(futs):
             res[futs[f]] = f.result()
     rows, stats = [], {}
@@ -568,9 +571,9 @@ def main():
             rows.append(f"| {c[0]} | ? | – | – | – | reduce.py refuses: {c[1]} | |")
             continue
         lmp, w1, w3 = res[(c.name, "lmp")], res[(c.name, "w1")], res[(c.name, "w3")]
-        lmp2 = res[(c.name, "lmp2")]
-        s1, t1 = verdict(c, lmp, w1, lmp2)
-        s3, t3 = verdict(c, lmp, w3, lmp2)
+        others = ((2, res[(c.name, "lmp2")]), (4, res[(c.name, "lmp4")]))
+        s1, t1 = verdict(c, lmp, w1, others)
+        s3, t3 = verdict(c, lmp, w3, others)
         lim = limits(lmp["out"]) if c.own is False else []
         note = f" (reduction exceeds: {', '.join(lim)})" if lim else ""
         c3 = "as at 1 rank" if (s3, t3) == (s1, t1) else f"{s3}: {_md(t3)}"
@@ -597,7 +600,7 @@ def main():
             pct = 100.0 * agree / len(f) if f else 0.0
             line += (f"; at {ranks} wafermd runs {runs} of them and agrees on {agree} ({pct:.0f} %)"
                      + (f", {expl} explained" if expl else "")
-                     + (f", {varies} where lmp's own 2-rank run already parts from its 1-rank run" if varies else ""))
+                     + (f", {varies} where lmp's own 2- or 4-rank run already parts from its 1-rank run" if varies else ""))
         summary.append(line)
         rad = [v for v in f if v[0].category == "radiation"]
         if rad:
@@ -607,7 +610,7 @@ def main():
     cpu = next((ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name")), "?")
     text = ("Command: `/usr/bin/python3 validation/users/compare.py " + " ".join(sys.argv[1:]) + "`\n\n"
             f"Users' scripts side by side (validation/users/compare.py): lmp (Debian, 29 Sep 2021) at 1 rank "
-            f"(and at 2, to see where lmp does not reproduce itself), wafermd at 1 and 3 ranks, on {os.cpu_count()} × {cpu}, --jobs {a.jobs}, "
+            f"(and at 2 and 4, to see where lmp does not reproduce itself), wafermd at 1 and 3 ranks, on {os.cpu_count()} × {cpu}, --jobs {a.jobs}, "
             f"{time.time() - t0:.0f} s in all. Numbers agree when |wafermd − lmp| ≤ 1e-6·max(|lmp|, 1); every "
             f"thermo row, print line and print/fix print/fix ave file is compared and the first difference is "
             f"shown (docs/lammps-scripts.md, \"Users' scripts side by side\").\n\n"
