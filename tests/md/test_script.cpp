@@ -67,6 +67,16 @@ void expect_same_words(const std::string& got, const std::string& want, double t
   EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's text is longer";
 }
 
+// Runs tests/data/script/in.NAME and compares the lines its prints start with ">>" with lmp's NAME.ref, words
+// equal or numbers within `tol`; returns the scratch directory (for files the case compares too).
+std::string expect_prints_as_lammps(const std::string& name, double tol) {
+  const std::string dir = setup_dir(name, {"in." + name});
+  const auto r = run_wafermd_in(dir, "run in." + name + " --output out");
+  EXPECT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + name + ".ref"), tol);
+  return dir;
+}
+
 TEST(ScriptParity, PrintSubstitutesAsLammps) {
   const std::string dir = setup_dir("print", {"in.print"});
   const auto r = run_wafermd_in(dir, "run in.print --output out");
@@ -86,56 +96,42 @@ TEST(ScriptParity, LoopsAndIfLaddersAsLammps) {
 TEST(ScriptParity, ClearStartsOverAsLammps) {
   // Each part after `clear` starts at step 0 with the default timestep and no computes, fixes or
   // potential; the variables survive.
-  const std::string dir = setup_dir("clear", {"in.clear"});
-  const auto r = run_wafermd_in(dir, "run in.clear --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "clear.ref"), 1e-10);
+  expect_prints_as_lammps("clear", 1e-10);
 }
 
 TEST(ScriptParity, DefaultLatticeScalesAsLammps) {
   // No lattice command: `units lattice` scales by LAMMPS's default lattice (none 1.0); `lattice none 2.0`
   // by 2 (velocity set and ramp, displace_atoms, fix dt/reset).
-  const std::string dir = setup_dir("lattice_default", {"in.lattice_default"});
-  const auto r = run_wafermd_in(dir, "run in.lattice_default --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "lattice_default.ref"), 1e-12);
+  expect_prints_as_lammps("lattice_default", 1e-12);
 }
 
 TEST(ScriptParity, RestartAfterClearAsLammps) {
   // write_restart, clear, read_restart in one script: the dry run reads what it wrote; `time` is step·dt
   // until the next run and counts from 0 at its first step, as lmp's.
-  const std::string dir = setup_dir("restart_clear", {"in.restart_clear"});
-  const auto r = run_wafermd_in(dir, "run in.restart_clear --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "restart_clear.ref"), 1e-10);
+  expect_prints_as_lammps("restart_clear", 1e-10);
 }
 
 TEST(ScriptParity, RunPreNoSkipsTheSetUpAsLammps) {
   // run … pre no after a first run: fix dt/reset keeps its timestep across a PKA kick until the first step's
   // end, fix langevin draws no set-up noise; the last plain run sets up in full again.
-  const std::string dir = setup_dir("run_pre_no", {"in.run_pre_no"});
-  const auto r = run_wafermd_in(dir, "run in.run_pre_no --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "run_pre_no.ref"), 1e-9);
+  expect_prints_as_lammps("run_pre_no", 1e-9);
 }
 
 TEST(ScriptParity, TimerTimeoutAsLammps) {
   // timer timeout 0: later runs do nothing until timer timeout off; a generous limit changes nothing.
-  const std::string dir = setup_dir("timer", {"in.timer"});
-  const auto r = run_wafermd_in(dir, "run in.timer --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "timer.ref"), 1e-9);
+  expect_prints_as_lammps("timer", 1e-9);
 }
 
 TEST(ScriptFiles, FixAveTimeOverwriteKeepsOnlyTheLastAverage) {
   // overwrite (later LAMMPS; Debian's lmp 2021 refuses the keyword): the file holds the header and the last
   // average only, even when that line is shorter than an earlier one.
   const std::string dir = wmd::test::scratch_dir("ave_time_overwrite");
-  std::ofstream(dir + "/in.ow") << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
-                                   "create_atoms 1 box\npair_style eam\n"
-                                   "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nfix 1 all nve\n"
-                                   "variable shrink equal 10^(5-step/10)\n"
-                                   "fix o all ave/time 10 1 10 v_shrink file shrink.out overwrite\nrun 40\n";
+  std::ofstream(dir + "/in.ow")
+      << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
+         "create_atoms 1 box\npair_style eam\n"
+         "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nfix 1 all nve\n"
+         "variable shrink equal 10^(5-step/10)\n"
+         "fix o all ave/time 10 1 10 v_shrink file shrink.out overwrite\nrun 40\n";
   const auto r = run_wafermd_in(dir, "run in.ow --output out");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(dir + "/shrink.out"), "# Time-averaged data for fix o\n# TimeStep v_shrink\n40 10\n");
@@ -144,10 +140,7 @@ TEST(ScriptFiles, FixAveTimeOverwriteKeepsOnlyTheLastAverage) {
 TEST(ScriptParity, WriteDataMinimizeTimeAndRestartStarAsLammps) {
   // write_data fits a shrink-wrapped box (and the run goes on in it); Time grows by dt per minimisation
   // iteration until the next run; read_restart state.* reads the largest step's file.
-  const std::string dir = setup_dir("box_time", {"in.box_time"});
-  const auto r = run_wafermd_in(dir, "run in.box_time --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "box_time.ref"), 1e-9);
+  expect_prints_as_lammps("box_time", 1e-9);
 }
 
 TEST(ScriptDumps, ElementColumnEqualsLammpsByteForByte) {
@@ -160,18 +153,12 @@ TEST(ScriptDumps, ElementColumnEqualsLammpsByteForByte) {
 
 TEST(ScriptParity, FixesAfterReadRestartAsLammps) {
   // fix nvt takes back its chain (LAMMPS's restart_global); fix ave/time starts afresh (it has none).
-  const std::string dir = setup_dir("restart_fixes", {"in.restart_fixes"});
-  const auto r = run_wafermd_in(dir, "run in.restart_fixes --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "restart_fixes.ref"), 1e-9);
+  const std::string dir = expect_prints_as_lammps("restart_fixes", 1e-9);
   expect_same_words(slurp(dir + "/second.txt"), slurp(kData + "restart_fixes_second.txt"), 1e-9);
 }
 
 TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
-  const std::string dir = setup_dir("atom_values", {"in.atom_values"});
-  const auto r = run_wafermd_in(dir, "run in.atom_values --output out");
-  ASSERT_EQ(r.status, 0) << r.err;
-  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "atom_values.ref"), 1e-9);
+  expect_prints_as_lammps("atom_values", 1e-9);
 }
 
 // The lines of `text` from the first one starting with ">>" to ">> end", as they are.
@@ -353,9 +340,10 @@ TEST(ScriptSettings, PerformanceAndBondSettingsChangeNothing) {
 TEST(ScriptSettings, RunZeroPrintsNoPerformanceLine) {
   // LAMMPS's summary has a performance line only for a run that took steps.
   const std::string dir = wmd::test::scratch_dir("script_run0_summary");
-  std::ofstream(dir + "/in.run0") << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
-                                     "create_atoms 1 box\npair_style eam\n"
-                                     "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nrun 0\nrun 2\n";
+  std::ofstream(dir + "/in.run0")
+      << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
+         "create_atoms 1 box\npair_style eam\n"
+         "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nrun 0\nrun 2\n";
   const auto r = run_wafermd_in(dir, "run in.run0 --output out");
   ASSERT_EQ(r.status, 0) << r.err;
   const size_t first = r.out.find("Loop time of"), second = r.out.find("Loop time of", first + 1);
