@@ -30,6 +30,7 @@
 #include "md/core/hashed_random.hpp"
 #include "md/core/random_mars.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fixes/thermostat_temperature.hpp"
 
 namespace wmd::md {
 namespace {
@@ -58,11 +59,7 @@ class FixLangevin : public Fix {
 
   bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) override {
     if (key != "temp") return false;
-    const std::string id = a.word("a temperature compute ID");
-    const Compute* t = styles.compute(id);
-    if (!t) a.fail("fix_modify temp: compute " + id + " does not exist");
-    if (!t->is_temperature()) a.fail("fix_modify temp: compute " + id + " does not compute a temperature");
-    temp_id_ = id;
+    temp_id_ = read_temperature_compute(a, styles);
     return true;
   }
 

@@ -10,6 +10,15 @@
 
 namespace wmd::md {
 
+/// `fix_modify ID temp cID`'s argument: the ID of an existing temperature compute (bad ones fail at `a`).
+inline std::string read_temperature_compute(io::ArgCursor& a, const StyleLookup& styles) {
+  const std::string id = a.word("a temperature compute ID");
+  const Compute* t = styles.compute(id);
+  if (!t) a.fail("fix_modify temp: compute " + id + " does not exist");
+  if (!t->is_temperature()) a.fail("fix_modify temp: compute " + id + " does not compute a temperature");
+  return id;
+}
+
 class ThermostatTemperature {
  public:
   explicit ThermostatTemperature(const FixArgs& f)
@@ -17,11 +26,7 @@ class ThermostatTemperature {
   /// `fix_modify ID temp cID`; false for any other keyword.
   bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) {
     if (key != "temp") return false;
-    const std::string id = a.word("a temperature compute ID");
-    const Compute* t = styles.compute(id);
-    if (!t) a.fail("fix_modify temp: compute " + id + " does not exist");
-    if (!t->is_temperature()) a.fail("fix_modify temp: compute " + id + " does not compute a temperature");
-    temp_id_ = id;
+    temp_id_ = read_temperature_compute(a, styles);
     return true;
   }
   /// At the run's set-up: the own compute's dof from the group's count.
