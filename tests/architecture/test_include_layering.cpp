@@ -46,27 +46,27 @@ struct Room {
 };
 
 const std::vector<std::pair<std::string, std::vector<Room>>>& room_tables() {
+  // clang-format off
   static const std::vector<std::pair<std::string, std::vector<Room>>> t = {
-      {"md/mesh",
-       {
-           // level 0: what the rooms above share
-           {"md/mesh/mapping", "mapping", 0},                // bisection mapping, window radius
-           {"md/mesh/pe_kernels", "pe kernels", 0},          // the PEs' EAM arithmetic (fp32 and fp64 forms)
-           {"md/mesh/pe_tables32", "pe kernels", 0},         //   and its fp32 tables
-           {"md/mesh/pe_memory", "pe memory", 0},            // what a PE keeps between steps
-           {"md/mesh/band_transport", "band transport", 0},  // halos, reductions, gathers between row bands
-           {"md/mesh/cycle_account", "cycle account", 0},    // the events every part reports; step prices
-                                                           // level 1: one concern each
-           {"md/mesh/mapping_upkeep", "mapping upkeep", 1},    // wraps, swaps, remaps
-           {"md/mesh/rebuild_trigger", "rebuild trigger", 1},  // the vote or the local criterion
-           {"md/mesh/window_scan", "window scan", 1},          // window scans and their audit
-           {"md/mesh/pe_passes", "pe passes", 1},              // fp32 and fp64 force passes
-           {"md/mesh/mesh_checkpoint", "checkpoint",
-            1},  // named checkpoint fields
-                 // level 2: set-up, compute and validation, running the rooms in a step's order
-           {"md/mesh/mesh_backend", "backend", 2},
-       }},
+      {"md/mesh", {
+          // level 0: what the rooms above share
+          {"md/mesh/mapping", "mapping", 0},                // bisection mapping, window radius
+          {"md/mesh/pe_kernels", "pe kernels", 0},          // the PEs' EAM arithmetic (fp32 and fp64 forms)
+          {"md/mesh/pe_tables32", "pe kernels", 0},         //   and its fp32 tables
+          {"md/mesh/pe_memory", "pe memory", 0},            // what a PE keeps between steps
+          {"md/mesh/band_transport", "band transport", 0},  // halos, reductions, gathers between row bands
+          {"md/mesh/cycle_account", "cycle account", 0},    // the events every part reports; step prices
+          // level 1: one concern each
+          {"md/mesh/mapping_upkeep", "mapping upkeep", 1},    // wraps, swaps, remaps
+          {"md/mesh/rebuild_trigger", "rebuild trigger", 1},  // the vote or the local criterion
+          {"md/mesh/window_scan", "window scan", 1},          // window scans and their audit
+          {"md/mesh/pe_passes", "pe passes", 1},              // fp32 and fp64 force passes
+          {"md/mesh/mesh_checkpoint", "checkpoint", 1},       // named checkpoint fields
+          // level 2: set-up, compute and validation, running the rooms in a step's order
+          {"md/mesh/mesh_backend", "backend", 2},
+      }},
   };
+  // clang-format on
   return t;
 }
 
