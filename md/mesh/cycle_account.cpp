@@ -125,4 +125,33 @@ nlohmann::json cycles_json(const StepCycles& c) {
             {"other", c.compute_other}}}};
 }
 
+StepCycles CycleAccount::step_cycles(StepWork w, const fabric::HardwareSpec& hw) const {
+  const double forces = std::max<double>(1.0, static_cast<double>(c_.forces));
+  w.candidates = c_.sum_candidates_max / forces;
+  w.in_cut = c_.sum_in_cut_max / forces;
+  w.zbl_pairs = c_.sum_zbl_max / forces;
+  const double steps = std::max<double>(1.0, static_cast<double>(c_.steps));
+  w.rebuild_interval = steps / std::max<double>(1.0, static_cast<double>(c_.step_rebuilds));
+  w.checks_per_step = c_.steps > 0 ? static_cast<double>(c_.checks) / steps : 1.0;
+  w.remap_cycles_per_step = c_.remap_cycles / steps;
+  w.style_reduction_cycles_per_step = c_.style_reduction_cycles / steps;
+  return account_step(w, hw);
+}
+
+nlohmann::json CycleAccount::report(const StepWork& shape, const fabric::HardwareSpec& hw) const {
+  const StepCycles c = step_cycles(shape, hw);
+  return {{"cycles_per_step", cycles_json(c)},
+          {"predicted_steps_per_second", c.steps_per_second},
+          {"energy_per_step_joules", c.energy_per_step_j},
+          {"swaps", c_.swaps},
+          {"remaps", c_.remaps},
+          {"rebuilds", c_.rebuilds},
+          {"rebuild_checks", c_.checks},
+          {"style_reductions", c_.style_reductions},
+          {"remap_cycles", c_.remap_cycles},
+          {"rescan_steps", c_.rescan_steps},
+          {"pe_rescans", c_.pe_rescans},
+          {"guard_misses", c_.guard_misses}};
+}
+
 }  // namespace wmd::md::mesh

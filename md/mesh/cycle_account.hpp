@@ -2,8 +2,11 @@
 // priced by fabric/'s program model, with every PE holding the busiest PE's neighbour counts. The total is
 // the critical path (multicasts and passes overlap as far as the program lets them); each component is that
 // activity's busy cycles on the busiest PE. Shared by the backend (measured counts) and `wafermd model`
-// (counts from the initial configuration).
+// (counts from the initial configuration). The backend's parts report what they did to one CycleAccount,
+// whose counters give the measured counts.
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -11,6 +14,7 @@
 
 #include "fabric/hardware.hpp"
 #include "fabric/schedule.hpp"
+#include "md/force/backend.hpp"
 
 namespace wmd::md::mesh {
 
@@ -52,5 +56,98 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw);
 
 /// report.json's cycles_per_step object.
 nlohmann::json cycles_json(const StepCycles& c);
+
+/// Counters of the fabric traffic and of the mapping's upkeep over the backend's life (all runs).
+struct MeshCounters {
+  int64_t steps = 0, forces = 0, rebuilds = 0, step_rebuilds = 0, swaps = 0, remaps = 0, checks = 0;
+  double remap_cycles = 0;
+  int64_t style_reductions = 0;       // global reductions of fixes and outputs (Backend::charge)
+  double style_reduction_cycles = 0;  // their cost on the wafer
+  double sum_candidates_max = 0, sum_in_cut_max = 0;  // per force step, busiest PE
+  double sum_zbl_max = 0;  // per force step, the most pairs within the ZBL term's outer cut-off of a PE
+  int max_b = 0;
+  // The local rebuild criterion (no vote): steps on which some PE rescanned its window, PE rescans, swap
+  // exchanges between neighbour pairs, guard failures seen (remapped, or counted in report-only mode).
+  int64_t rescan_steps = 0, pe_rescans = 0, guard_misses = 0;
+  int64_t audit_steps = 0, audit_missing = 0;  // MeshOptions::audit_lists
+};
+
+/// The one place the mesh backend's parts report their events to: counters over the backend's life
+/// (checkpointed), and the run's neighbour statistics and phase times (LAMMPS's end-of-run summary). Every
+/// count is the same on every rank (the events are global decisions, or summed before they are reported).
+class CycleAccount {
+ public:
+  /// A run's set-up: neighbour statistics and times start again; the counters go on.
+  void start_run() { stats_ = NeighborStats{}, times_ = PhaseTimes{}; }
+  /// A step's force computation was asked for.
+  void step() { ++c_.steps; }
+  /// A force pass ran: the busiest PE's neighbour slots, pairs within the cut-off and ZBL pairs.
+  void force_pass(int candidates, int in_cut, int zbl) {
+    ++c_.forces;
+    c_.sum_candidates_max += candidates;
+    c_.sum_in_cut_max += in_cut;
+    c_.sum_zbl_max += zbl;
+  }
+  /// The rebuild vote ran; `dangerous`: it asked for a rebuild at the first step it could (LAMMPS's count).
+  void vote(bool rebuild, bool dangerous) {
+    ++c_.checks;
+    if (rebuild && dangerous) ++stats_.dangerous;
+  }
+  /// A global rebuild (wrap, swaps or a fresh mapping, every window scanned).
+  void rebuild() { ++c_.rebuilds; }
+  /// A step's list upkeep rebuilt (globally, or some PEs rescanned: rescan_step).
+  void step_rebuild() { ++c_.step_rebuilds; }
+  /// The local criterion: a step on which `pe_rescans` PEs rescanned their windows.
+  void rescan_step(int64_t pe_rescans) {
+    ++c_.rescan_steps;
+    ++c_.step_rebuilds;
+    c_.pe_rescans += pe_rescans;
+  }
+  /// New neighbour slots, `slots` of them on this rank (LAMMPS's neighbour-list build).
+  void lists_built(int64_t slots) {
+    ++stats_.builds;
+    stats_.pairs = slots;
+    stats_.ghosts = 0;
+  }
+  void swaps(int64_t n) { c_.swaps += n; }
+  /// Atoms moved to a fresh mapping through the fabric, `cycles` of swap schedules.
+  void remap(double cycles) {
+    c_.remap_cycles += cycles;
+    ++c_.remaps;
+  }
+  /// Transports made for window radius b.
+  void window(int b) { c_.max_b = std::max(c_.max_b, b); }
+  /// The host-side window guard failed.
+  void guard_miss() { ++c_.guard_misses; }
+  /// A brute-force list audit found `missing` pair entries absent.
+  void audit(int64_t missing) {
+    c_.audit_missing += missing;
+    ++c_.audit_steps;
+  }
+  /// Fixes' and outputs' global sums: n fabric reductions of `cycles_each` cycles.
+  void style_reductions(int n, double cycles_each) {
+    c_.style_reductions += n;
+    c_.style_reduction_cycles += n * cycles_each;
+  }
+  void neighbour_seconds(double s) { times_.neigh += s; }
+  void comm_seconds(double s) { times_.comm += s; }
+  void pair_seconds(double s) { times_.pair += s; }
+
+  const MeshCounters& counters() const { return c_; }
+  /// Puts counters back (a checkpoint's, or a restored set-up's after its uncounted force pass).
+  void set_counters(const MeshCounters& c) { c_ = c; }
+  const NeighborStats& stats() const { return stats_; }
+  const PhaseTimes& times() const { return times_; }
+
+  /// An average step so far: `shape` gives the grid, window, words and trigger; the counters the rest.
+  StepCycles step_cycles(StepWork shape, const fabric::HardwareSpec& hw) const;
+  /// report.json's `fabric` counts and prices (the caller adds what describes the mapping).
+  nlohmann::json report(const StepWork& shape, const fabric::HardwareSpec& hw) const;
+
+ private:
+  MeshCounters c_;
+  NeighborStats stats_;
+  PhaseTimes times_;
+};
 
 }  // namespace wmd::md::mesh

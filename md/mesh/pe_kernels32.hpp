@@ -24,7 +24,7 @@ struct PeTables32 {
   FloatTables scalar;
 };
 
-/// Rounds and packs the tables for the PE kernels.
+/// Rounds and packs the tables for the PE kernels (pe_tables32.cpp).
 PeTables32 make_pe_tables32(const potentials::EamTables& t);
 
 /// Periodic image offsets of the 27 packed shift codes ((sx+1) + 3(sy+1) + 9(sz+1)): shift·L per axis in

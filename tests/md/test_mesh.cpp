@@ -1,6 +1,7 @@
 // The mesh backend: mapping and window radius against brute force, the two-images and too-many-atoms errors,
 // fp64 parity with LAMMPS's digits and with the cluster backend, bit-identity with a brute-force reference
-// built from md/eam_atom_kernels.hpp, remaps under a 1 keV knock-on atom, and `wafermd model --json`.
+// built from md/eam_atom_kernels.hpp, remaps under a 1 keV knock-on atom, the checkpoint's named fields (and
+// the older positional layout), and `wafermd model --json`.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -348,6 +349,83 @@ TEST(MeshBackend, ListAuditCatchesAMissingPair) {
   if (a.x[0] >= s.box.hi[0]) a.x[0] -= s.box.prd(0);
   mesh.compute(s, false, false);
   EXPECT_GT(mesh.counters().audit_missing, 0);
+}
+
+// The checkpoint keeps the mesh state field by field (layout 2: every counter of the cycle account under its
+// own name, not a position in an array), and a layout-1 checkpoint (no version; the counters as an 11-value
+// array plus `style_reductions`, `zbl_pairs` and `local_trigger`) restores the same state.
+TEST(MeshBackend, CheckpointHasNamedFieldsAndReadsLayout1) {
+  md::State s = crystal(8, 0.05, 3);
+  s.ntypes = 1;
+  s.mass = {0.0, 63.55};
+  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
+  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
+  const potentials::EamTables t = eb.build();
+  md::NeighborSettings nb;
+  nb.skin = 1.0;
+  nb.delay = 0;
+  md::mesh::MeshBackend mesh(md::mesh::MeshOptions{});
+  mesh.force_trigger(true);  // the local criterion: its rescans and flags are part of the state
+  mesh.setup(s, t, nb, false);
+  for (int k = 0; k < 3; ++k) {  // atoms that moved beyond skin/2 rescan their PEs' windows
+    s.atoms.x[17 * k] += 0.6;
+    mesh.compute(s, false, false);
+  }
+  mesh.charge(md::MeshWork{2, 4});
+  const md::mesh::MeshCounters& c = mesh.counters();
+  ASSERT_GT(c.rescan_steps, 0);
+  const md::NamedArrays saved = mesh.save_state();
+  EXPECT_EQ(saved.count("counters"), 0u) << "no positional counters";
+  EXPECT_EQ(saved.at("mesh_state_version"), std::vector<double>{2});
+  const std::map<std::string, double> named = {{"account.steps", double(c.steps)},
+                                               {"account.forces", double(c.forces)},
+                                               {"account.rebuilds", double(c.rebuilds)},
+                                               {"account.rebuild_checks", double(c.checks)},
+                                               {"account.sum_busiest_candidates", c.sum_candidates_max},
+                                               {"account.max_b", double(c.max_b)},
+                                               {"account.style_reductions", 2.0},
+                                               {"account.style_reduction_cycles", c.style_reduction_cycles},
+                                               {"account.rescan_steps", double(c.rescan_steps)},
+                                               {"account.pe_rescans", double(c.pe_rescans)},
+                                               {"local_trigger_chosen", 1.0}};
+  for (const auto& [name, value] : named) {
+    ASSERT_EQ(saved.count(name), 1u) << name;
+    EXPECT_EQ(saved.at(name), std::vector<double>{value}) << name;
+  }
+  // The same state as layout 1 wrote it.
+  md::NamedArrays old;
+  for (const auto& [name, v] : saved)
+    if (name.rfind("account.", 0) != 0 && name != "mesh_state_version" && name != "local_trigger_chosen")
+      old[name] = v;
+  auto at = [&](const char* name) { return saved.at(std::string("account.") + name).at(0); };
+  old["counters"] = {at("steps"),
+                     at("forces"),
+                     at("rebuilds"),
+                     at("step_rebuilds"),
+                     at("swaps"),
+                     at("remaps"),
+                     at("rebuild_checks"),
+                     at("remap_cycles"),
+                     at("sum_busiest_candidates"),
+                     at("sum_busiest_in_cut"),
+                     at("max_b")};
+  old["style_reductions"] = {at("style_reductions"), at("style_reduction_cycles")};
+  old["zbl_pairs"] = {at("sum_busiest_zbl")};
+  old["local_trigger"] = {at("rescan_steps"), at("pe_rescans"), at("guard_misses"), 1.0};
+  for (const md::NamedArrays* state : {&saved, static_cast<const md::NamedArrays*>(&old)}) {
+    md::mesh::MeshBackend back(md::mesh::MeshOptions{});
+    back.restore_state(*state);
+    EXPECT_EQ(back.save_state(), saved) << (state == &old ? "layout 1" : "layout 2");
+  }
+  md::NamedArrays lacking = saved;
+  lacking.erase("account.swaps");
+  md::mesh::MeshBackend back(md::mesh::MeshOptions{});
+  try {
+    back.restore_state(lacking);
+    ADD_FAILURE() << "a checkpoint without account.swaps was taken";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("'account.swaps'"), std::string::npos) << e.what();
+  }
 }
 
 using Result = test::ProgramResult;
