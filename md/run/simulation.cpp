@@ -342,8 +342,11 @@ void Simulation::clearstep_computes() {
 }
 
 ComputeContext Simulation::compute_context() {
-  ComputeContext c{state, comm, forces_current ? &backend->result() : nullptr, this,
-                   tables_ ? &*tables_ : nullptr};
+  // The tables are built at their first use (a run's set-up); a compute's init before it (compute rdf's
+  // cutoff) needs them as soon as the potential is complete.
+  const potentials::EamTables* t = tables_ ? &*tables_ : nullptr;
+  if (!t && !dry_run && potential_complete()) t = &tables();
+  ComputeContext c{state, comm, forces_current ? &backend->result() : nullptr, this, t};
   c.dry_run = dry_run;
   return c;
 }
