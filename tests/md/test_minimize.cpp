@@ -113,7 +113,7 @@ TEST(Minimize, BoxRelaxGivesLammpsLatticeConstant) {
 TEST(Minimize, AnisoRelaxUnderPressureShrinksTheBox) {
   wmd::test::ScriptRun r(kCrystal +
                              "fix br all box/relax aniso 10000.0 vmax 0.001\n"
-                             "minimize 0 1e-10 10000 100000\n",
+                             "thermo_style custom step pe pxx pyy pzz\nminimize 0 1e-10 10000 100000\n",
                          wmd::test::scratch_dir("min_aniso"));
   double pxx = 0, pyy = 0, pzz = 0;
   r.sim->keyword_value("pxx", pxx), r.sim->keyword_value("pyy", pyy), r.sim->keyword_value("pzz", pzz);
@@ -125,9 +125,10 @@ TEST(Minimize, AnisoRelaxUnderPressureShrinksTheBox) {
 
 TEST(Minimize, SingleDimensionRelaxReachesItsTarget) {
   // only z is a degree of freedom: pzz reaches the target, x and y keep their lengths
-  wmd::test::ScriptRun r(
-      kCrystal + "fix br all box/relax z 5000.0 vmax 0.001\nminimize 0 1e-10 10000 100000\n",
-      wmd::test::scratch_dir("min_z"));
+  wmd::test::ScriptRun r(kCrystal +
+                             "fix br all box/relax z 5000.0 vmax 0.001\nthermo_style custom step pe "
+                             "pzz\nminimize 0 1e-10 10000 100000\n",
+                         wmd::test::scratch_dir("min_z"));
   double pzz = 0;
   r.sim->keyword_value("pzz", pzz);
   EXPECT_NEAR(pzz, 5000.0, 0.1);

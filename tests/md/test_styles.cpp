@@ -41,7 +41,7 @@ TEST(FixNvtSubgroup, AtomsOutsideTheGroupAreUntouched) {
 TEST(ComputeReferences, BetweenRunsOnlyACurrentValueMayBeRead) {
   // As LAMMPS: a compute printed on the run's last step is current after it; one never computed is not.
   test::ScriptRun ok(kCu +
-                         "compute t all temp\nthermo_style custom step c_t\nfix 1 all nve\nrun 10\n"
+                         "compute t all temp\nthermo_style custom step c_t temp\nfix 1 all nve\nrun 10\n"
                          "variable x equal c_t\n",
                      test::scratch_dir("ref_current"));
   double v = 0.0;
