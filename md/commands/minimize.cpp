@@ -188,7 +188,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   MinimizeForces forces(sim);
-  sim.backend->set_load_balance(LoadBalance{});  // as in LAMMPS, fix balance does not act during minimisation
+  sim.backend_controls.balance = LoadBalance{};  // as in LAMMPS, fix balance does not act during minimisation
   sim.sort_atoms_as_lammps();                    // LAMMPS's Min::setup sorts its atoms
   const MinStats st = minimize(sim.state, forces, sim.tables(), sim.neighbor, ms, box_relax, world, each);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();

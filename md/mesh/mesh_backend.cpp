@@ -1429,4 +1429,11 @@ std::vector<std::string> MeshBackend::setup_notes() const {
                   b_, (2 * b_ + 1) * (2 * b_ + 1), opt_.fp64 ? "fp64" : "fp32")};
 }
 
+WMD_BACKEND("mesh", kNoBackendTraits, [](const BackendArgs& a) -> std::unique_ptr<Backend> {
+  MeshOptions o;
+  o.wafer = a.settings.mesh_wafer, o.fp64 = a.settings.mesh_precision == "fp64";
+  o.deterministic = a.settings.deterministic;
+  return std::make_unique<MeshBackend>(o, a.comm);
+})
+
 }  // namespace wmd::md::mesh

@@ -27,7 +27,7 @@ void Simulation::apply_load_balance() {
   LoadBalance lb;
   for (const auto& f : fixes)
     if (const LoadBalance* b = f->load_balance()) lb = *b;
-  backend->set_load_balance(lb);
+  backend_controls.balance = lb;
 }
 
 bool Simulation::eatom_needed(int64_t step) const {

@@ -70,7 +70,7 @@ struct ThermoSettings {
   std::string temp_id;  // `thermo_modify temp ID`: thermo's temperature compute (empty: all atoms, dof 3N−3)
   std::string lost = "error";  // `thermo_modify lost error|warn|ignore` (LAMMPS's lostflag)
   bool lost_warned = false;    // warn: LAMMPS's lostbefore, the warning is printed once
-  SourcePos pos;        // the thermo_style command (its v_ columns are checked at each run's set-up)
+  SourcePos pos;               // the thermo_style command (its v_ columns are checked at each run's set-up)
 };
 
 /// What LAMMPS's thermo output gives a formula that reads a thermo keyword between runs
@@ -335,7 +335,11 @@ class Simulation : public StyleLookup {
   AtomSortSettings atom_sort;  // LAMMPS's spatial sort of its atom arrays (atom_modify sort), emulated in
                                // Atoms::order at run and minimize set-ups (md/core/lammps_order.hpp)
   CascadeState cascade;
+  /// What fix balance and thermo_modify lost set for the backend (declared before it: it outlives it).
+  BackendControls backend_controls;
   std::unique_ptr<Backend> backend;
+  /// Whether the chosen backend declares `trait` (kSubdomains, kDropsLostAtoms) in its registration.
+  bool backend_has(unsigned trait) const;
 
   // ---- Where the runs stand
   // --------------------------------------------------------------------------------
@@ -380,7 +384,7 @@ class Simulation : public StyleLookup {
   /// c_thermo_temp, c_thermo_press[i], c_thermo_pe between runs: the last thermo line's values, which
   /// LAMMPS's thermo computes with these computes; false where the compute itself is to be read.
   bool thermo_compute_between_runs(const Reference& r, double& value);
-  /// The backend settings name (cluster or mesh), new and empty.
+  /// The registered backend that settings.backend names, new and empty.
   void make_backend();
   // run_loop.cpp
   void apply_load_balance();
