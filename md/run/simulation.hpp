@@ -94,7 +94,6 @@ struct ScriptFlags {
   bool atom_map = false;  // `atom_modify map …` given (LAMMPS's atomfile variables need an atom map)
 };
 
-/// A `dump … custom|atom|xyz|local` output (or its /gz variant).
 /// `dump_modify ID thresh attribute op value|LAST` (dump custom and cfg, as LAMMPS): only the atoms whose
 /// attribute passes every threshold are written.
 struct DumpThreshold {
@@ -106,13 +105,18 @@ struct DumpThreshold {
   std::unordered_map<int64_t, double> previous;  // LAST, rank 0: the previous frame's value per atom id
 };
 
+class TextDumpStyle;
+
+/// A text dump (`dump ID group STYLE N file …`, STYLE one of the registered text styles, md/run/dumps/, or
+/// its /gz variant) and its dump_modify settings.
 struct Dump {
   std::string id, file;
-  std::string style = "custom";  // custom, atom, xyz or local
-  bool gz = false;               // the /gz style: the file is gzip-compressed
-  bool multifile = false;        // a '*' in the file name: one file per frame, '*' replaced by the step
-  int pad = 0;                   // dump_modify pad: the step zero-padded to this many digits in the name
-  bool first = false;            // dump_modify first yes: a frame at each run's first step whatever `every`
+  std::string style;                    // the registered name (custom, atom, xyz, cfg, local, …)
+  const TextDumpStyle* kind = nullptr;  // its registered behaviour (md/run/dump_style.hpp)
+  bool gz = false;                      // the /gz style: the file is gzip-compressed
+  bool multifile = false;  // a '*' in the file name: one file per frame, '*' replaced by the step
+  int pad = 0;             // dump_modify pad: the step zero-padded to this many digits in the name
+  bool first = false;      // dump_modify first yes: a frame at each run's first step whatever `every`
   bool scale = true, image = false;   // dump atom: scaled coordinates, image flags (dump_modify scale, image)
   std::vector<std::string> elements;  // dump_modify element: names per type (index 1..ntypes), for xyz
   uint32_t group = 1;
