@@ -397,8 +397,8 @@ class Simulation : public StyleLookup {
   /// One velocity-Verlet step: fixes' hooks around the backend's forces.
   void verlet_step(int64_t end, bool show_progress, double& modify_seconds);
   /// The end-of-run summary LAMMPS prints (loop time, performance, timing breakdown, neighbour counts).
-  void print_run_summary(int64_t nsteps, double seconds, const PhaseTimes& pt, double output, double modify,
-                         double waited);
+  void print_run_summary(int64_t nsteps, double seconds, double cpu_seconds, const PhaseTimes& pt,
+                         double output, double modify, double waited);
   bool eatom_needed(int64_t step) const;
   /// True when something reads the global energy or virial after this step's forces (thermo, progress,
   /// dumps, trajectories, the run's last step, a fix that may read them).
