@@ -1,5 +1,7 @@
-// LAMMPS text dumps: `dump custom` and `dump atom` frames (the layout OVITO, ASE and MDAnalysis read) and
-// `dump xyz`, plain or gzip-compressed (the /gz styles).
+// What LAMMPS's text dump styles share: a gathered frame, dump_modify's formats and element names, the
+// `ITEM:` layout of dump custom, atom and local, and the file a dump appends its frames to (plain or
+// gzip-compressed: the /gz styles, or any name ending in .gz). Each style's own layout lives with the style
+// (md/run/dumps/).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -9,50 +11,51 @@
 
 namespace wmd::io {
 
-/// One frame: header data plus per-atom columns (all as doubles; integer columns flagged).
+/// One frame: header data plus per-atom (or per-row) columns (all as doubles; integer columns flagged).
 struct DumpFrame {
   int64_t step = 0;
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   std::string boundary[3] = {"pp", "pp", "pp"};  // e.g. "pp", "ff", "fs"
   std::vector<std::string> columns;
   std::vector<bool> is_integer;
-  std::vector<std::vector<double>> values;  // [column][atom]
+  std::vector<std::vector<double>> values;  // [column][row]
 };
 
-/// custom and atom: LAMMPS's ITEM: blocks; xyz: count, "Atoms. Timestep: N", then `type x y z` rows whose
-/// first column is the element name of the type when given (dump_modify element); local: dump local's ITEM:
-/// blocks (NUMBER OF ENTRIES, then `ITEM: ENTRIES cols…`, "ENTRIES" being the label, each column name and
-/// value followed by a space); cfg: AtomEye's extended CFG as LAMMPS's dump cfg writes it (box matrix,
-/// auxiliary names, each atom's mass and element, then its scaled coordinates and auxiliary values).
-enum class DumpLayout { custom, xyz, local, cfg };
+/// dump_modify's text settings of one dump.
+struct DumpFormats {
+  /// dump_modify element: the name written for each type (index 1..ntypes; empty: none given).
+  std::vector<std::string> elements;
+  /// Per-column formats: `columns[c]` empty means LAMMPS's default (%d for integers, %g for reals).
+  std::vector<std::string> columns;
+  /// dump_modify format line: one format per column (custom, atom, local).
+  std::string line;
+};
 
+/// The format of each of f's columns: a word of `fm.line` when `with_line`, overridden by a per-column
+/// format, else %d for integer columns and %g.
+std::vector<std::string> column_formats(const DumpFrame& f, const DumpFormats& fm, bool with_line);
+
+/// The element name of `type` (dump_modify element), or `fallback` where none is given.
+std::string element_name(int type, const std::vector<std::string>& elements, const std::string& fallback);
+
+/// LAMMPS's `ITEM:` blocks: TIMESTEP, NUMBER OF <entries>, BOX BOUNDS, then `ITEM: <entries> cols…` and one
+/// row per atom. dump custom and atom: entries "ATOMS", an `element` column written as the type's name ("C"
+/// where none is given); dump local (`local`): entries is its label, each column name and row followed by a
+/// space.
+std::string item_frame_text(const DumpFrame& f, const DumpFormats& fm, const std::string& entries,
+                            bool local);
+
+/// A dump's file: frames appended as text, flushed after each.
 class DumpTextWriter {
  public:
   /// Opens (truncates) `path`, gzip-compressed when `gz`; returns false if it cannot be written.
-  bool open(const std::string& path, bool gz = false);
-  void set_layout(DumpLayout layout) { layout_ = layout; }
-  /// xyz and cfg: the name written for each type (index 1..ntypes; empty: the type number); custom: the
-  /// `element` column's names ("C" where none is given).
-  void set_elements(const std::vector<std::string>& elements) { elements_ = elements; }
-  /// Per-column formats: `formats[c]` empty means LAMMPS's default (%d for integers, %g for reals).
-  void set_formats(const std::vector<std::string>& formats) { formats_ = formats; }
-  /// dump_modify format line: one format per column.
-  void set_line_format(const std::string& line) { line_ = line; }
-  /// dump local's label (dump_modify label): the word of `ITEM: NUMBER OF LABEL` and `ITEM: LABEL cols…`.
-  void set_label(const std::string& label) { label_ = label; }
-  /// Appends one frame; false on an I/O error.
-  bool write(const DumpFrame& frame);
+  bool open(const std::string& path, bool gz = false) { return out_.open(path, gz); }
+  /// Appends one frame's text; false on an I/O error.
+  bool write(const std::string& text) { return out_.write(text) && out_.flush(); }
   void close() { out_.close(); }
 
  private:
-  std::string xyz_text(const DumpFrame& f) const;
-  std::string cfg_text(const DumpFrame& f) const;
   TextSink out_;
-  DumpLayout layout_ = DumpLayout::custom;
-  std::vector<std::string> elements_;
-  std::vector<std::string> formats_;
-  std::string line_;
-  std::string label_ = "ENTRIES";
 };
 
 }  // namespace wmd::io

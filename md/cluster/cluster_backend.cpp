@@ -199,7 +199,7 @@ void ClusterBackend::compute(State& s, bool eatom, bool tally) {
 ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool* moved) {
   ++ago_;
   // fix balance forces a rebuild at its steps (LAMMPS's next_reneighbor), whatever the neighbour settings.
-  if (lb_.due(s.step)) return Due::yes;
+  if (controls_->balance.due(s.step)) return Due::yes;
   if (rebuild_forced_) {  // fix deposit inserted atoms (LAMMPS's next_reneighbor)
     rebuild_forced_ = false;
     return Due::yes;
@@ -225,13 +225,14 @@ void ClusterBackend::count_rebuild_after_vote() {
 
 void ClusterBackend::rebuild(State& s, bool at_setup) {
   const auto t0 = std::chrono::steady_clock::now();
-  enforce_boundaries(s, *comm_, drop_lost_, lost_);
+  enforce_boundaries(s, *comm_, controls_->drop_lost, lost_);
   const double cutneigh = tables_->cutmax + nb_.skin;
-  if (lb_.active() && (at_setup || lb_.due(s.step))) {
+  const LoadBalance& lb = controls_->balance;
+  if (lb.active() && (at_setup || lb.due(s.step))) {
     // From wrapped positions alone, before the atoms move to their ranks: the same cuts on every run.
-    const BalanceReport r = balance_shift(*comm_, *dec_, s.box, s.atoms, lb_.shift, cutneigh);
+    const BalanceReport r = balance_shift(*comm_, *dec_, s.box, s.atoms, lb.shift, cutneigh);
     stats_.imbalance = r.final;
-    if (r.initial > lb_.shift.thresh) ++stats_.balances;
+    if (r.initial > lb.shift.thresh) ++stats_.balances;
   }
   // Migration, the overlap order and the ghost set-up count as comm, the list build as neigh: LAMMPS's split
   // (its exchange, sort and borders are Comm), so the two logs' breakdowns compare.
@@ -559,5 +560,10 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
   times_.comm += tcomm;
   times_.pair += seconds_since(t0) - tcomm;
 }
+
+WMD_BACKEND("cluster", kSubdomains | kDropsLostAtoms, [](const BackendArgs& a) -> std::unique_ptr<Backend> {
+  return std::make_unique<ClusterBackend>(a.comm, a.decomp, a.settings.deterministic,
+                                          parse_pair_precision(a.settings.cluster_precision), a.controls);
+})
 
 }  // namespace wmd::md

@@ -23,14 +23,16 @@ class ClusterBackend : public Backend {
   ClusterBackend() : ClusterBackend(nullptr, nullptr, false) {}
   /// Single-rank engine with the pair kernels' arithmetic `precision` (cluster.precision).
   explicit ClusterBackend(PairPrecision precision) : ClusterBackend(nullptr, nullptr, false, precision) {}
-  /// comm and dec (the Simulation's, outliving the backend) may be null: one rank owning the whole box.
-  /// `precision` applies to the half-list kernels; deterministic mode is always fp64.
+  /// comm, dec and controls (the Simulation's, outliving the backend) may be null: one rank owning the whole
+  /// box, no load balancing, lost atoms end the run. `precision` applies to the half-list kernels;
+  /// deterministic mode is always fp64.
   ClusterBackend(const Comm* comm, Decomposition* dec, bool deterministic,
-                 PairPrecision precision = PairPrecision::fp64)
+                 PairPrecision precision = PairPrecision::fp64, const BackendControls* controls = nullptr)
       : comm_(comm ? comm : &Comm::local()),
         dec_(dec ? dec : &single_),
         deterministic_(deterministic),
-        precision_(precision) {}
+        precision_(precision),
+        controls_(controls ? controls : &no_controls_) {}
   /// Completes a rebuild vote left in flight by a step that failed.
   ~ClusterBackend() override {
     if (vote_pending_) comm_->any_finish(vote_);
@@ -52,9 +54,6 @@ class ClusterBackend : public Backend {
   /// The next setup rebuilds the images and half list from the saved build positions, not the current ones,
   /// so the list (and every sum over it) is identical to the saved run's.
   void restore_state(const NamedArrays& state) override;
-  /// fix balance: the cuts of the decomposition move at set-up and at every `lb.every`-th step.
-  void set_load_balance(const LoadBalance& lb) override { lb_ = lb; }
-  void set_drop_lost(bool drop) override { drop_lost_ = drop; }
   void force_rebuild() override { rebuild_forced_ = true; }
 
  private:
@@ -119,9 +118,11 @@ class ClusterBackend : public Backend {
   const potentials::EamTables* tables_ = nullptr;
   EamPairTables pair_tables_;
   NeighborSettings nb_;
-  LoadBalance lb_;
-  bool drop_lost_ = false;  // thermo_modify lost ignore|warn: atoms beyond a fixed face are dropped
-  int64_t lost_ = 0;        // atoms dropped so far (all ranks)
+  // fix balance (the cuts of the decomposition move at set-up and at every `balance.every`-th step) and
+  // thermo_modify lost (atoms beyond a fixed face are dropped): the Simulation's settings, read when used.
+  BackendControls no_controls_;
+  const BackendControls* controls_;
+  int64_t lost_ = 0;  // atoms dropped so far (all ranks)
   GhostImages images_;
   GhostExchange exchange_;
   HalfNeighborList list_;

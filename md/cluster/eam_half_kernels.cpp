@@ -11,15 +11,16 @@
 namespace wmd::md {
 namespace {
 
-using Exec = Kokkos::DefaultHostExecutionSpace;
+#ifndef KOKKOS_ENABLE_SERIAL
+#error "the cluster kernels run on Kokkos::Serial: build Kokkos with Kokkos_ENABLE_SERIAL=ON"
+#endif
+// Serial whatever the default host space: the half-list passes scatter into neighbours' slots in LAMMPS's
+// order, which gives LAMMPS's sums; threads would need atomics and would sum in a varying order.
+using Exec = Kokkos::Serial;
 
-// Scatter into a neighbour's slot: plain on the serial backend, atomic where threads could collide.
+// Scatter into a neighbour's slot (one thread: a plain add).
 KOKKOS_INLINE_FUNCTION void scatter_add(double* a, double v) {
-  if constexpr (std::is_same_v<Exec, Kokkos::Serial>) {
-    *a += v;
-  } else {
-    Kokkos::atomic_add(a, v);
-  }
+  *a += v;
 }
 
 // Energy and virial summed over atoms by the force kernel.
@@ -134,8 +135,7 @@ void ensure_kokkos() {
 }
 
 PairPrecision parse_pair_precision(const std::string& s) {
-  if (s == "fp32") return PairPrecision::fp32;
-  if (s == "mixed") return PairPrecision::mixed;
+  if (s == "fp32" || s == "mixed") return PairPrecision::mixed;
   return PairPrecision::fp64;
 }
 

@@ -39,13 +39,13 @@ struct EamPairTables {
 /// Packs `t` into per-pair, per-knot records (fp32 copies too when `single` is true).
 EamPairTables pack_pair_tables(const potentials::EamTables& t, bool single);
 
-/// Arithmetic of the pair kernels. fp64: exact (LAMMPS's digits). mixed and fp32 (one mode today): r and 1/r
-/// to fp32 accuracy (an approximate 1/√r² refined by Newton steps; per-atom energies: fp32 pair math), sums
-/// in fp64.
+/// Arithmetic of the pair kernels. fp64: exact (LAMMPS's digits). mixed: r and 1/r to fp32 accuracy (an
+/// approximate 1/√r² refined by Newton steps; per-atom energies: fp32 pair math), sums in fp64.
 /// Embedding, exchanges and integration stay fp64 in every mode.
-enum class PairPrecision { fp64, mixed, fp32 };
+enum class PairPrecision { fp64, mixed };
 
-/// Parses the `cluster.precision` setting (fp64, mixed, fp32).
+/// Parses the `cluster.precision` setting: fp64, or mixed (which `fp32` names too: no all-fp32 pair
+/// arithmetic exists).
 PairPrecision parse_pair_precision(const std::string& s);
 
 /// List entries a per-atom in-cut-off mask covers (kMaskWords 64-bit words per owned atom).

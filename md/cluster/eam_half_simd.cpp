@@ -25,15 +25,14 @@ namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace ws = wmd::simd::HWY_NAMESPACE;
 
-using Exec = Kokkos::DefaultHostExecutionSpace;
-constexpr bool kSerial = std::is_same_v<Exec, Kokkos::Serial>;
+// Serial whatever the default host space, as the scalar kernels (eam_half_kernels.cpp): the scatters into
+// neighbours' slots keep LAMMPS's order.
+using Exec = Kokkos::Serial;
 
 using D = hn::ScalableTag<double>;
 using V = hn::Vec<D>;
 using DI = hn::Rebind<int32_t, D>;  // one index per double lane
 constexpr int N = static_cast<int>(ws::kLanes<double>);
-// AVX-512 has masked gathers and scatters, which the density pass's ρ update uses.
-constexpr bool kScatter = false && HWY_TARGET <= HWY_AVX3 && N == 8;
 
 // Padding of the stack buffers: a compaction stores a whole vector (up to 16 int32 lanes) past the last
 // entry.
@@ -41,12 +40,9 @@ constexpr int kPad = 16;
 // Longer lists are processed in blocks of this many neighbours (the per-atom stack buffers).
 constexpr int kInline = 512;
 
+// Scatter into a neighbour's slot (one thread: a plain add).
 HWY_INLINE void scatter_add(double* a, double v) {
-  if constexpr (kSerial) {
-    *a += v;
-  } else {
-    Kokkos::atomic_add(a, v);
-  }
+  *a += v;
 }
 
 // The same pointer, hidden from the optimiser: lanes stored to a small stack array are then read back by
@@ -179,15 +175,6 @@ HWY_INLINE V density_table_r(const PairConsts& k, size_t base, const int* bj, co
       ws::Transpose4(d, q4, b);
       vj = hn::MulAdd(hn::MulAdd(hn::MulAdd(b[0], p, b[1]), p, b[2]), p, b[3]);
     }
-#if HWY_TARGET <= HWY_AVX3
-    if constexpr (kSerial && kScatter) {
-      // The partners are distinct records: one masked gather, add and scatter is the scalar updates.
-      const __m256i jv = hn::LoadU(di, bj + c0).raw;
-      const __m512d old = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), tail.raw, jv, rho, 8);
-      _mm512_mask_i32scatter_pd(rho, tail.raw, jv, _mm512_add_pd(old, vj.raw), 8);
-      continue;
-    }
-#endif
     hn::Store(vj, d, tj);
     const double* t = opaque(tj);
     for (int l = 0; l < nl; ++l) scatter_add(rho + bj[c0 + l], t[l]);
@@ -403,18 +390,7 @@ HWY_INLINE void force_group(const PairConsts& k, size_t base, int ti, const doub
   a.fy = hn::Add(a.fy, fy);
   a.fz = hn::Add(a.fz, fz);
   a.e = hn::Add(a.e, e);
-  if constexpr (kSerial) {
-    scatter_rows(f, js, nl, fx, fy, fz);
-  } else {
-    HWY_ALIGN double tx[N], ty[N], tz[N];
-    hn::Store(fx, d, tx), hn::Store(fy, d, ty), hn::Store(fz, d, tz);
-    for (int l = 0; l < nl; ++l) {
-      double* fj = f + 3 * static_cast<size_t>(js[l]);
-      scatter_add(fj, -tx[l]);
-      scatter_add(fj + 1, -ty[l]);
-      scatter_add(fj + 2, -tz[l]);
-    }
-  }
+  scatter_rows(f, js, nl, fx, fy, fz);
 }
 
 template <bool single, bool approx, bool zbl>

@@ -15,7 +15,7 @@ void cmd_balance(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
   const ShiftBalance b = read_shift_balance(a, "balance");
   if (sim.restart_pending() || sim.dry_run) return;  // a restart takes the cuts from the checkpoint
-  if (sim.settings.backend != "cluster") {
+  if (!sim.backend_has(kSubdomains)) {
     sim.log.line("balance: the " + sim.settings.backend + " backend has no sub-domains to balance; ignored");
     return;
   }

@@ -18,7 +18,7 @@ void cmd_fix(Simulation& sim, const io::Command& c) {
   if (f->load_balance()) {
     for (const auto& x : sim.fixes)
       if (x->load_balance() && x->id() != id) a.fail("fix " + x->id() + " already balances the sub-domains");
-    if (sim.settings.backend != "cluster")
+    if (!sim.backend_has(kSubdomains))
       sim.log.line("fix balance: the " + sim.settings.backend +
                    " backend has no sub-domains to balance; ignored");
   }

@@ -8,6 +8,7 @@
 
 #include "md/core/resources.hpp"
 #include "md/run/command_registry.hpp"
+#include "md/run/cpu_use.hpp"
 #include "md/run/simulation.hpp"
 
 namespace wmd::md {
@@ -166,6 +167,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   const Comm& world = sim.comm;
   const int64_t start_step = sim.state.step;
   const auto loop_start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_seconds();
   sim.run_clock = loop_start;
   sim.updated = true;  // LAMMPS's first_update: a later `run … pre no` may skip its set-up
   // LAMMPS's time is atime + (step − atimestep)·dt and a minimisation advances the step but not atimestep:
@@ -188,10 +190,11 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   MinimizeForces forces(sim);
-  sim.backend->set_load_balance(LoadBalance{});  // as in LAMMPS, fix balance does not act during minimisation
+  sim.backend_controls.balance = LoadBalance{};  // as in LAMMPS, fix balance does not act during minimisation
   sim.sort_atoms_as_lammps();                    // LAMMPS's Min::setup sorts its atoms
   const MinStats st = minimize(sim.state, forces, sim.tables(), sim.neighbor, ms, box_relax, world, each);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  const double cpu_seconds = process_cpu_seconds() - cpu_start;
   sim.totals.sample_time.resize(nsamples);
   sim.totals.sample_etotal.resize(nsamples);
   sim.totals.have_initial = saved.have_initial;
@@ -202,7 +205,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   const int64_t natoms = world.sum(static_cast<int64_t>(sim.state.atoms.size()));
   sim.log.line(fmt::format("Loop time of {:.6g} on {} procs for {} steps with {} atoms\n", seconds,
                            world.size(), sim.state.step - start_step, natoms));
-  sim.log.line(fmt::format("100.0% CPU use with {} MPI tasks x 1 OpenMP threads\n", world.size()));
+  sim.log.line(cpu_use_line(world, cpu_seconds, seconds));
   sim.log.line("Minimization stats:");
   sim.log.line("  Stopping criterion = " + st.stop);
   sim.log.line("  Energy initial, next-to-last, final = ");

@@ -55,7 +55,7 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   }
   if (sim.natoms() == 0) a.fail("run needs atoms (create_atoms or read_data)");
   const Box& box = sim.state.box;
-  if (sim.thermo.lost != "error" && sim.settings.backend != "cluster" &&
+  if (sim.thermo.lost != "error" && !sim.backend_has(kDropsLostAtoms) &&
       !(box.periodic(0) && box.periodic(1) && box.periodic(2)))
     a.fail("thermo_modify lost " + sim.thermo.lost + " with fixed faces: the " + sim.settings.backend +
            " backend cannot drop atoms that leave the box (one atom per PE); use the cluster backend, or "

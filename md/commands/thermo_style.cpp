@@ -51,7 +51,7 @@ void cmd_thermo_style(Simulation& sim, const io::Command& c) {
   sim.thermo.temp_id.clear();  // as LAMMPS's new Thermo: thermo_modify temp is undone
   sim.thermo.lost = "error";   // and so is thermo_modify lost
   sim.thermo.lost_warned = false;
-  sim.backend->set_drop_lost(false);
+  sim.backend_controls.drop_lost = false;
   sim.thermo.pos = c.pos;
   sim.thermo_snapshot.initialised = false;  // the new Thermo is set up at the next run
 }
@@ -78,8 +78,8 @@ void cmd_thermo_modify(Simulation& sim, const io::Command& c) {
       // the run goes on, as in LAMMPS (thermo's atom count falls; warn prints LAMMPS's warning once); error
       // ends the run (exit 3).
       sim.thermo.lost = a.choice("lost", {"error", "warn", "ignore"});
-      sim.backend->set_drop_lost(sim.thermo.lost != "error");
-      if (sim.thermo.lost != "error" && sim.settings.backend != "cluster" && sim.state.box.defined &&
+      sim.backend_controls.drop_lost = sim.thermo.lost != "error";
+      if (sim.thermo.lost != "error" && !sim.backend_has(kDropsLostAtoms) && sim.state.box.defined &&
           !(sim.state.box.periodic(0) && sim.state.box.periodic(1) && sim.state.box.periodic(2)))
         a.fail("thermo_modify lost " + sim.thermo.lost + ": the " + sim.settings.backend +
                " backend cannot drop atoms that leave through a fixed face (one atom per PE); use the "

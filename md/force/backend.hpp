@@ -1,13 +1,20 @@
-// What the run loop asks of an execution backend (cluster, mesh): neighbour upkeep and forces.
+// What the run loop asks of an execution backend (cluster, mesh): neighbour upkeep and forces. Backends
+// register by name from their own files (WMD_BACKEND), as styles do; the Simulation makes the one the input's
+// `backend` setting names.
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "io/run_settings.hpp"
 #include "md/core/balance_settings.hpp"
+#include "md/core/comm.hpp"
+#include "md/core/decomposition.hpp"
 #include "md/core/neighbor_settings.hpp"
+#include "md/core/registry.hpp"
 #include "md/core/state.hpp"
 #include "potentials/eam_tables.hpp"
 
@@ -73,12 +80,6 @@ class Backend {
   virtual NamedArrays save_state() const { return {}; }
   /// Restores what save_state gave; the next setup must continue exactly as the saved run would have.
   virtual void restore_state(const NamedArrays& /*state*/) {}
-  /// `thermo_modify lost ignore|warn`: an atom that leaves through a fixed face is dropped at the next
-  /// re-neighbouring (counted in NeighborStats::lost), as LAMMPS's exchange drops it, instead of ending the
-  /// run; false (lost error) ends it. A backend that cannot drop atoms refuses in validate().
-  virtual void set_drop_lost(bool /*drop*/) {}
-  /// Dynamic load balancing for the next runs (fix balance); backends without sub-domains ignore it.
-  virtual void set_load_balance(const LoadBalance& /*lb*/) {}
   /// Checks, in the dry run, what setup would refuse (InputError), so bad input stops before any output.
   virtual void validate(const State& /*s*/, const potentials::EamTables& /*tables*/,
                         const NeighborSettings& /*nb*/) const {}
@@ -91,4 +92,46 @@ class Backend {
   virtual void add_report(nlohmann::json& /*report*/) const {}
 };
 
+/// Settings that commands and fixes change between runs and that only some backends act on. The Simulation
+/// owns them and hands their address to the backend it makes (as it hands its Decomposition); the backend
+/// reads them when it needs them, and one to which a setting does not apply never looks at it — so the
+/// Backend contract carries no backend-specific setter.
+struct BackendControls {
+  /// fix balance's rebalancing for the coming runs (none during a minimisation, as in LAMMPS): backends with
+  /// sub-domains (kSubdomains) move their cuts.
+  LoadBalance balance;
+  /// `thermo_modify lost ignore|warn`: an atom that leaves through a fixed face is dropped at the next
+  /// re-neighbouring (counted in NeighborStats::lost), as LAMMPS's exchange drops it, instead of ending the
+  /// run. Only backends with kDropsLostAtoms do; the commands refuse it for the others.
+  bool drop_lost = false;
+};
+
+/// What a backend's factory gets: the run settings (its own keys among them) and the Simulation's parts it
+/// may keep pointers to, which outlive the backend.
+struct BackendArgs {
+  const io::RunSettings& settings;
+  const Comm* comm;
+  Decomposition* decomp;  // the Simulation's sub-domain grid, for backends that decompose the box
+  const BackendControls* controls;
+};
+
+/// What a backend declares about itself, for the commands that depend on it.
+enum BackendTraits : unsigned {
+  kNoBackendTraits = 0u,
+  kSubdomains = 1u,      // the box is split into sub-domains (balance, fix balance, processors act on them)
+  kDropsLostAtoms = 2u,  // can drop atoms that leave through a fixed face (thermo_modify lost ignore|warn)
+};
+
+/// A registered backend: its factory and traits.
+struct BackendStyle {
+  std::unique_ptr<Backend> (*make)(const BackendArgs&);
+  unsigned traits = kNoBackendTraits;
+};
+using BackendRegistry = Registry<BackendStyle>;
+
 }  // namespace wmd::md
+
+/// Registers a backend under NAME (the `backend` setting) with its TRAITS and factory MAKE, a function or a
+/// capture-less lambda `std::unique_ptr<Backend>(const BackendArgs&)`; one line next to the backend's code.
+#define WMD_BACKEND(NAME, TRAITS, ...) \
+  WMD_REGISTER(::wmd::md::BackendRegistry, NAME, ::wmd::md::BackendStyle{__VA_ARGS__, TRAITS})

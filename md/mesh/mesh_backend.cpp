@@ -369,4 +369,11 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   restored_ = true;
 }
 
+WMD_BACKEND("mesh", kNoBackendTraits, [](const BackendArgs& a) -> std::unique_ptr<Backend> {
+  MeshOptions o;
+  o.wafer = a.settings.mesh_wafer, o.fp64 = a.settings.mesh_precision == "fp64";
+  o.deterministic = a.settings.deterministic;
+  return std::make_unique<MeshBackend>(o, a.comm);
+})
+
 }  // namespace wmd::md::mesh

@@ -20,10 +20,6 @@
 #include "base/error.hpp"
 #include "md/programs/program.hpp"
 
-#ifndef WAFERMD_SOURCE_DIR
-#define WAFERMD_SOURCE_DIR "."
-#endif
-
 extern char** environ;
 
 namespace wmd::md {
@@ -166,12 +162,6 @@ double efficiency(const RunRow& r, const RunRow& b) {
   return b.steps_per_second > 0 ? r.steps_per_second * b.ranks / (b.steps_per_second * r.ranks) : 0;
 }
 
-// The source tree holding validation/scaling/ (for the plotter and the GPU presets).
-std::string source_dir() {
-  const char* env = std::getenv("WAFERMD_SOURCE_DIR");
-  return env ? env : WAFERMD_SOURCE_DIR;
-}
-
 std::string quote_list(const std::vector<std::string>& argv) {
   std::string s;
   for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
@@ -202,8 +192,8 @@ std::vector<int> parse_rank_list(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> gpu_presets(const std::string& source_dir) {
-  const std::string path = source_dir + "/validation/scaling/gpu_projection.yaml";
+std::vector<std::string> gpu_presets(const std::string& scaling_dir) {
+  const std::string path = scaling_dir + "/gpu_projection.yaml";
   std::vector<std::string> names;
   try {
     for (const auto& kv : YAML::LoadFile(path)["presets"]) names.push_back(kv.first.as<std::string>());
@@ -213,11 +203,50 @@ std::vector<std::string> gpu_presets(const std::string& source_dir) {
   return names;
 }
 
+std::string find_scaling_dir(const std::string& exe) {
+  const char* env = std::getenv("WAFERMD_SCALING_DIR");
+  if (env && *env) {
+    if (!fs::exists(fs::path(env) / "plot_scaling.py"))
+      fail_input(SourcePos{"WAFERMD_SCALING_DIR", 0},
+                 std::string(env) + " holds no plot_scaling.py (point it at validation/scaling/)");
+    return env;
+  }
+  const fs::path bin = fs::path(exe).parent_path();
+  for (const fs::path& base : {bin, bin.parent_path()}) {
+    const fs::path d = base / "share" / "wafermd" / "scaling";
+    if (fs::exists(d / "plot_scaling.py")) return d.string();
+  }
+  fail_input(SourcePos{"scaling", 0}, "cannot find the plot scripts: neither " +
+                                          (bin / "share/wafermd/scaling").string() + " nor " +
+                                          (bin.parent_path() / "share/wafermd/scaling").string() +
+                                          " holds plot_scaling.py (build or install wafermd, or set "
+                                          "WAFERMD_SCALING_DIR to the source tree's validation/scaling)");
+}
+
+std::string python_interpreter() {
+  const char* env = std::getenv("WAFERMD_PYTHON");
+  return env && *env ? env : "python3";
+}
+
 int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   const std::vector<int> ranks = parse_rank_list(opt.ranks);
-  const std::string src = source_dir();
+  const std::string exe = opt.exe.empty() ? fs::read_symlink("/proc/self/exe").string() : opt.exe;
+  const std::string scripts = find_scaling_dir(fs::read_symlink("/proc/self/exe").string());
+  const std::string python = python_interpreter();
+  // The plot comes after every run: an interpreter that cannot draw it is refused before the first.
+  if (!on_path(python))
+    fail_input(SourcePos{"WAFERMD_PYTHON", 0},
+               python +
+                   " is not an executable on PATH (the plot needs Python 3 with numpy, matplotlib and "
+                   "PyYAML; set WAFERMD_PYTHON to one that has them)");
+  if (spawn({python, "-c", "import numpy, matplotlib, yaml"}, "/dev/null", "") != 0)
+    fail_input(SourcePos{"WAFERMD_PYTHON", 0},
+               python +
+                   " cannot import numpy, matplotlib and yaml, which the plot needs; set WAFERMD_PYTHON "
+                   "to an interpreter that can (on Debian, the python3 in /usr/bin with scripts/setup.sh's "
+                   "packages)");
   // A bad preset is an input error before any run, not a plot failure after all of them.
-  const std::vector<std::string> presets = gpu_presets(src);
+  const std::vector<std::string> presets = gpu_presets(scripts);
   if (std::find(presets.begin(), presets.end(), opt.gpu) == presets.end()) {
     std::string known;
     for (const auto& p : presets) known += (known.empty() ? "" : ", ") + p;
@@ -241,7 +270,6 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) fail_input(SourcePos{dir, 0}, "cannot create the output directory");
-  const std::string exe = opt.exe.empty() ? fs::read_symlink("/proc/self/exe").string() : opt.exe;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
 
   // The input as the child runs it: a LAMMPS script whose `run` counts are overridden is copied and run
@@ -390,8 +418,8 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   const std::string png = dir + "/scaling.png";
   const std::string projection = dir + "/projection.json";
   fs::remove(projection, ec);
-  std::vector<std::string> plot = {"/usr/bin/python3",
-                                   src + "/validation/scaling/plot_scaling.py",
+  std::vector<std::string> plot = {python,
+                                   scripts + "/plot_scaling.py",
                                    "--csv",
                                    csv,
                                    "--out",

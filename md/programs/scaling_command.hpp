@@ -1,9 +1,11 @@
 // `wafermd scaling INPUT --ranks 1,2,4 [--steps N] [--repeat R] [--output DIR] [--lammps]`: a strong-scaling
 // study of the cluster backend. Runs `mpirun -np k wafermd run INPUT` per rank count, reads each report.json
-// and writes scaling.csv and scaling.png (validation/scaling/plot_scaling.py); with --lammps, LAMMPS (`lmp`)
-// runs the same script at each rank count right after, into lammps.csv and the same plot. The plot carries
-// the GPU-cluster projection of preset --gpu (validation/scaling/gpu_projection.yaml), whose best point and
-// band go to projection.json and the console. See docs/scaling.md.
+// and writes scaling.csv and scaling.png (plot_scaling.py); with --lammps, LAMMPS (`lmp`) runs the same
+// script at each rank count right after, into lammps.csv and the same plot. The plot carries the GPU-cluster
+// projection of preset --gpu (gpu_projection.yaml), whose best point and band go to projection.json and the
+// console. The scripts and tables are validation/scaling/'s, which the build copies beside the program
+// (share/wafermd/scaling) and `cmake --install` puts in <prefix>/share/wafermd/scaling; the interpreter is
+// `python3` from PATH. WAFERMD_SCALING_DIR and WAFERMD_PYTHON override them. See docs/scaling.md.
 #pragma once
 #include <cstdint>
 #include <ostream>
@@ -21,11 +23,20 @@ struct ScalingOptions {
   int repeat = 1;                // runs per rank count (round after round); the CSV gives the median
   bool lammps = false;           // also run LAMMPS on the (LAMMPS-format) input, interleaved with ours
   std::string lmp = "lmp";       // the LAMMPS executable (a name on PATH or a path)
-  std::string gpu = "frontier";  // GPU-cluster projection preset (validation/scaling/gpu_projection.yaml)
+  std::string gpu = "frontier";  // GPU-cluster projection preset (gpu_projection.yaml)
 };
 
-/// The GPU presets that validation/scaling/gpu_projection.yaml under `source_dir` defines, in file order.
-std::vector<std::string> gpu_presets(const std::string& source_dir);
+/// The GPU presets that gpu_projection.yaml in `scaling_dir` (validation/scaling/ or a copy) defines, in file
+/// order.
+std::vector<std::string> gpu_presets(const std::string& scaling_dir);
+
+/// Where the plotter and the GPU tables are: $WAFERMD_SCALING_DIR, else share/wafermd/scaling beside the
+/// executable `exe` (the build tree) or in the directory above it (an installed bin/wafermd). An InputError
+/// naming the places when none holds them.
+std::string find_scaling_dir(const std::string& exe);
+
+/// The Python interpreter the plot runs under: $WAFERMD_PYTHON, else `python3` (looked up on PATH).
+std::string python_interpreter();
 
 /// Parses "1,2,4" into rank counts (each ≥ 1, no repeats); bad text is an InputError.
 std::vector<int> parse_rank_list(const std::string& text);

@@ -2,7 +2,7 @@
 // its code, that acts on the Simulation's public parts. Simulation::execute looks commands up here.
 #pragma once
 #include "io/command.hpp"
-#include "md/styles/registry.hpp"
+#include "md/core/registry.hpp"
 
 namespace wmd::md {
 

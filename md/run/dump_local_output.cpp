@@ -1,5 +1,6 @@
 // Frames of `dump local`: the local rows of the computes its columns name (c_ID, c_ID[i]) and `index`, rank
 // 0's rows first, then rank 1's, … as LAMMPS writes them; index counts the rows 1…N in that order.
+#include "md/run/dump_style.hpp"
 #include "md/run/simulation.hpp"
 #include "md/styles/reference.hpp"
 
@@ -43,7 +44,7 @@ void Simulation::write_dump_local_frame(Dump& d) {
   f.values.assign(ncol, std::vector<double>(n));
   for (size_t k = 0; k < ncol; ++k) {
     const bool index = d.columns[k] == "index";
-    f.is_integer.push_back(index);
+    f.is_integer.push_back(d.kind->integer_column(d.columns[k]));
     for (size_t r = 0; r < n; ++r) f.values[k][r] = index ? static_cast<double>(r + 1) : all[r * ncol + k];
   }
   emit_dump_frame(d, f);

@@ -1,10 +1,11 @@
-// Frames of `dump custom|atom|xyz`: per-atom columns gathered from the state (and per-atom computes), written
-// by rank 0 in id order (dump_modify sort id) or else in one-rank LAMMPS's atom order (Atoms::order), which
-// is the order an unsorted LAMMPS dump on one processor writes; dump_modify thresh keeps only the atoms that
-// pass every threshold (dump custom and cfg).
+// Frames of the per-atom text dumps (custom, atom, xyz, cfg): per-atom columns gathered from the state (and
+// per-atom computes), written by rank 0 in id order (dump_modify sort id) or else in one-rank LAMMPS's atom
+// order (Atoms::order), which is the order an unsorted LAMMPS dump on one processor writes; dump_modify
+// thresh keeps only the atoms that pass every threshold. Each style lays the frame out (md/run/dumps/).
 #include <algorithm>
 
 #include "base/units.hpp"
+#include "md/run/dump_style.hpp"
 #include "md/run/simulation.hpp"
 #include "md/styles/reference.hpp"
 
@@ -48,7 +49,7 @@ bool passes(DumpThreshold::Op op, double v, double ref) {
 void Simulation::write_dump_frame(Dump& d) {
   if (dry_run) return;
   clearstep_computes();  // a dump frame is an output event: each compute at most once
-  if (d.style == "local") return write_dump_local_frame(d);
+  if (d.kind->local_rows()) return write_dump_local_frame(d);
   const Atoms& a = state.atoms;
   std::vector<size_t> idx;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -134,7 +135,7 @@ void Simulation::write_dump_frame(Dump& d) {
   };
   for (const auto& col : d.columns) {
     f.values.push_back(values_of(col));
-    f.is_integer.push_back(col == "id" || col == "type" || col == "ix" || col == "iy" || col == "iz");
+    f.is_integer.push_back(d.kind->integer_column(col));
   }
   // Rows (id and LAMMPS order first, then the columns, then the thresholds' attributes) gathered to rank 0
   // in rank order, then filtered by the thresholds and sorted.
@@ -201,15 +202,7 @@ void Simulation::emit_dump_frame(Dump& d, const io::DumpFrame& f) {
     if (!d.writer->open(file, d.gz)) throw RunError("cannot write dump file '" + file + "'");
   }
   if (!d.writer) return;
-  d.writer->set_layout(d.style == "xyz"     ? io::DumpLayout::xyz
-                       : d.style == "local" ? io::DumpLayout::local
-                       : d.style == "cfg"   ? io::DumpLayout::cfg
-                                            : io::DumpLayout::custom);
-  d.writer->set_label(d.label);
-  d.writer->set_elements(d.elements);
-  d.writer->set_formats(d.column_formats);
-  d.writer->set_line_format(d.line_format);
-  if (!d.writer->write(f)) throw RunError("cannot write dump file '" + file + "'");
+  if (!d.writer->write(d.kind->frame_text(f, d))) throw RunError("cannot write dump file '" + file + "'");
   if (d.multifile) d.writer.reset();
 }
 

@@ -10,6 +10,7 @@
 
 #include "io/expression.hpp"
 #include "md/run/command_registry.hpp"
+#include "md/run/dump_style.hpp"
 #include "md/run/simulation.hpp"
 #include "md/styles/reference.hpp"
 #include "md/styles/region_style.hpp"
@@ -298,8 +299,7 @@ bool Simulation::is_available(const std::string& category, const std::string& na
   else if (category == "region")
     found = RegionRegistry::get().find(name) != nullptr;
   else if (category == "dump")
-    found = one_of(
-        name, {"custom", "atom", "xyz", "cfg", "custom/gz", "atom/gz", "xyz/gz", "cfg/gz", "local", "h5md"});
+    found = find_dump_style(name) != nullptr;
   else if (category == "command")
     found = CommandRegistry::get().find(name) != nullptr ||
             one_of(name, {"clear", "echo", "if", "include", "jump", "label", "log", "next", "print", "quit",

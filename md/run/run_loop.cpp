@@ -8,6 +8,7 @@
 
 #include "base/units.hpp"
 #include "md/core/resources.hpp"
+#include "md/run/cpu_use.hpp"
 #include "md/run/progress.hpp"
 #include "md/run/signals.hpp"
 #include "md/run/simulation.hpp"
@@ -27,7 +28,7 @@ void Simulation::apply_load_balance() {
   LoadBalance lb;
   for (const auto& f : fixes)
     if (const LoadBalance* b = f->load_balance()) lb = *b;
-  backend->set_load_balance(lb);
+  backend_controls.balance = lb;
 }
 
 bool Simulation::eatom_needed(int64_t step) const {
@@ -231,6 +232,7 @@ void Simulation::run_steps(int64_t nsteps) {
     ~FinishVote() { comm.any_finish(vote); }
   } finish_vote{comm, signal_vote};
   const auto loop_start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_seconds();
   const double waited_before = comm.waited();
   const CpuTicks cpu_before = cpu_ticks();
   auto cascade_over = [&] {
@@ -303,6 +305,7 @@ void Simulation::run_steps(int64_t nsteps) {
     for (auto& f : fixes) f->post_run(fc);
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
+  const double cpu_seconds = process_cpu_seconds() - cpu_start;
   const CpuTicks cpu_after = cpu_ticks();
   const double steal = steal_share(cpu_before, cpu_after);  // < 0: unknown
   CpuTicks& lc = totals.loop_cpu;
@@ -320,14 +323,14 @@ void Simulation::run_steps(int64_t nsteps) {
   pt.pair -= setup_times.pair, pt.neigh -= setup_times.neigh, pt.comm -= setup_times.comm;
   totals.phases.pair += pt.pair, totals.phases.neigh += pt.neigh, totals.phases.comm += pt.comm;
   if (summary)
-    print_run_summary(done, seconds, pt, output, modify, comm.waited() - waited_before);
+    print_run_summary(done, seconds, cpu_seconds, pt, output, modify, comm.waited() - waited_before);
   else
     log.line(fmt::format("Loop time of {:.6g} on {} procs for {} steps with {} atoms\n", seconds, comm.size(),
                          done, natoms()));
 }
 
-void Simulation::print_run_summary(int64_t nsteps, double seconds, const PhaseTimes& pt, double output,
-                                   double modify, double waited) {
+void Simulation::print_run_summary(int64_t nsteps, double seconds, double cpu_seconds, const PhaseTimes& pt,
+                                   double output, double modify, double waited) {
   // LAMMPS's summary: rank 0's loop time; phases and counts as min/avg/max over ranks.
   const int nprocs = comm.size();
   const int64_t natoms_all = natoms();
@@ -340,7 +343,7 @@ void Simulation::print_run_summary(int64_t nsteps, double seconds, const PhaseTi
   if (nsteps > 0)
     log.line(fmt::format("Performance: {:.3f} ns/day, {:.3f} hours/ns, {:.3f} timesteps/s", ns_day,
                          ns_day > 0 ? 24.0 / ns_day : 0.0, tps));
-  log.line(fmt::format("100.0% CPU use with {} MPI tasks x 1 OpenMP threads\n", nprocs));
+  log.line(cpu_use_line(comm, cpu_seconds, seconds));
   log.line("MPI task timing breakdown:");
   log.line("Section |  min time  |  avg time  |  max time  |%varavg| %total");
   log.line("---------------------------------------------------------------");

@@ -7,9 +7,7 @@
 #include <filesystem>
 #include <iterator>
 
-#include "md/cluster/cluster_backend.hpp"
 #include "md/core/velocity.hpp"
-#include "md/mesh/mesh_backend.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/styles/reference.hpp"
 #include "potentials/zbl_splice.hpp"
@@ -71,23 +69,22 @@ void Simulation::clear_system(const io::Command& c) {
   timer_style = "normal", timer_mode = "nosync";
   updated = false;  // and a new Update
   lost_seen = 0;    // and a new backend counts its lost atoms from 0
+  backend_controls = BackendControls{};
   make_backend();
 }
 
 void Simulation::make_backend() {
-  if (settings.backend == "mesh") {
-    mesh::MeshOptions mo;
-    mo.wafer = settings.mesh_wafer;
-    mo.fp64 = settings.mesh_precision == "fp64";
-    mo.deterministic = settings.deterministic;
-    backend = std::make_unique<mesh::MeshBackend>(mo, &comm);
-  } else if (settings.backend == "cluster") {
-    backend = std::make_unique<ClusterBackend>(&comm, &decomp, settings.deterministic,
-                                               parse_pair_precision(settings.cluster_precision));
-  } else {
+  const BackendStyle* style = BackendRegistry::get().find(settings.backend);
+  if (!style)
     fail_input(SourcePos{"<settings>", 0}, "backend '" + settings.backend +
-                                               "' is not available in this build (available: cluster, mesh)");
-  }
+                                               "' is not available in this build (available: " +
+                                               BackendRegistry::get().name_list() + ")");
+  backend = style->make(BackendArgs{settings, &comm, &decomp, &backend_controls});
+}
+
+bool Simulation::backend_has(unsigned trait) const {
+  const BackendStyle* style = BackendRegistry::get().find(settings.backend);
+  return style && (style->traits & trait) == trait;
 }
 
 Simulation::~Simulation() {
@@ -211,7 +208,7 @@ Fix* Simulation::find_fix(const std::string& id) const {
 
 FixBuildContext Simulation::fix_build_context() const {
   // With no lattice command the spacings are LAMMPS's default lattice's, `none 1.0`.
-  FixBuildContext c{state, regions, lattice.spacing[0], settings.backend == "cluster" ? &decomp : nullptr,
+  FixBuildContext c{state, regions, lattice.spacing[0], backend_has(kSubdomains) ? &decomp : nullptr,
                     settings.backend};
   c.styles = this;
   c.comm = &comm;

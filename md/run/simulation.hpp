@@ -94,7 +94,6 @@ struct ScriptFlags {
   bool atom_map = false;  // `atom_modify map …` given (LAMMPS's atomfile variables need an atom map)
 };
 
-/// A `dump … custom|atom|xyz|local` output (or its /gz variant).
 /// `dump_modify ID thresh attribute op value|LAST` (dump custom and cfg, as LAMMPS): only the atoms whose
 /// attribute passes every threshold are written.
 struct DumpThreshold {
@@ -106,13 +105,18 @@ struct DumpThreshold {
   std::unordered_map<int64_t, double> previous;  // LAST, rank 0: the previous frame's value per atom id
 };
 
+class TextDumpStyle;
+
+/// A text dump (`dump ID group STYLE N file …`, STYLE one of the registered text styles, md/run/dumps/, or
+/// its /gz variant) and its dump_modify settings.
 struct Dump {
   std::string id, file;
-  std::string style = "custom";  // custom, atom, xyz or local
-  bool gz = false;               // the /gz style: the file is gzip-compressed
-  bool multifile = false;        // a '*' in the file name: one file per frame, '*' replaced by the step
-  int pad = 0;                   // dump_modify pad: the step zero-padded to this many digits in the name
-  bool first = false;            // dump_modify first yes: a frame at each run's first step whatever `every`
+  std::string style;                    // the registered name (custom, atom, xyz, cfg, local, …)
+  const TextDumpStyle* kind = nullptr;  // its registered behaviour (md/run/dump_style.hpp)
+  bool gz = false;                      // the /gz style: the file is gzip-compressed
+  bool multifile = false;  // a '*' in the file name: one file per frame, '*' replaced by the step
+  int pad = 0;             // dump_modify pad: the step zero-padded to this many digits in the name
+  bool first = false;      // dump_modify first yes: a frame at each run's first step whatever `every`
   bool scale = true, image = false;   // dump atom: scaled coordinates, image flags (dump_modify scale, image)
   std::vector<std::string> elements;  // dump_modify element: names per type (index 1..ntypes), for xyz
   uint32_t group = 1;
@@ -335,7 +339,11 @@ class Simulation : public StyleLookup {
   AtomSortSettings atom_sort;  // LAMMPS's spatial sort of its atom arrays (atom_modify sort), emulated in
                                // Atoms::order at run and minimize set-ups (md/core/lammps_order.hpp)
   CascadeState cascade;
+  /// What fix balance and thermo_modify lost set for the backend (declared before it: it outlives it).
+  BackendControls backend_controls;
   std::unique_ptr<Backend> backend;
+  /// Whether the chosen backend declares `trait` (kSubdomains, kDropsLostAtoms) in its registration.
+  bool backend_has(unsigned trait) const;
 
   // ---- Where the runs stand
   // --------------------------------------------------------------------------------
@@ -380,7 +388,7 @@ class Simulation : public StyleLookup {
   /// c_thermo_temp, c_thermo_press[i], c_thermo_pe between runs: the last thermo line's values, which
   /// LAMMPS's thermo computes with these computes; false where the compute itself is to be read.
   bool thermo_compute_between_runs(const Reference& r, double& value);
-  /// The backend settings name (cluster or mesh), new and empty.
+  /// The registered backend that settings.backend names, new and empty.
   void make_backend();
   // run_loop.cpp
   void apply_load_balance();
@@ -389,8 +397,8 @@ class Simulation : public StyleLookup {
   /// One velocity-Verlet step: fixes' hooks around the backend's forces.
   void verlet_step(int64_t end, bool show_progress, double& modify_seconds);
   /// The end-of-run summary LAMMPS prints (loop time, performance, timing breakdown, neighbour counts).
-  void print_run_summary(int64_t nsteps, double seconds, const PhaseTimes& pt, double output, double modify,
-                         double waited);
+  void print_run_summary(int64_t nsteps, double seconds, double cpu_seconds, const PhaseTimes& pt,
+                         double output, double modify, double waited);
   bool eatom_needed(int64_t step) const;
   /// True when something reads the global energy or virial after this step's forces (thermo, progress,
   /// dumps, trajectories, the run's last step, a fix that may read them).

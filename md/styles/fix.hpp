@@ -12,10 +12,10 @@
 #include "md/core/balance_settings.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/region.hpp"
+#include "md/core/registry.hpp"
 #include "md/core/state.hpp"
 #include "md/force/backend.hpp"
 #include "md/styles/compute.hpp"
-#include "md/styles/registry.hpp"
 #include "md/styles/style_lookup.hpp"
 #include "md/styles/style_traits.hpp"
 

@@ -9,7 +9,7 @@
 #include "io/command.hpp"
 #include "md/core/box.hpp"
 #include "md/core/region.hpp"
-#include "md/styles/registry.hpp"
+#include "md/core/registry.hpp"
 
 namespace wmd::md {
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -75,6 +76,12 @@ md::State crystal(int cells, double noise, unsigned seed) {
           s.atoms.add(++id, 1, p[0], p[1], p[2]);
         }
   return s;
+}
+
+// The mesh's PE passes are Kokkos kernels: this program's main initialises Kokkos before any test (ctest runs
+// each test in a process of its own), as wafermd's main does before any command.
+TEST(MeshKokkos, InitialisedBeforeAnyTest) {
+  EXPECT_TRUE(Kokkos::is_initialized());
 }
 
 TEST(MeshMapping, WindowRadiusMatchesBruteForceOverAllImages) {

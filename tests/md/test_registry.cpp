@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "md/run/command_registry.hpp"
+#include "md/run/dump_style.hpp"
 #include "md/styles/compute.hpp"
 #include "md/styles/fix.hpp"
 #include "sim_harness.hpp"
@@ -34,6 +36,67 @@ TEST(Registry, EveryStyleRegistersFromItsOwnFile) {
                         "minimize",    "print",          "echo",         "zbl_splice",    "write_potential",
                         "cascade",     "defects"})
     EXPECT_TRUE(has(commands, c)) << "command " << c;
+}
+
+// Backends and dump styles register like the styles: the Simulation makes the backend the settings name, and
+// the dump commands find their styles, through the registry alone.
+TEST(Registry, BackendsAndDumpStylesRegisterFromTheirOwnFiles) {
+  EXPECT_EQ(BackendRegistry::get().names(), (std::vector<std::string>{"cluster", "mesh"}));
+  EXPECT_EQ(BackendRegistry::get().find("cluster")->traits, kSubdomains | kDropsLostAtoms);
+  EXPECT_EQ(BackendRegistry::get().find("mesh")->traits, kNoBackendTraits);
+  for (const char* d : {"custom", "atom", "xyz", "cfg", "local", "h5md"})
+    EXPECT_NE(find_dump_style(d), nullptr) << "dump " << d;
+  bool gz = false;
+  EXPECT_EQ(find_dump_style("cfg/gz", &gz), find_dump_style("cfg"));
+  EXPECT_TRUE(gz);
+  EXPECT_EQ(find_dump_style("h5md/gz"), nullptr);
+  EXPECT_EQ(find_dump_style("image"), nullptr);
+  io::RunSettings mesh;
+  mesh.backend = "mesh";
+  test::ScriptRun run("units metal\n", test::scratch_dir("registry_backend"), mesh);
+  EXPECT_EQ(run.sim->backend->name(), "mesh");
+  EXPECT_FALSE(run.sim->backend_has(kSubdomains));
+}
+
+// A new dump style is one file and its registration: this one, defined here, writes each frame as the step
+// and the dumped atoms' ids, and `dump` and dump_modify use it like any other (its /gz variant included).
+class DumpIdList : public TextDumpStyle {
+ public:
+  void read_columns(Simulation&, io::ArgCursor& a, Dump& d, const DumpHead&) const override {
+    a.finish();
+    d.columns = {"id"};
+    d.sort_id = true;
+  }
+  std::string frame_text(const io::DumpFrame& f, const Dump&) const override {
+    std::string s = "step " + std::to_string(f.step) + ":";
+    for (double id : f.values[0]) s += " " + std::to_string(static_cast<int64_t>(id));
+    return s + "\n";
+  }
+};
+WMD_DUMP_STYLE("test/ids", DumpIdList)
+
+TEST(Registry, ANewDumpStyleIsOneClassAndItsRegistration) {
+  const std::string dir = test::scratch_dir("registry_dump_style");
+  test::ScriptRun run(std::string(test::kCuScript) +
+                          "region low block INF INF INF INF INF 0.5\ngroup low region low\n"
+                          "dump d low test/ids 5 ids.txt\ndump_modify d every 10\nfix 1 all nve\nrun 20\n",
+                      dir);
+  std::ifstream in(dir + "/ids.txt");
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(in, line)) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].rfind("step 0: 1 ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("step 10: ", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind("step 20: ", 0), 0u) << lines[2];
+  try {
+    test::ScriptRun bad(
+        std::string(test::kCuScript) + "dump d all test/ids 5 ids.txt\ndump_modify d thresh x > 0\n",
+        test::scratch_dir("registry_dump_style_bad"), true);
+    FAIL() << "dump_modify thresh accepted for a style that does not take it";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.message().find("applies to dump cfg and custom only"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Registry, CommandsDeclareWhatARestartChecks) {

@@ -21,8 +21,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int run(const std::string& dir, const std::string& args) {
-  const std::string cmd = "cd '" + dir + "' && '" + WAFERMD_EXE + "' " + args + " >stdout.txt 2>stderr.txt";
+// The plotter runs under $WAFERMD_PYTHON (python3 from PATH when unset): Debian's, which has matplotlib,
+// whatever python3 comes first on this machine's PATH.
+int run(const std::string& dir, const std::string& args,
+        const std::string& env = "WAFERMD_PYTHON=/usr/bin/python3") {
+  const std::string cmd =
+      "cd '" + dir + "' && " + env + " '" + WAFERMD_EXE + "' " + args + " >stdout.txt 2>stderr.txt";
   const int rc = std::system(cmd.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
@@ -241,7 +245,49 @@ TEST(ScalingCommand, UnknownGpuPresetIsAnInputError) {
   EXPECT_EQ(err.rfind("error:", 0), 0u) << err;
   EXPECT_NE(err.find("unknown GPU preset 'nope'"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(dir + "/study/ranks_1")) << "the preset is checked before any run";
-  EXPECT_EQ(wmd::md::gpu_presets(WAFERMD_SOURCE_DIR), (std::vector<std::string>{"frontier", "h100"}));
+  EXPECT_EQ(wmd::md::gpu_presets(std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling"),
+            (std::vector<std::string>{"frontier", "h100"}));
+}
+
+// The program has no interpreter and no path of the source tree compiled in: it finds the plotter beside
+// itself (share/wafermd/scaling, copied there by the build) and runs it with python3 from PATH;
+// WAFERMD_SCALING_DIR and WAFERMD_PYTHON override both, and a missing one is an input error before any run.
+TEST(ScalingCommand, NoInterpreterOrSourcePathInTheProgram) {
+  const std::string program = slurp(WAFERMD_EXE);
+  ASSERT_GT(program.size(), 100000u);
+  EXPECT_EQ(program.find("/usr/bin/python3"), std::string::npos);
+  EXPECT_EQ(program.find(WAFERMD_SOURCE_DIR), std::string::npos);
+  const fs::path beside = fs::path(WAFERMD_EXE).parent_path() / "share/wafermd/scaling";
+  for (const char* f :
+       {"plot_scaling.py", "gpu_projection.py", "gpu_projection.yaml", "gpu_measurements.yaml"})
+    EXPECT_EQ(slurp((beside / f).string()),
+              slurp(std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling/" + f))
+        << f;
+  EXPECT_EQ(wmd::md::find_scaling_dir(WAFERMD_EXE), beside.string());
+
+  const std::string dir = wmd::test::scratch_dir("scaling_no_paths");
+  std::ofstream(dir + "/in.small") << kScript;
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --output study"), 0) << slurp(dir + "/stderr.txt");
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --output bad", "WAFERMD_PYTHON=no_such_python3"), 2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("no_such_python3 is not an executable"), std::string::npos)
+      << slurp(dir + "/stderr.txt");
+  std::ofstream(dir + "/fake_python") << "#!/bin/sh\nexit 1\n";  // an interpreter without matplotlib
+  fs::permissions(dir + "/fake_python", fs::perms::owner_all);
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --output bad", "WAFERMD_PYTHON=./fake_python"), 2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("cannot import numpy, matplotlib and yaml"), std::string::npos)
+      << slurp(dir + "/stderr.txt");
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --output bad",
+                "WAFERMD_PYTHON=/usr/bin/python3 WAFERMD_SCALING_DIR=/nonexistent"),
+            2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("holds no plot_scaling.py"), std::string::npos)
+      << slurp(dir + "/stderr.txt");
+  EXPECT_FALSE(fs::exists(dir + "/bad")) << "checked before any run";
+  // The source tree's own copy serves as well (WAFERMD_SCALING_DIR).
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --steps 4 --output study2",
+                "WAFERMD_PYTHON=/usr/bin/python3 WAFERMD_SCALING_DIR='" + std::string(WAFERMD_SOURCE_DIR) +
+                    "/validation/scaling'"),
+            0)
+      << slurp(dir + "/stderr.txt");
 }
 
 // The projection module, run as `wafermd scaling` runs it.

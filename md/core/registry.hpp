@@ -1,6 +1,8 @@
-// A table from LAMMPS names to factories, filled at start-up by the styles' own files (as LAMMPS registers
-// its styles): adding a fix, compute or command touches its own file and nothing else. The program and the
-// tests link md/ as a whole archive (md/CMakeLists.txt), so no registering file is dropped by the linker.
+// A table from names to factories, filled at start-up by the styles' own files (as LAMMPS registers its
+// styles): adding a fix, compute, region, command, dump style or backend touches its own file and nothing
+// else. The program and the tests link md/ as a whole archive (md/CMakeLists.txt), so no registering file is
+// dropped by the linker. It lives in md/core so that every layer that registers something (the backends in
+// md/cluster and md/mesh, the styles, the run layer's dumps, the commands) can reach it.
 #pragma once
 #include <cstdio>
 #include <cstdlib>
