@@ -1,6 +1,7 @@
-// `write_restart FILE`, `read_restart FILE` and `restart 0 | N FILE [FILE2]` with wafermd's restart files
-// (the checkpoint format, md/run/restart_files.cpp). LAMMPS's file-layout keywords (fileper, nfile and '%'
-// names for one file per processor) are refused: a wafermd restart file is always one file.
+// `write_restart FILE [noinit]`, `read_restart FILE` and `restart 0 | N FILE [FILE2]` with wafermd's restart
+// files (the checkpoint format, md/run/restart_files.cpp). LAMMPS's file-layout keywords (fileper, nfile and
+// '%' names for one file per processor) are refused: a wafermd restart file is always one file.
+#include "md/core/boundaries.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -18,10 +19,18 @@ void cmd_write_restart(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
   const std::string file = restart_name(a);
-  if (!a.done()) {
+  bool init = true;
+  while (!a.done()) {
     const std::string key = a.word("a keyword");
-    a.fail("write_restart keyword '" + key + "' is not supported (wafermd writes one file)");
+    if (key == "noinit") {
+      init = false;
+      continue;
+    }
+    a.fail("write_restart keyword '" + key + "' is not supported (wafermd writes one file; noinit is)");
   }
+  // LAMMPS's write_restart (unless noinit) applies pbc and reset_box first, as write_data: the atoms are
+  // wrapped and shrink-wrapped faces fitted, in the system and in the file.
+  if (init && wrap_and_fit_box(sim.state, sim.comm)) ++sim.state.edits;
   sim.write_restart_file(file);  // the dry run writes into its scratch directory
 }
 

@@ -66,13 +66,42 @@ void cmd_shell(Simulation& sim, const io::Command& c) {
   }
   if (op == "cd") {
     // The dry run follows a cd into a directory that exists (later relative paths are checked from
-    // there; the program returns to its directory afterwards); one that a `shell mkdir` will create is
-    // only entered by the real run.
+    // there; the program returns to its directory afterwards). One that a `shell mkdir` of the real run
+    // will create is entered in thought only, so that the `cd ..` that leaves it again does not leave the
+    // directory the script started from.
     if (sim.dry_run) {
-      struct stat st;
-      if (::stat(args[0].c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-        const int rc = ::chdir(args[0].c_str());
-        (void)rc;  // a directory that exists but cannot be entered fails in the real run
+      std::vector<std::string>& virt = sim.dry_virtual_dirs;
+      std::string path = args[0];
+      if (!path.empty() && path[0] == '/') {
+        struct stat st;
+        if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+          virt.clear();
+          const int rc = ::chdir(path.c_str());
+          (void)rc;  // a directory that exists but cannot be entered fails in the real run
+          return;
+        }
+      }
+      size_t start = 0;
+      while (start <= path.size()) {
+        const size_t slash = path.find('/', start);
+        const std::string part =
+            path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        start = slash == std::string::npos ? path.size() + 1 : slash + 1;
+        if (part.empty() || part == ".") continue;
+        struct stat st;
+        if (part == "..") {
+          if (!virt.empty()) {
+            virt.pop_back();
+          } else {
+            const int rc = ::chdir("..");
+            (void)rc;
+          }
+        } else if (virt.empty() && ::stat(part.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+          const int rc = ::chdir(part.c_str());
+          (void)rc;
+        } else {
+          virt.push_back(part);
+        }
       }
       return;
     }

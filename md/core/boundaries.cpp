@@ -29,7 +29,6 @@ bool wrap_and_fit_box(State& s, const Comm& comm) {
         const int before = img[d][i];
         wrap_periodic(pos[d][i], img[d][i], b.lo[d], b.hi[d]);
         remap_velocity(b, d, a.mask[i], before, img[d][i], vel[i]);
-        changed |= img[d][i] != before;
       }
       continue;
     }

@@ -8,7 +8,8 @@
 namespace wmd::md {
 
 /// Wraps and fits as LAMMPS does (collective: the shrink-wrap bounds are taken over all ranks). A non-finite
-/// coordinate is a RunError naming the atom. Returns true when an atom moved or a face did.
+/// coordinate is a RunError naming the atom. Returns true when a face moved (wrapping alone keeps every atom
+/// where a backend placed it: the mesh keeps its PEs).
 bool wrap_and_fit_box(State& s, const Comm& comm);
 
 }  // namespace wmd::md

@@ -154,6 +154,12 @@ void Simulation::read_restart_file(const std::string& given, const SourcePos& at
       b.face[k][0] = static_cast<Face>(f[0]), b.face[k][1] = static_cast<Face>(f[1]);
     }
   }
+  // LAMMPS's read_restart calls set_initial_box on the box it reads: the shrink-wrap margin (1e-4 of the
+  // initial length) is taken from that box, not from the one the writing script created. wafermd keeps that
+  // length as min_lo..min_hi, which 'm' faces also use as their bounds: those keep the stored ones.
+  for (int k = 0; k < 3; ++k)
+    if (b.face[k][0] != Face::shrink_min && b.face[k][1] != Face::shrink_min)
+      b.min_lo[k] = b.lo[k], b.min_hi[k] = b.hi[k];
   b.defined = true;
   {
     std::vector<std::string> names;

@@ -347,8 +347,11 @@ class Simulation : public StyleLookup {
 
   // ---- Where the runs stand
   // --------------------------------------------------------------------------------
-  bool forces_current = false;           // the backend's result belongs to the current positions
-  bool running = false;                  // inside a run or minimisation (references may invoke computes)
+  bool forces_current = false;  // the backend's result belongs to the current positions
+  bool running = false;         // inside a run or minimisation (references may invoke computes)
+  // The dry run's `shell cd` into directories a `shell mkdir` only the real run makes: their names, entered
+  // in thought (a later `cd ..` leaves them again), while the real working directory stays where it was.
+  std::vector<std::string> dry_virtual_dirs;
   bool run_pre = true, run_post = true;  // the next run's `pre` and `post` keywords (reset by each run)
   bool updated = false;          // LAMMPS's first_update: a run or minimisation took place (since clear)
   int atom_variable_depth_ = 0;  // atom-style variables that read others (a guard against cycles)

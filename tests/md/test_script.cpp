@@ -157,6 +157,19 @@ TEST(ScriptParity, FixesAfterReadRestartAsLammps) {
   expect_same_words(slurp(dir + "/second.txt"), slurp(kData + "restart_fixes_second.txt"), 1e-9);
 }
 
+TEST(ScriptParity, DryRunComesBackFromADirectoryItDidNotMake) {
+  const std::string dir = setup_dir("dry_cd", {"in.dry_cd"});
+  fs::copy_file("/usr/share/lammps/potentials/Cu_u3.eam", dir + "/Cu_u3.eam");
+  const auto r = run_wafermd_in(dir, "run in.dry_cd --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "dry_cd.ref"), 1e-9);
+  EXPECT_TRUE(fs::is_directory(dir + "/made"));
+}
+
+TEST(ScriptParity, ReadRestartShrinkWrapsFromTheBoxItReads) {
+  expect_prints_as_lammps("restart_shrink", 1e-9);
+}
+
 TEST(ScriptParity, AtomValuesInFormulasAsLammps) {
   expect_prints_as_lammps("atom_values", 1e-9);
 }

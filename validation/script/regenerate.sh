@@ -40,6 +40,11 @@ run in.box_time
 grep '^>>' in.box_time.out >"$data/box_time.ref"
 run in.element
 cp element.dump element_default.dump "$data/"
+cp /usr/share/lammps/potentials/Cu_u3.eam .
+run in.dry_cd
+grep '^>>' in.dry_cd.out >"$data/dry_cd.ref"
+run in.restart_shrink
+grep '^>>' in.restart_shrink.out >"$data/restart_shrink.ref"
 run in.restart_fixes
 grep '^>>' in.restart_fixes.out >"$data/restart_fixes.ref"
 cp second.txt "$data/restart_fixes_second.txt"
