@@ -136,7 +136,7 @@ const Comm& Comm::local() {
 // MPI_Allreduce order is fixed for a given rank count in Open MPI's default tuned algorithms, but to make
 // sums reproducible regardless of algorithm choice we gather the per-rank partials and add them in rank
 // order.
-double Comm::sum(double v) const {
+double Comm::sum_in_rank_order(double v) const {
   count(1);
   if (size_ == 1) return v;
   std::vector<double> all(size_);
@@ -151,7 +151,7 @@ int64_t Comm::sum(int64_t v) const {
   return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_SUM);
 }
 
-void Comm::sum(double* v, int n) const {
+void Comm::sum_in_rank_order(double* v, int n) const {
   count(n);
   if (size_ == 1 || n == 0) return;
   std::vector<double> all(static_cast<size_t>(n) * size_);
@@ -389,7 +389,7 @@ std::vector<double> TermSum::total() const {
   } one{comm_, before, static_cast<int>(d_.size())};
   std::vector<double> out = d_;
   if (!exact_) {
-    comm_.sum(out.data(), static_cast<int>(out.size()));
+    comm_.sum_in_rank_order(out.data(), static_cast<int>(out.size()));
     return out;
   }
   std::vector<__int128> q = q_;

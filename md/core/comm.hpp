@@ -34,12 +34,20 @@ class Comm {
   void set_deterministic(bool on) { deterministic_ = on; }
   bool deterministic() const { return deterministic_; }
 
-  /// Global sum, in rank order (reproducible for a fixed rank count).
-  double sum(double v) const;
+  /// Exact global sum of integers (counts): the same at any rank count.
   int64_t sum(int64_t v) const;
-  /// Element-wise global sum of n values, in place (doubles in rank order, as sum(double)).
-  void sum(double* v, int n) const;
   void sum(int64_t* v, int n) const;
+  /// A floating-point value does not convert to a count here: it goes through TermSum or sum_in_rank_order.
+  template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  T sum(T v) const = delete;
+  /// Global sum of per-rank doubles added in rank order: reproducible for a fixed rank count only. Every
+  /// reduction that reaches a trajectory or a printed value sums its per-atom terms through TermSum instead
+  /// (exact in deterministic mode); this one is for values that are not sums of per-atom terms, each caller
+  /// saying why: timings and memory statistics, a backend's per-rank partials that the rank split already
+  /// shapes (the half-list force pass outside deterministic mode), elements held by one rank each (exact).
+  double sum_in_rank_order(double v) const;
+  /// Element-wise sum_in_rank_order of n values, in place.
+  void sum_in_rank_order(double* v, int n) const;
   double max(double v) const;
   double min(double v) const;
   int64_t max(int64_t v) const;

@@ -1335,7 +1335,7 @@ void MeshBackend::sum_energy_virial_fp64() {
     }
   }
   // Each row is summed on exactly one rank and the others hold +0.0, so the rank-ordered sum is exact.
-  comm_->sum(rows.data(), static_cast<int>(rows.size()));
+  comm_->sum_in_rank_order(rows.data(), static_cast<int>(rows.size()));
   for (int y = 0; y < map_.height; ++y) {
     result_.energy += rows[7 * static_cast<size_t>(y)];
     for (int c = 0; c < 6; ++c) result_.virial[c] += rows[7 * static_cast<size_t>(y) + 1 + c];
