@@ -251,34 +251,41 @@ class Comm {
   bool deterministic_ = false;
 };
 
-/// A global sum of per-atom terms over n components. Default: each rank adds its terms in its own order, then
-/// the ranks' partial sums are added in rank order (on one rank: exactly the plain loop). With a
-/// deterministic Comm every term is converted to 64.64 fixed point and added as an integer, so the total does
-/// not depend on the order of the terms or on how the atoms are spread over ranks.
+/// The one order-free global sum of md/: a sum of per-atom (or per-pair) terms over n components. Default:
+/// each rank adds its terms in its own order, then the ranks' partial sums are added in rank order (on one
+/// rank: exactly the plain loop; on several: LAMMPS's local sum and MPI_Allreduce). With a deterministic Comm
+/// every term is converted to fixed point with 64 integer and 128 fraction bits and added as integers, so the
+/// total does not depend on the order of the terms or on how the atoms are spread over ranks.
 class TermSum {
  public:
   TermSum(const Comm& comm, int n)
-      : comm_(comm), exact_(comm.deterministic()), d_(n, 0.0), q_(exact_ ? n : 0, 0) {}
+      : comm_(comm), exact_(comm.deterministic()), d_(n, 0.0), q_(exact_ ? 2 * n : 0, 0) {}
   /// Adds one term to component k.
   void add(int k, double v) {
     if (!exact_) {
       d_[k] += v;
     } else if (std::isfinite(v)) {
-      q_[k] += to_fixed(v);
+      const Fixed f = to_fixed(v);
+      q_[2 * k] += f.hi, q_[2 * k + 1] += f.lo;
     } else {
       d_[k] = v;  // carries the non-finite value through
     }
   }
-  /// Collective: the global totals, on every rank.
+  /// Collective: the global totals, on every rank (one reduction).
   std::vector<double> total() const;
-  /// Finite v as a 64.64 fixed-point integer (truncated toward zero; |v| is clamped to 2^62).
-  static __int128 to_fixed(double v);
+  /// A finite v as fixed point: v = hi·2⁻⁶⁴ + lo·2⁻¹²⁸ (|lo| < 2⁶⁴), truncated toward zero below 2⁻¹²⁸ and
+  /// clamped to |v| ≤ 2⁶². The fraction reaches 2⁻¹²⁸ ≈ 3·10⁻³⁹ so that small terms (the squared forces of a
+  /// converged minimisation, ~10⁻²⁰) keep their digits; an __int128 accumulator holds 2⁶³ such terms.
+  struct Fixed {
+    __int128 hi, lo;
+  };
+  static Fixed to_fixed(double v);
 
  private:
   const Comm& comm_;
   bool exact_;
   std::vector<double> d_;
-  std::vector<__int128> q_;
+  std::vector<__int128> q_;  // per component: Σ hi, Σ lo
 };
 
 }  // namespace wmd::md
