@@ -29,7 +29,8 @@ class FixPressBerendsen : public Fix {
     const double volume = c.s.box.volume();
     double current[3];
     if (iso_) {
-      const double p = pressure_scalar(t.dof(), t.compute_scalar(cc), c.force->virial, volume);
+      const double temp = t.compute_scalar(cc);  // first: it counts the dof
+      const double p = pressure_scalar(t.dof(), temp, c.force->virial, volume);
       current[0] = current[1] = current[2] = p;
     } else {
       t.compute_vector(cc);
