@@ -107,11 +107,11 @@ bool kick_pka(State& s, const Comm& comm, int64_t id, double energy, const doubl
     a.vx[i] += dv[0], a.vy[i] += dv[1], a.vz[i] += dv[2];
     added[0] = m * dv[0], added[1] = m * dv[1], added[2] = m * dv[2], added[3] = 1.0;
   }
-  comm.sum(added, 4);
+  comm.sum_in_rank_order(added, 4);  // one rank holds the atom, the others add zeros: exact
   if (added[3] < 1.0) return false;
-  double mass = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) mass += s.mass[a.type[i]];
-  mass = comm.sum(mass);
+  TermSum total_mass(comm, 1);
+  for (size_t i = 0; i < a.size(); ++i) total_mass.add(0, s.mass[a.type[i]]);
+  const double mass = total_mass.total()[0];
   const double dv[3] = {added[0] / mass, added[1] / mass, added[2] / mass};
   for (size_t i = 0; i < a.size(); ++i) a.vx[i] -= dv[0], a.vy[i] -= dv[1], a.vz[i] -= dv[2];
   return true;

@@ -64,11 +64,10 @@ void enforce_boundaries(State& s, const Comm& comm, bool drop, int64_t& lost) {
     }
   }
   if (!drop || s.box.periodic(0) + s.box.periodic(1) + s.box.periodic(2) == 3) return;
-  double counts[3] = {static_cast<double>(beyond[0]), static_cast<double>(beyond[1]),
-                      static_cast<double>(beyond[2])};
+  int64_t counts[3] = {beyond[0], beyond[1], beyond[2]};
   comm.sum(counts, 3);
   for (int d = 0; d < 3; ++d) {
-    if (counts[d] == 0.0) continue;
+    if (counts[d] == 0) continue;
     const Box& b = s.box;
     const double* p = d == 0 ? a.x.data() : d == 1 ? a.y.data() : a.z.data();
     std::vector<char> gone(a.size(), 0);
@@ -423,11 +422,14 @@ void ClusterBackend::take_forces(Atoms& a, bool eatom) {
 }
 
 void ClusterBackend::sum_energy_virial() {
-  // This rank's share of the energy and virial; the totals are every rank's.
+  // This rank's share of the energy and virial; the totals are every rank's. The half-list pass (never in
+  // deterministic mode, whose pass sums per-atom terms through TermSum) splits the pair terms between the
+  // ranks by where their atoms sit, so its per-rank partials are shaped by the rank split anyway: they are
+  // added in rank order, as LAMMPS's MPI_Allreduce of each rank's eng_vdwl and virial.
   const auto t3 = std::chrono::steady_clock::now();
   double sums[7] = {result_.energy};
   for (int k = 0; k < 6; ++k) sums[1 + k] = result_.virial[k];
-  comm_->sum(sums, 7);
+  comm_->sum_in_rank_order(sums, 7);
   result_.energy = sums[0];
   for (int k = 0; k < 6; ++k) result_.virial[k] = sums[1 + k];
   times_.comm += seconds_since(t3);

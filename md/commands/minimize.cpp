@@ -181,7 +181,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
       const double mem = current_rss_mb();
       sim.log.line(
           fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
-                      world.min(mem), world.sum(mem) / world.size(), world.max(mem)));
+                      world.min(mem), world.sum_in_rank_order(mem) / world.size(), world.max(mem)));
       sim.thermo_output(true);
       return;
     }

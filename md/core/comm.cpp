@@ -136,7 +136,7 @@ const Comm& Comm::local() {
 // MPI_Allreduce order is fixed for a given rank count in Open MPI's default tuned algorithms, but to make
 // sums reproducible regardless of algorithm choice we gather the per-rank partials and add them in rank
 // order.
-double Comm::sum(double v) const {
+double Comm::sum_in_rank_order(double v) const {
   count(1);
   if (size_ == 1) return v;
   std::vector<double> all(size_);
@@ -151,7 +151,7 @@ int64_t Comm::sum(int64_t v) const {
   return size_ == 1 ? v : reduced(mpi(comm_), v, MPI_INT64_T, MPI_SUM);
 }
 
-void Comm::sum(double* v, int n) const {
+void Comm::sum_in_rank_order(double* v, int n) const {
   count(n);
   if (size_ == 1 || n == 0) return;
   std::vector<double> all(static_cast<size_t>(n) * size_);
@@ -373,10 +373,14 @@ std::vector<char> Comm::all_to_all_bytes(const std::vector<const void*>& out,
   return rbuf;
 }
 
-__int128 TermSum::to_fixed(double v) {
+TermSum::Fixed TermSum::to_fixed(double v) {
   const double lim = 4.611686018427387904e18;  // 2^62
   v = v > lim ? lim : v < -lim ? -lim : v;
-  return static_cast<__int128>(std::ldexp(v, 64));
+  // hi: v truncated to a multiple of 2⁻⁶⁴ (a double with v's leading bits, so it converts back exactly); the
+  // remainder v − hi·2⁻⁶⁴ is v's lower bits, exact in a double, below 2⁻⁶⁴ in magnitude.
+  const double scaled = std::trunc(std::ldexp(v, 64));
+  const double rest = v - std::ldexp(scaled, -64);
+  return Fixed{static_cast<__int128>(scaled), static_cast<__int128>(std::ldexp(rest, 128))};
 }
 
 std::vector<double> TermSum::total() const {
@@ -389,7 +393,7 @@ std::vector<double> TermSum::total() const {
   } one{comm_, before, static_cast<int>(d_.size())};
   std::vector<double> out = d_;
   if (!exact_) {
-    comm_.sum(out.data(), static_cast<int>(out.size()));
+    comm_.sum_in_rank_order(out.data(), static_cast<int>(out.size()));
     return out;
   }
   std::vector<__int128> q = q_;
@@ -398,8 +402,18 @@ std::vector<double> TermSum::total() const {
   std::vector<int64_t> bad(out.size());
   for (size_t k = 0; k < out.size(); ++k) bad[k] = std::isfinite(d_[k]) ? 0 : 1;
   comm_.sum(bad.data(), static_cast<int>(bad.size()));
-  for (size_t k = 0; k < out.size(); ++k)
-    out[k] = bad[k] ? std::nan("") : std::ldexp(static_cast<double>(q[k]), -64);
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (bad[k]) {
+      out[k] = std::nan("");
+      continue;
+    }
+    // Normalise to hi·2⁻⁶⁴ + lo·2⁻¹²⁸ with 0 ≤ lo < 2⁶⁴ (the carry moves into hi), then convert: the same
+    // integers give the same double at any rank count.
+    __int128 hi = q[2 * k], lo = q[2 * k + 1];
+    const __int128 carry = lo >> 64;  // floor(lo / 2⁶⁴)
+    hi += carry, lo -= carry * (static_cast<__int128>(1) << 64);
+    out[k] = std::ldexp(static_cast<double>(hi), -64) + std::ldexp(static_cast<double>(lo), -128);
+  }
   return out;
 }
 

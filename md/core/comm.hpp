@@ -34,12 +34,20 @@ class Comm {
   void set_deterministic(bool on) { deterministic_ = on; }
   bool deterministic() const { return deterministic_; }
 
-  /// Global sum, in rank order (reproducible for a fixed rank count).
-  double sum(double v) const;
+  /// Exact global sum of integers (counts): the same at any rank count.
   int64_t sum(int64_t v) const;
-  /// Element-wise global sum of n values, in place (doubles in rank order, as sum(double)).
-  void sum(double* v, int n) const;
   void sum(int64_t* v, int n) const;
+  /// A floating-point value does not convert to a count here: it goes through TermSum or sum_in_rank_order.
+  template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  T sum(T v) const = delete;
+  /// Global sum of per-rank doubles added in rank order: reproducible for a fixed rank count only. Every
+  /// reduction that reaches a trajectory or a printed value sums its per-atom terms through TermSum instead
+  /// (exact in deterministic mode); this one is for values that are not sums of per-atom terms, each caller
+  /// saying why: timings and memory statistics, a backend's per-rank partials that the rank split already
+  /// shapes (the half-list force pass outside deterministic mode), elements held by one rank each (exact).
+  double sum_in_rank_order(double v) const;
+  /// Element-wise sum_in_rank_order of n values, in place.
+  void sum_in_rank_order(double* v, int n) const;
   double max(double v) const;
   double min(double v) const;
   int64_t max(int64_t v) const;
@@ -243,34 +251,41 @@ class Comm {
   bool deterministic_ = false;
 };
 
-/// A global sum of per-atom terms over n components. Default: each rank adds its terms in its own order, then
-/// the ranks' partial sums are added in rank order (on one rank: exactly the plain loop). With a
-/// deterministic Comm every term is converted to 64.64 fixed point and added as an integer, so the total does
-/// not depend on the order of the terms or on how the atoms are spread over ranks.
+/// The one order-free global sum of md/: a sum of per-atom (or per-pair) terms over n components. Default:
+/// each rank adds its terms in its own order, then the ranks' partial sums are added in rank order (on one
+/// rank: exactly the plain loop; on several: LAMMPS's local sum and MPI_Allreduce). With a deterministic Comm
+/// every term is converted to fixed point with 64 integer and 128 fraction bits and added as integers, so the
+/// total does not depend on the order of the terms or on how the atoms are spread over ranks.
 class TermSum {
  public:
   TermSum(const Comm& comm, int n)
-      : comm_(comm), exact_(comm.deterministic()), d_(n, 0.0), q_(exact_ ? n : 0, 0) {}
+      : comm_(comm), exact_(comm.deterministic()), d_(n, 0.0), q_(exact_ ? 2 * n : 0, 0) {}
   /// Adds one term to component k.
   void add(int k, double v) {
     if (!exact_) {
       d_[k] += v;
     } else if (std::isfinite(v)) {
-      q_[k] += to_fixed(v);
+      const Fixed f = to_fixed(v);
+      q_[2 * k] += f.hi, q_[2 * k + 1] += f.lo;
     } else {
       d_[k] = v;  // carries the non-finite value through
     }
   }
-  /// Collective: the global totals, on every rank.
+  /// Collective: the global totals, on every rank (one reduction).
   std::vector<double> total() const;
-  /// Finite v as a 64.64 fixed-point integer (truncated toward zero; |v| is clamped to 2^62).
-  static __int128 to_fixed(double v);
+  /// A finite v as fixed point: v = hi·2⁻⁶⁴ + lo·2⁻¹²⁸ (|lo| < 2⁶⁴), truncated toward zero below 2⁻¹²⁸ and
+  /// clamped to |v| ≤ 2⁶². The fraction reaches 2⁻¹²⁸ ≈ 3·10⁻³⁹ so that small terms (the squared forces of a
+  /// converged minimisation, ~10⁻²⁰) keep their digits; an __int128 accumulator holds 2⁶³ such terms.
+  struct Fixed {
+    __int128 hi, lo;
+  };
+  static Fixed to_fixed(double v);
 
  private:
   const Comm& comm_;
   bool exact_;
   std::vector<double> d_;
-  std::vector<__int128> q_;
+  std::vector<__int128> q_;  // per component: Σ hi, Σ lo
 };
 
 }  // namespace wmd::md

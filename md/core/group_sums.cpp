@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/units.hpp"
+#include "md/core/kinetic_energy.hpp"
 
 namespace wmd::md {
 namespace {
@@ -136,12 +137,8 @@ double group_gyration(const GroupSelection& g, double mass, const double cm[3]) 
 }
 
 double group_ke(const GroupSelection& g) {
-  const Atoms& a = g.s.atoms;
-  TermSum sum(g.comm, 1);
-  for (size_t i = 0; i < a.size(); ++i)
-    if (g.selected(i))
-      sum.add(0, (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * g.s.mass[a.type[i]]);
-  return sum.total()[0] * 0.5 * units::mvv2e;
+  const auto in = [&g](const Atoms&, size_t i) { return g.selected(i); };
+  return kinetic_sums(g.s, g.comm, kKineticScalar, in).mv2 * 0.5 * units::mvv2e;
 }
 
 void group_angmom(const GroupSelection& g, const double cm[3], double l[3]) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/units.hpp"
+#include "md/core/kinetic_energy.hpp"
 #include "md/core/random_park.hpp"
 
 namespace wmd::md {
@@ -20,18 +21,10 @@ int64_t group_count(const State& s, const Comm& comm, uint32_t group) {
 }
 
 double group_temperature(const State& s, const Comm& comm, uint32_t group, double* dof_out) {
-  const Atoms& a = s.atoms;
-  TermSum sum(comm, 1);
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a.mask[i] & group)
-      sum.add(0, (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * s.mass[a.type[i]]);
-  }
-  const double t = sum.total()[0];
+  const double mv2 = group_mv2(s, comm, group);
   const double dof = 3.0 * static_cast<double>(group_count(s, comm, group)) - 3.0;
   if (dof_out) *dof_out = dof;
-  if (dof <= 0.0) return 0.0;
-  const double tfactor = units::mvv2e / (dof * units::boltz);
-  return t * tfactor;
+  return temperature_of(mv2, dof);
 }
 
 void zero_group_momentum(State& s, const Comm& comm, uint32_t group) {

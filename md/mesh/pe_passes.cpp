@@ -110,7 +110,7 @@ void PePasses::sum_energy_virial_fp64(ForceResult& result) {
     }
   }
   // Each row is summed on exactly one rank and the others hold +0.0, so the rank-ordered sum is exact.
-  t_.comm().sum(rows.data(), static_cast<int>(rows.size()));
+  t_.comm().sum_in_rank_order(rows.data(), static_cast<int>(rows.size()));
   for (int y = 0; y < H; ++y) {
     result.energy += rows[7 * static_cast<size_t>(y)];
     for (int c = 0; c < 6; ++c) result.virial[c] += rows[7 * static_cast<size_t>(y) + 1 + c];

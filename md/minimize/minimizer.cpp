@@ -303,13 +303,13 @@ void Minimizer::store_start() {
 // F·h over all degrees of freedom: the atoms' sum over ranks, then the extra ones (LAMMPS's order).
 double Minimizer::fdoth() const {
   const Atoms& a = s_.atoms;
-  double local = 0.0;
+  TermSum sum(comm_, 1);
   for (size_t i = 0; i < n(); ++i) {
-    local += a.fx[i] * h_[3 * i];
-    local += a.fy[i] * h_[3 * i + 1];
-    local += a.fz[i] * h_[3 * i + 2];
+    sum.add(0, a.fx[i] * h_[3 * i]);
+    sum.add(0, a.fy[i] * h_[3 * i + 1]);
+    sum.add(0, a.fz[i] * h_[3 * i + 2]);
   }
-  double fh = comm_.sum(local);
+  double fh = sum.total()[0];
   for (int q = 0; q < nextra_; ++q) fh += fextra_[q] * hextra_[q];
   if (ms_.normalize) fh /= natoms_;
   return fh;
@@ -322,9 +322,9 @@ double Minimizer::hmax_atoms() const {
 }
 
 double Minimizer::dot_atoms(const std::vector<double>& a, const std::vector<double>& b) const {
-  double local = 0.0;
-  for (size_t k = 0; k < a.size(); ++k) local += a[k] * b[k];
-  return comm_.sum(local);
+  TermSum sum(comm_, 1);
+  for (size_t k = 0; k < a.size(); ++k) sum.add(0, a[k] * b[k]);
+  return sum.total()[0];
 }
 
 void Minimizer::gather_forces(std::vector<double>& f) const {
@@ -335,13 +335,13 @@ void Minimizer::gather_forces(std::vector<double>& f) const {
 
 double Minimizer::fnorm_sqr() const {
   const Atoms& a = s_.atoms;
-  double local = 0.0;
+  TermSum sum(comm_, 1);
   for (size_t i = 0; i < n(); ++i) {
-    local += a.fx[i] * a.fx[i];
-    local += a.fy[i] * a.fy[i];
-    local += a.fz[i] * a.fz[i];
+    sum.add(0, a.fx[i] * a.fx[i]);
+    sum.add(0, a.fy[i] * a.fy[i]);
+    sum.add(0, a.fz[i] * a.fz[i]);
   }
-  double f2 = comm_.sum(local);
+  double f2 = sum.total()[0];
   for (int q = 0; q < nextra_; ++q) f2 += fextra_[q] * fextra_[q];
   return f2;
 }
@@ -578,17 +578,20 @@ const char* Minimizer::iterate_fire(const MinCallback& cb) {
   for (int64_t iter = 0; iter < ms_.maxiter; ++iter) {
     const int64_t step = ++s_.step;
     ++st_.iterations;
-    double local = 0.0;
-    for (size_t i = 0; i < n(); ++i) local += a.vx[i] * a.fx[i] + a.vy[i] * a.fy[i] + a.vz[i] * a.fz[i];
-    const double vdotf = comm_.sum(local);
+    TermSum vdotf_sum(comm_, 1);
+    for (size_t i = 0; i < n(); ++i)
+      vdotf_sum.add(0, a.vx[i] * a.fx[i] + a.vy[i] * a.fy[i] + a.vz[i] * a.fz[i]);
+    const double vdotf = vdotf_sum.total()[0];
     double scale1 = 0.0, scale2 = 0.0;
     if (vdotf > 0.0) {
       vdotf_negative = 0;
-      double vv = 0.0, ff = 0.0;
-      for (size_t i = 0; i < n(); ++i) vv += a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
-      vv = comm_.sum(vv);
-      for (size_t i = 0; i < n(); ++i) ff += a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
-      ff = comm_.sum(ff);
+      TermSum vv_sum(comm_, 1), ff_sum(comm_, 1);  // two reductions, as LAMMPS's
+      for (size_t i = 0; i < n(); ++i)
+        vv_sum.add(0, a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]);
+      const double vv = vv_sum.total()[0];
+      for (size_t i = 0; i < n(); ++i)
+        ff_sum.add(0, a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i]);
+      const double ff = ff_sum.total()[0];
       scale1 = 1.0 - alpha;
       scale2 = ff <= 1e-20 ? 0.0 : alpha * std::sqrt(vv / ff);
       if (step - last_negative > ms_.delaystep) {

@@ -128,15 +128,16 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   const Comm& comm = sim.comm;
   const int64_t natoms_all = sim.natoms();
   const double natoms = static_cast<double>(natoms_all);
-  const double rss = comm.sum(peak_rss_mb());
+  // Per-rank statistics (memory, waits, steal), not per-atom terms: sums in rank order.
+  const double rss = comm.sum_in_rank_order(peak_rss_mb());
   const double wait_min = comm.min(t.comm_wait), wait_max = comm.max(t.comm_wait),
-               wait_avg = comm.sum(t.comm_wait) / comm.size();
+               wait_avg = comm.sum_in_rank_order(t.comm_wait) / comm.size();
   const CpuTicks& lc = t.loop_cpu;
   const double steal = !lc.known ? -1.0 : lc.total > 0 ? static_cast<double>(lc.steal) / lc.total : 0.0;
   // Ranks that may run on the same CPUs read the same share; the average of equal values must not round
   // past them.
   const double steal_min = comm.min(steal), steal_max = comm.max(steal),
-               steal_avg = std::clamp(comm.sum(steal) / comm.size(), steal_min, steal_max);
+               steal_avg = std::clamp(comm.sum_in_rank_order(steal) / comm.size(), steal_min, steal_max);
   if (!comm.root()) return {};
   nlohmann::json j;
   j["version"] = WAFERMD_VERSION;

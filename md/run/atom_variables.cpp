@@ -56,7 +56,7 @@ bool Simulation::atom_variable_value(const std::string& word, const SourcePos& a
   double mine[2] = {0.0, 0.0};
   for (size_t i = 0; i < a.size(); ++i)
     if (a.id[i] == id) mine[0] = v[i], mine[1] = 1.0;
-  comm.sum(mine, 2);
+  comm.sum_in_rank_order(mine, 2);  // one rank holds the atom, the others add zeros: exact
   if (mine[1] == 0.0) fail_input(at, "'" + word + "': no atom has ID " + std::to_string(id));
   value = mine[0];
   return true;

@@ -20,7 +20,7 @@ inline double process_cpu_seconds() {
 /// "97.3% CPU use with N MPI tasks x 1 OpenMP threads" (then a blank line), from this rank's loop CPU and
 /// wall seconds; collective.
 inline std::string cpu_use_line(const Comm& comm, double cpu_seconds, double wall_seconds) {
-  const double cpu = comm.sum(cpu_seconds) / comm.size(), wall = comm.sum(wall_seconds) / comm.size();
+  const double cpu = comm.sum_in_rank_order(cpu_seconds) / comm.size(), wall = comm.sum_in_rank_order(wall_seconds) / comm.size();
   return fmt::format("{:.1f}% CPU use with {} MPI tasks x 1 OpenMP threads\n",
                      wall > 0.0 ? 100.0 * cpu / wall : cpu, comm.size());
 }

@@ -213,7 +213,7 @@ void Simulation::run_steps(int64_t nsteps) {
   const double mem = current_rss_mb();
   if (full_setup)
     log.line(fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
-                         comm.min(mem), comm.sum(mem) / comm.size(), comm.max(mem)));
+                         comm.min(mem), comm.sum_in_rank_order(mem) / comm.size(), comm.max(mem)));
   run_clock = std::chrono::steady_clock::now();
   if (cascade.defects) cascade_end_of_step(true);
   thermo_output(true);
@@ -348,9 +348,10 @@ void Simulation::print_run_summary(int64_t nsteps, double seconds, double cpu_se
   log.line("Section |  min time  |  avg time  |  max time  |%varavg| %total");
   log.line("---------------------------------------------------------------");
   const double other = std::max(0.0, seconds - pt.pair - pt.neigh - pt.comm - output - modify);
+  // Timing statistics: per-rank seconds, not per-atom terms, so sums in rank order (as LAMMPS's Allreduce).
   auto row = [&](const char* name, double t) {
-    const double mn = comm.min(t), avg = comm.sum(t) / nprocs, mx = comm.max(t);
-    const double var = comm.sum((t - avg) * (t - avg)) / nprocs;
+    const double mn = comm.min(t), avg = comm.sum_in_rank_order(t) / nprocs, mx = comm.max(t);
+    const double var = comm.sum_in_rank_order((t - avg) * (t - avg)) / nprocs;
     log.line(fmt::format("{:<8}| {:<10.5g} | {:<10.5g} | {:<10.5g} | {:5.1f} | {:5.2f}", name, mn, avg, mx,
                          avg > 0 ? 100.0 * std::sqrt(var) / avg : 0.0,
                          seconds > 0 ? 100.0 * avg / seconds : 0.0));
@@ -360,11 +361,11 @@ void Simulation::print_run_summary(int64_t nsteps, double seconds, double cpu_se
   row("Comm", pt.comm);
   row("Output", output);
   row("Modify", modify);
-  const double other_avg = comm.sum(other) / nprocs;
+  const double other_avg = comm.sum_in_rank_order(other) / nprocs;
   log.line(fmt::format("Other   |            | {:<10.5g} |            |       | {:5.2f}\n", other_avg,
                        seconds > 0 ? 100.0 * other_avg / seconds : 0.0));
   auto stat = [&](const char* name, double v) {
-    const double avg = comm.sum(v) / nprocs;
+    const double avg = comm.sum_in_rank_order(v) / nprocs;
     log.line(fmt::format("{}:{:>15} ave {:>11.6g} max {:>11.6g} min", name, fmt::format("{:#.6g}", avg),
                          comm.max(v), comm.min(v)));
     // LAMMPS's 10-bin histogram of the ranks' values between min and max.
@@ -379,7 +380,7 @@ void Simulation::print_run_summary(int64_t nsteps, double seconds, double cpu_se
     // The part of Comm spent blocked on other ranks: what a rank that finished its share early loses.
     log.line(
         fmt::format("Comm wait: {:#.6g} ave {:.6g} max {:.6g} min seconds blocked on other ranks' messages\n",
-                    comm.sum(waited) / nprocs, comm.max(waited), comm.min(waited)));
+                    comm.sum_in_rank_order(waited) / nprocs, comm.max(waited), comm.min(waited)));
   }
   stat("Nlocal", static_cast<double>(state.atoms.size()));
   stat("Nghost", static_cast<double>(last_stats.ghosts));

@@ -414,7 +414,7 @@ bool Simulation::atom_value(const std::string& name, double& value) {
                 std::begin(kAttrs)];
     mine[1] = 1.0;
   }
-  comm.sum(mine, 2);
+  comm.sum_in_rank_order(mine, 2);  // one rank holds the atom, the others add zeros: exact
   if (mine[1] == 0.0)
     fail_input(SourcePos{name, 0}, "'" + name + "': no atom has ID " + index +
                                        " (LAMMPS: \"Variable atom ID " + index +

@@ -6,6 +6,7 @@
 
 #include "base/error.hpp"
 #include "base/units.hpp"
+#include "md/core/kinetic_energy.hpp"
 #include "md/core/velocity.hpp"
 
 namespace wmd::md {
@@ -70,23 +71,6 @@ const std::map<std::string, std::string>& headers() {
                                                        {"cellbeta", "CellBeta"},
                                                        {"cellgamma", "CellGamma"}};
   return h;
-}
-
-// Kinetic tensor Σ m v_a v_b · mvv2e (xx yy zz xy xz yz), as compute temp's vector.
-void kinetic_tensor(const State& s, const Comm& comm, double t[6]) {
-  const Atoms& a = s.atoms;
-  TermSum sum(comm, 6);
-  for (size_t i = 0; i < a.size(); ++i) {
-    const double m = s.mass[a.type[i]];
-    sum.add(0, m * a.vx[i] * a.vx[i]);
-    sum.add(1, m * a.vy[i] * a.vy[i]);
-    sum.add(2, m * a.vz[i] * a.vz[i]);
-    sum.add(3, m * a.vx[i] * a.vy[i]);
-    sum.add(4, m * a.vx[i] * a.vz[i]);
-    sum.add(5, m * a.vy[i] * a.vz[i]);
-  }
-  const std::vector<double> tot = sum.total();
-  for (int k = 0; k < 6; ++k) t[k] = tot[k] * units::mvv2e;
 }
 
 }  // namespace
@@ -200,20 +184,18 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   else if (k == "press") {
     double dof;
     const double t = temp(&dof);
-    const double* w = force() ? force()->virial : nullptr;
-    const double wsum = w ? w[0] + w[1] + w[2] : 0.0;
-    v = (dof * units::boltz * t + wsum) / 3.0 * (1.0 / vol) * units::nktv2p;
+    v = pressure_scalar(dof, t, force() ? force()->virial : nullptr, vol);
   } else if (k == "pxx" || k == "pyy" || k == "pzz" || k == "pxy" || k == "pxz" || k == "pyz") {
     static const std::map<std::string, int> idx = {{"pxx", 0}, {"pyy", 1}, {"pzz", 2},
                                                    {"pxy", 3}, {"pxz", 4}, {"pyz", 5}};
     const int i = idx.at(k);
-    double kt[6];
+    double kt[6], p[6];
     if (c.ktensor)
       std::copy(c.ktensor, c.ktensor + 6, kt);
     else
-      kinetic_tensor(s, comm, kt);
-    const double w = force() ? force()->virial[i] : 0.0;
-    v = (kt[i] + w) * (1.0 / vol) * units::nktv2p;
+      kinetic_tensor(s, comm, 1u, kt);  // group all
+    pressure_tensor(kt, force() ? force()->virial : nullptr, vol, p);
+    v = p[i];
   } else {
     return false;
   }

@@ -1,8 +1,6 @@
-// make_compute (the registry lookup, with the backend check every style shares), the invocation rule of
-// references, and the kinetic tensor several computes share.
+// make_compute (the registry lookup, with the backend check every style shares) and the invocation rule of
+// references.
 #include "md/styles/compute.hpp"
-
-#include "base/units.hpp"
 
 namespace wmd::md {
 
@@ -56,23 +54,6 @@ const std::vector<double>& invoke_local(Compute& c, const ComputeContext& ctx) {
     c.invoked_flag |= Compute::kInvokedLocal;
   }
   return c.local();
-}
-
-void kinetic_tensor(const State& s, const Comm& comm, uint32_t group, double t[6]) {
-  const Atoms& a = s.atoms;
-  TermSum sum(comm, 6);
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!(a.mask[i] & group)) continue;
-    const double m = s.mass[a.type[i]];
-    sum.add(0, m * a.vx[i] * a.vx[i]);
-    sum.add(1, m * a.vy[i] * a.vy[i]);
-    sum.add(2, m * a.vz[i] * a.vz[i]);
-    sum.add(3, m * a.vx[i] * a.vy[i]);
-    sum.add(4, m * a.vx[i] * a.vz[i]);
-    sum.add(5, m * a.vy[i] * a.vz[i]);
-  }
-  const std::vector<double> tot = sum.total();
-  for (int k = 0; k < 6; ++k) t[k] = tot[k] * units::mvv2e;
 }
 
 }  // namespace wmd::md

@@ -10,6 +10,7 @@
 
 #include "io/command.hpp"
 #include "md/core/comm.hpp"
+#include "md/core/kinetic_energy.hpp"  // the one kinetic sum the temperature computes use
 #include "md/core/region.hpp"
 #include "md/core/registry.hpp"
 #include "md/core/state.hpp"
@@ -163,10 +164,6 @@ using ComputeRegistry = Registry<ComputeStyle>;
 /// Builds a compute from its registered style; an unknown style, or one the backend cannot run, fails with
 /// the command's line.
 std::unique_ptr<Compute> make_compute(const ComputeArgs& args);
-
-/// The kinetic energy tensor Σ m v_a v_b · mvv2e (xx yy zz xy xz yz) of the group's atoms (collective),
-/// LAMMPS compute temp's vector.
-void kinetic_tensor(const State& s, const Comm& comm, uint32_t group, double t[6]);
 
 }  // namespace wmd::md
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -212,16 +213,42 @@ std::unique_ptr<Fix> make_fix(const FixArgs& args);
 /// group); `fix_modify ID temp cID` replaces it by the script's compute.
 std::unique_ptr<Compute> make_own_temperature(const FixArgs& f);
 
-// Global helpers shared by the fixes (sums through the Comm).
+// Global helpers shared by the fixes (sums through TermSum).
 
 /// The group's total mass and centre of mass from unwrapped positions (LAMMPS's group->mass and group->xcm;
 /// xcm stays 0 for a massless group); one global sum.
 double group_xcm(const FixContext& c, uint32_t group, double xcm[3]);
+/// A fix's per-atom tallies of one step or force evaluation (its energy, the force on a wall or indenter,
+/// the forces it replaced), summed over ranks when first read after it (LAMMPS's force_flag, eflag: that read
+/// is collective) through one TermSum, so the total is exact at any rank count in deterministic mode.
+class StepTally {
+ public:
+  /// Starts a new tally of n components on comm's ranks.
+  void start(const Comm& comm, int n) {
+    sum_.emplace(comm, n);
+    open_ = true;
+  }
+  void add(int k, double v) { sum_->add(k, v); }
+  /// Ends the tally start() began: the next read sums it.
+  void finish() { open_ = false, summed_ = false; }
+  /// Component k of the last finished tally (0 before any); collective at the first read after finish().
+  /// A read while a tally is open (a variable the fix evaluates reads thermo's energy) gives the values of
+  /// the last one summed, without a reduction.
+  double total(size_t k) const {
+    if (!open_ && !summed_ && sum_) total_ = sum_->total(), summed_ = true;
+    return k < total_.size() ? total_[k] : 0.0;
+  }
+
+ private:
+  std::optional<TermSum> sum_;
+  mutable std::vector<double> total_;
+  bool open_ = false;
+  mutable bool summed_ = true;  // nothing to sum before the first tally
+};
+
 /// LAMMPS's nvalid for the averaging fixes (ave/time, ave/chunk): the first step at or after `step` whose
 /// sample enters an Nfreq average, averages ending on multiples of nfreq no earlier than `start`.
 int64_t averaging_next_valid(int64_t step, int64_t nevery, int64_t nrepeat, int64_t nfreq, int64_t start = 0);
-/// Global pressure (bar) and the diagonal of the pressure tensor from the kinetic term and the virial.
-double fix_pressure(const FixContext& c, double ptensor[3]);
 
 }  // namespace wmd::md
 

@@ -187,31 +187,117 @@ def lammps_digits_targets():
             print(f"{target}, {n} ranks: LAMMPS step-100 digits reproduced")
 
 
+# deterministic: one script per style whose sums must not depend on the rank count (ClusterMpi.deterministic
+# runs each at 1, 2 and 3 ranks). Every script ends with write_data final.data; thermo.csv holds 17 digits.
+_DET_THERMO = "thermo_style custom step temp ke pe etotal press pxx pyy pzz vol{}\nthermo 5\n"
+_DET_HOT = "velocity all create 1200.0 4928459 loop all\n"
+_DET_STOP_TABLE = "# energy (eV) Se (eV/A)\n0 2.0\n50 4.0\n1.0e6 30.0\n"
+# Files besides final.data and thermo.csv that a case compares.
+DET_FILES = {"langevin": ["dump.txt"], "ave_time": ["avetime.txt"], "ave_chunk": ["chunk.txt"]}
+DET_CASES = {
+    # fix langevin's noise (LAMMPS's one stream in LAMMPS's atom order), its zero-force sum and its tally, a
+    # shrink-wrapped z (split by the 2 and 3 rank grids) and a sorted per-atom-energy dump gathered to rank 0.
+    "langevin": small_input(7, "velocity all create 3000.0 4928459 loop all\nneighbor 1.0 bin\n"
+                            "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\n"
+                            "fix 2 all langevin 3000 3000 0.1 48279 zero yes tally yes\n"
+                            "thermo_style custom step temp pe etotal press f_2\ntimestep 0.005\nthermo 10\n"
+                            "compute pe all pe/atom\ndump d all custom 25 dump.txt id x y z vx c_pe\n"
+                            "dump_modify d sort id format float %.17g\n"
+                            "run 40\nvelocity all scale 1500.0\nrun 10\n", boundary="p p s"),
+    "nvt": small_input(4, _DET_HOT + "fix 1 all nvt temp 1200 900 0.05\n" + _DET_THERMO.format(" f_1") +
+                       "run 40\n"),
+    "npt_iso": small_input(4, _DET_HOT + "fix 1 all npt temp 1200 1200 0.1 iso 5000 0 0.2 drag 1.0\n" +
+                           _DET_THERMO.format(" lx f_1") + "run 40\n"),
+    "npt_aniso": small_input(4, _DET_HOT + "fix 1 all npt temp 1200 1000 0.1 aniso 0 3000 0.2 drag 0.5\n" +
+                             _DET_THERMO.format(" lx ly lz f_1") + "run 40\n"),
+    "temp_berendsen": small_input(4, _DET_HOT + "fix 1 all nve\nfix 2 all temp/berendsen 1200 600 0.02\n" +
+                                  _DET_THERMO.format(" f_2") + "run 40\n"),
+    "temp_rescale": small_input(4, _DET_HOT + "fix 1 all nve\nfix 2 all temp/rescale 5 1200 600 10 0.5\n" +
+                                _DET_THERMO.format(" f_2") + "run 40\n"),
+    "press_berendsen": small_input(4, _DET_HOT + "fix 1 all nve\n"
+                                   "fix 2 all press/berendsen aniso 5000 0 1.0 modulus 10000\n" +
+                                   _DET_THERMO.format(" lx ly lz").replace("thermo 5", "thermo 50") +
+                                   "run 400\n"),
+    "deposit": ("units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\n"
+                "region box block 0 4 0 4 0 10\ncreate_box 2 box\nregion slab block INF INF INF INF 0 4\n"
+                f"create_atoms 1 region slab\nmass 2 63.546\npair_style eam\npair_coeff * * {POT}\n"
+                "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nregion dep block 0 4 0 4 7 8.5\n" +
+                _DET_HOT + "timestep 0.002\nfix 1 all nve\n"
+                "fix 2 all deposit 5 1 6 12345 region dep near 2.0 vx -1.0 1.0 vz -6.0 -4.0 units box\n"
+                "fix 3 all deposit 4 2 6 777 region dep vz -5.0 -3.0 units box\n"
+                "thermo_style custom step atoms temp ke pe etotal press pxx\nthermo 5\nrun 40\n"),
+    "minimize_cg_box_relax": small_input(4, "displace_atoms all random 0.05 0.05 0.05 1234 units box\n"
+                                         "fix 1 all box/relax iso 2000 vmax 0.001\n" +
+                                         _DET_THERMO.format(" lx f_1 fnorm fmax") +
+                                         "minimize 0 1e-8 40 400\n"),
+    "minimize_cg_box_relax_aniso": small_input(4, "displace_atoms all random 0.05 0.05 0.05 1234 units box\n"
+                                               "fix 1 all box/relax aniso 2000 vmax 0.001\n"
+                                               "min_modify line backtrack\n" +
+                                               _DET_THERMO.format(" lx ly lz fnorm") +
+                                               "minimize 0 1e-8 40 400\n"),
+    "minimize_fire": small_input(4, "displace_atoms all random 0.05 0.05 0.05 1234 units box\n"
+                                 "min_style fire\n" + _DET_THERMO.format(" fnorm fmax") +
+                                 "minimize 0 1e-8 60 600\n"),
+    "compute_reduce": small_input(4, _DET_HOT + "fix 1 all nve\ncompute k all ke/atom\n"
+                                  "compute r all reduce sum vx fx c_k\ncompute ra all reduce ave c_k fz\n"
+                                  "compute rs all reduce sumsq vy\ncompute rm all reduce max c_k\n" +
+                                  _DET_THERMO.format(" c_r[1] c_r[2] c_r[3] c_ra[1] c_ra[2] c_rs c_rm") +
+                                  "run 30\n"),
+    # ave/time of computes and of a fix's tally (addforce's energy and the forces it added to).
+    "ave_time": small_input(4, _DET_HOT + "fix 1 all nve\ncompute k all ke/atom\n"
+                            "compute r all reduce sum c_k\nfix af all addforce 0.01 0.0 -0.02\n"
+                            "fix a all ave/time 2 5 10 c_thermo_temp c_thermo_press c_thermo_pe c_r f_af f_af[1] "
+                            "file avetime.txt format \" %.17g\"\n"
+                            "fix b all ave/time 1 1 5 c_thermo_press[1] c_thermo_press[4] ave running\n" +
+                            _DET_THERMO.format(" f_a[1] f_a[2] f_a[3] f_a[4] f_a[5] f_a[6] f_b[1] f_b[2]").replace(
+                                "thermo 5", "thermo 10") + "run 40\n"),
+    # A knock-on atom slowed by electronic stopping (a table and the fitted form) under fix dt/reset.
+    "cascade": small_input(5, "velocity all create 300.0 4928459 loop all\nneighbor 1.0 bin\n"
+                           "neigh_modify every 1 delay 0 check yes\ngroup pka id 1\n"
+                           "velocity pka set 120 100 -80 units box\nfix 1 all nve\n"
+                           "fix 2 all dt/reset 1 1.0e-5 0.002 0.05 units box\n"
+                           "fix 3 all electron/stopping 5.0 stop.txt\n"
+                           "fix 4 all electron/stopping/fit 3.49 1.8e-3 9.0e-8\n"
+                           "thermo_style custom step dt time temp pe etotal press f_2 f_3 f_4\nthermo 5\n"
+                           "run 40\n"),
+    # Styles the issue does not name: fix ave/chunk (temp, vx, density), compute msd, fix spring.
+    "ave_chunk": small_input(4, _DET_HOT + "fix 1 all nve\ncompute ch all chunk/atom bin/1d z lower 0.5 units "
+                             "reduced\nfix c all ave/chunk 2 5 10 ch temp vx density/mass ave running "
+                             "file chunk.txt format \" %.17g\"\n"
+                             "compute m all msd com yes\n" +
+                             _DET_THERMO.format(" c_m[1] c_m[4]") + "run 30\n"),
+    "spring": small_input(4, _DET_HOT + "region lo block 0 1 INF INF INF INF\n"
+                          "region hi block 3 INF INF INF INF INF\ngroup lo region lo\ngroup hi region hi\n"
+                          "fix 1 all nve\nfix 2 lo spring tether 2.0 10.0 NULL 0.5 0.0\n"
+                          "fix 3 hi spring couple lo 1.5 NULL 0.3 8.0 0.5\nfix_modify 3 energy yes\n" +
+                          _DET_THERMO.format(" f_2 f_3") + "run 30\n"),
+}
+
+
 def deterministic():
-    # deterministic: true gives the same bits at 1, 2 and 3 ranks (thermo.csv at 17 digits, full-precision data).
-    # A shrink-wrapped z (split by the 2 and 3 rank grids) and a sorted per-atom-energy dump gathered to rank 0;
-    # fix langevin's noise (LAMMPS's one stream in LAMMPS's atom order), its zero-force sum and its tally too.
-    text = small_input(7, "velocity all create 3000.0 4928459 loop all\nneighbor 1.0 bin\n"
-                       "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\n"
-                       "fix 2 all langevin 3000 3000 0.1 48279 zero yes tally yes\n"
-                       "thermo_style custom step temp pe etotal press f_2\ntimestep 0.005\nthermo 10\n"
-                       "compute pe all pe/atom\ndump d all custom 25 dump.txt id x y z vx c_pe\n"
-                       "dump_modify d sort id format float %.17g\n"
-                       "run 40\nvelocity all scale 1500.0\nrun 10\nwrite_data final.data\n", boundary="p p s")
-    files = {}
-    for n in (1, 2, 3):
-        d = fresh(f"det_{n}")
-        with open(os.path.join(d, "in.det"), "w") as f:
-            f.write(text)
-        rc, out, err = run(n, ["run", "in.det", "--set", "deterministic=true", "--output", "out"], d)
-        if rc != 0:
-            fail(f"{n} ranks: exit {rc}\n{err}")
-        files[n] = [open(os.path.join(d, f), "rb").read() for f in ("final.data", "out/thermo.csv", "dump.txt")]
-    for n in (2, 3):
-        for k, name in enumerate(("final.data", "thermo.csv", "dump.txt")):
-            if files[n][k] != files[1][k]:
-                fail(f"{name} at {n} ranks differs from 1 rank")
-    print("deterministic: 1, 2, 3 ranks bit-identical")
+    # deterministic: true gives the same bytes at 1, 2 and 3 ranks (thermo.csv at 17 digits, write_data at full
+    # precision, the DET_FILES), for every style in DET_CASES.
+    only = os.environ.get("WMD_DET_CASES")  # a comma-separated subset, for checking one case by hand
+    names = [n for n in DET_CASES if not only or n in only.split(",")]
+    bad = []
+    for name in names:
+        files = {}
+        for n in (1, 2, 3):
+            d = fresh(f"det_{name}_{n}")
+            write_file(d, "in.det", DET_CASES[name] + "write_data final.data\n")
+            write_file(d, "stop.txt", _DET_STOP_TABLE)
+            rc, out, err = run(n, ["run", "in.det", "--set", "deterministic=true", "--output", "out"], d)
+            if rc != 0:
+                fail(f"{name}, {n} ranks: exit {rc}\n{err}")
+            outputs = ["final.data", "out/thermo.csv"] + DET_FILES.get(name, [])
+            files[n] = {f: file_bytes(d, f) for f in outputs}
+        differ = [f"{f} at {n} ranks" for n in (2, 3) for f in files[1] if files[n][f] != files[1][f]]
+        print(f"{name}: " + ("1, 2, 3 ranks byte-identical" if not differ else "differs: " + ", ".join(differ)))
+        if differ:
+            bad.append(name)
+    if bad:
+        fail("deterministic mode differs between rank counts for: " + ", ".join(bad))
+    print(f"deterministic: {len(names)} cases, 1, 2, 3 ranks byte-identical")
 
 
 def grid_mismatch():

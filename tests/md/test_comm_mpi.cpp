@@ -1,12 +1,16 @@
 // Comm's operations across MPI ranks: element-wise maxima and bitwise or, all_to_all of variable-size buffers
 // in rank order, tagged point-to-point messages, Requests that complete their sends when destroyed, votes,
-// and waited()'s count of blocking waits. This executable initialises MPI itself: ctest runs each case on
-// one rank, and ClusterMpi.comm runs the whole set on 2, 3 and 4 ranks under mpirun (tests/md/mpi_cases.py).
+// waited()'s count of blocking waits, and TermSum: exact (the same bits whatever the order and split of its
+// terms) in deterministic mode, the local sums added in rank order otherwise. This executable initialises MPI
+// itself: ctest runs each case on one rank, and ClusterMpi.comm runs the whole set on 2, 3 and 4 ranks under
+// mpirun (tests/md/mpi_cases.py).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -185,6 +189,43 @@ TEST(CommMpi, WaitedCountsTheWaitForAMessage) {
     EXPECT_GT(comm.waited() - before, 0.1);
   }
   comm.barrier();
+}
+
+// The same 1000 terms (a wide spread of magnitudes, both signs, a large pair that cancels, tiny squared
+// forces) as one serial deterministic sum in one order, and split over the ranks in another order: the same
+// bits. Without deterministic mode the ranks' local sums are added in rank order.
+TEST(CommMpi, DeterministicTermSumIsTheSameBitsForAnySplitAndOrder) {
+  Comm comm;
+  const int me = comm.rank(), R = comm.size();
+  std::vector<double> terms;
+  for (int k = 0; k < 1000; ++k)
+    terms.push_back(std::ldexp((k % 2 ? -1.0 : 1.0) * (1.0 + 0.37 * k), (k * 7) % 120 - 80));
+  terms[10] = 3.0e12, terms[20] = -3.0e12;
+  for (int k = 900; k < 1000; ++k) terms[k] = std::pow(1.1e-10 * (k - 899), 2);  // |F|² near a minimum
+  Comm serial(MPI_COMM_SELF);
+  serial.set_deterministic(true);
+  comm.set_deterministic(true);
+  wmd::md::TermSum one(serial, 2), split(comm, 2);
+  for (int k = 0; k < 1000; ++k) one.add(0, terms[k]), one.add(1, k >= 900 ? terms[k] : 0.0);
+  for (int k = 999; k >= 0; --k)  // reversed, term k on rank (k·31) mod R
+    if ((k * 31) % R == me) split.add(0, terms[k]), split.add(1, k >= 900 ? terms[k] : 0.0);
+  const std::vector<double> a = one.total(), b = split.total();
+  EXPECT_EQ(a[0], b[0]);
+  EXPECT_EQ(a[1], b[1]);
+  // The small terms keep their digits (well below 2⁻⁶⁴ ≈ 5·10⁻²⁰ each) and cancellation loses nothing.
+  double small = 0.0;
+  for (int k = 900; k < 1000; ++k) small += terms[k];
+  EXPECT_NEAR(a[1], small, 1e-14 * small);
+  EXPECT_GT(a[1], 0.0);
+  comm.set_deterministic(false);
+  wmd::md::TermSum plain(comm, 1);
+  double mine = 0.0;
+  for (int k = 0; k < 1000; ++k)
+    if (k % R == me) plain.add(0, terms[k]), mine += terms[k];
+  const std::vector<double> parts = comm.allgather(std::vector<double>{mine});
+  double want = 0.0;
+  for (double p : parts) want += p;
+  EXPECT_EQ(plain.total()[0], want);
 }
 
 }  // namespace

@@ -12,12 +12,7 @@ class ComputeKe : public Compute {
   OutputShape shape() const override { return {true, 0, -1, true}; }
   double compute_scalar(const ComputeContext& c) override {
     invoked_scalar = c.s.step;
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 1);
-    for (size_t i = 0; i < a.size(); ++i)
-      if (in_group(a, i))
-        sum.add(0, c.s.mass[a.type[i]] * (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]));
-    scalar_ = sum.total()[0] * (0.5 * units::mvv2e);
+    scalar_ = group_mv2(c.s, c.comm, group_) * (0.5 * units::mvv2e);
     return scalar_;
   }
 };

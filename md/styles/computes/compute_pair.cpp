@@ -50,14 +50,14 @@ class ComputePair : public Compute {
     const potentials::ZblTerm& z = c.tables->zbl;
     const AllNeighbors nb(c.s, c.comm, z.outer);
     const Atoms& a = c.s.atoms;
-    double e = 0.0;
+    TermSum e(c.comm, 1);
     for (size_t i = 0; i < a.size(); ++i)
       nb.for_each(c.s, i, [&](const AllNeighbors::Site& p, double, double, double, double rsq) {
         if (rsq >= z.outer_sq) return;
         double fpair;
-        e += 0.5 * potentials::zbl_pair(z.at(a.type[i], p.type), z.inner, z.inner_sq, rsq, fpair);
+        e.add(0, 0.5 * potentials::zbl_pair(z.at(a.type[i], p.type), z.inner, z.inner_sq, rsq, fpair));
       });
-    return c.comm.sum(e);
+    return e.total()[0];
   }
 
   Part part_;

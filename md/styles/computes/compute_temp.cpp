@@ -11,12 +11,7 @@ class ComputeTemp : public TemperatureCompute {
   double compute_scalar(const ComputeContext& c) override {
     invoked_scalar = c.s.step;
     update_dof(c);
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 1);
-    for (size_t i = 0; i < a.size(); ++i)
-      if (in_group(a, i))
-        sum.add(0, (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * c.s.mass[a.type[i]]);
-    scalar_ = temperature(sum.total()[0]);
+    scalar_ = temperature(group_mv2(c.s, c.comm, group_));
     return scalar_;
   }
   void compute_vector(const ComputeContext& c) override {

@@ -13,30 +13,14 @@ class ComputeTempCom : public TemperatureCompute {
     invoked_scalar = c.s.step;
     update_dof(c);
     centre_of_mass_velocity(c);
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 1);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!in_group(a, i)) continue;
-      const double vx = a.vx[i] - vcm_[0], vy = a.vy[i] - vcm_[1], vz = a.vz[i] - vcm_[2];
-      sum.add(0, (vx * vx + vy * vy + vz * vz) * c.s.mass[a.type[i]]);
-    }
-    scalar_ = temperature(sum.total()[0]);
+    scalar_ = temperature(kinetic_sums(c.s, c.comm, kKineticScalar, InGroup{group_}, Thermal{vcm_}).mv2);
     return scalar_;
   }
   void compute_vector(const ComputeContext& c) override {
     invoked_vector = c.s.step;
     centre_of_mass_velocity(c);
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 6);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!in_group(a, i)) continue;
-      const double m = c.s.mass[a.type[i]];
-      const double v[3] = {a.vx[i] - vcm_[0], a.vy[i] - vcm_[1], a.vz[i] - vcm_[2]};
-      sum.add(0, m * v[0] * v[0]), sum.add(1, m * v[1] * v[1]), sum.add(2, m * v[2] * v[2]);
-      sum.add(3, m * v[0] * v[1]), sum.add(4, m * v[0] * v[2]), sum.add(5, m * v[1] * v[2]);
-    }
-    vector_ = sum.total();
-    for (double& v : vector_) v *= units::mvv2e;
+    const KineticSums k = kinetic_sums(c.s, c.comm, kKineticTensor, InGroup{group_}, Thermal{vcm_});
+    vector_.assign(k.tensor, k.tensor + 6);
   }
   // The bias is the centre-of-mass velocity of the last evaluation.
   void remove_bias(State& s, size_t i) override {
@@ -47,6 +31,13 @@ class ComputeTempCom : public TemperatureCompute {
   }
 
  private:
+  // The thermal velocity: v less the centre-of-mass velocity.
+  struct Thermal {
+    const double* vcm;
+    void operator()(const Atoms& a, size_t i, double v[3]) const {
+      v[0] = a.vx[i] - vcm[0], v[1] = a.vy[i] - vcm[1], v[2] = a.vz[i] - vcm[2];
+    }
+  };
   // LAMMPS's group->vcm: Σ m v / Σ m over the group (two sums through the Comm).
   void centre_of_mass_velocity(const ComputeContext& c) {
     const Atoms& a = c.s.atoms;

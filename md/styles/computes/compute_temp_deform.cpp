@@ -14,31 +14,13 @@ class ComputeTempDeform : public TemperatureCompute {
   double compute_scalar(const ComputeContext& c) override {
     invoked_scalar = c.s.step;
     update_dof(c);
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 1);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!in_group(a, i)) continue;
-      double v[3];
-      thermal(c.s, i, v);
-      sum.add(0, (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * c.s.mass[a.type[i]]);
-    }
-    scalar_ = temperature(sum.total()[0]);
+    scalar_ = temperature(kinetic_sums(c.s, c.comm, kKineticScalar, InGroup{group_}, Thermal{c.s}).mv2);
     return scalar_;
   }
   void compute_vector(const ComputeContext& c) override {
     invoked_vector = c.s.step;
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 6);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!in_group(a, i)) continue;
-      const double m = c.s.mass[a.type[i]];
-      double v[3];
-      thermal(c.s, i, v);
-      sum.add(0, m * v[0] * v[0]), sum.add(1, m * v[1] * v[1]), sum.add(2, m * v[2] * v[2]);
-      sum.add(3, m * v[0] * v[1]), sum.add(4, m * v[0] * v[2]), sum.add(5, m * v[1] * v[2]);
-    }
-    vector_ = sum.total();
-    for (double& v : vector_) v *= units::mvv2e;
+    const KineticSums k = kinetic_sums(c.s, c.comm, kKineticTensor, InGroup{group_}, Thermal{c.s});
+    vector_.assign(k.tensor, k.tensor + 6);
   }
   // The bias of atom i: its streaming velocity, kept by atom index until restored.
   void remove_bias(State& s, size_t i) override {
@@ -57,11 +39,15 @@ class ComputeTempDeform : public TemperatureCompute {
     const double x[3] = {s.atoms.x[i], s.atoms.y[i], s.atoms.z[i]};
     for (int d = 0; d < 3; ++d) out[d] = b.h_rate[d] * ((1.0 / b.prd(d)) * (x[d] - b.lo[d])) + b.h_ratelo[d];
   }
-  static void thermal(const State& s, size_t i, double v[3]) {
-    double vs[3];
-    stream(s, i, vs);
-    v[0] = s.atoms.vx[i] - vs[0], v[1] = s.atoms.vy[i] - vs[1], v[2] = s.atoms.vz[i] - vs[2];
-  }
+  // The thermal velocity: v less the streaming velocity.
+  struct Thermal {
+    const State& s;
+    void operator()(const Atoms& a, size_t i, double v[3]) const {
+      double vs[3];
+      stream(s, i, vs);
+      v[0] = a.vx[i] - vs[0], v[1] = a.vy[i] - vs[1], v[2] = a.vz[i] - vs[2];
+    }
+  };
   std::vector<double> bias_;
 };
 

@@ -14,33 +14,13 @@ class ComputeTempPartial : public TemperatureCompute {
   double compute_scalar(const ComputeContext& c) override {
     invoked_scalar = c.s.step;
     update_dof(c, flag_[0] + flag_[1] + flag_[2]);
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 1);
-    for (size_t i = 0; i < a.size(); ++i)
-      if (in_group(a, i))
-        sum.add(0,
-                (flag_[0] * a.vx[i] * a.vx[i] + flag_[1] * a.vy[i] * a.vy[i] + flag_[2] * a.vz[i] * a.vz[i]) *
-                    c.s.mass[a.type[i]]);
-    scalar_ = temperature(sum.total()[0]);
+    scalar_ = temperature(kinetic_sums(c.s, c.comm, kKineticScalar, InGroup{group_}, Thermal{flag_}).mv2);
     return scalar_;
   }
   void compute_vector(const ComputeContext& c) override {
     invoked_vector = c.s.step;
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 6);
-    const int fx = flag_[0], fy = flag_[1], fz = flag_[2];
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!in_group(a, i)) continue;
-      const double m = c.s.mass[a.type[i]];
-      sum.add(0, fx * m * a.vx[i] * a.vx[i]);
-      sum.add(1, fy * m * a.vy[i] * a.vy[i]);
-      sum.add(2, fz * m * a.vz[i] * a.vz[i]);
-      sum.add(3, fx * fy * m * a.vx[i] * a.vy[i]);
-      sum.add(4, fx * fz * m * a.vx[i] * a.vz[i]);
-      sum.add(5, fy * fz * m * a.vy[i] * a.vz[i]);
-    }
-    vector_ = sum.total();
-    for (double& v : vector_) v *= units::mvv2e;
+    const KineticSums k = kinetic_sums(c.s, c.comm, kKineticTensor, InGroup{group_}, Thermal{flag_});
+    vector_.assign(k.tensor, k.tensor + 6);
   }
   // The bias of atom i: its components whose flag is 0, kept by atom index until restored.
   void remove_bias(State& s, size_t i) override {
@@ -58,6 +38,13 @@ class ComputeTempPartial : public TemperatureCompute {
   }
 
  private:
+  // The counted components (LAMMPS multiplies by the 0/1 flags; a zeroed component adds the same 0).
+  struct Thermal {
+    const int* flag;
+    void operator()(const Atoms& a, size_t i, double v[3]) const {
+      v[0] = flag[0] ? a.vx[i] : 0.0, v[1] = flag[1] ? a.vy[i] : 0.0, v[2] = flag[2] ? a.vz[i] : 0.0;
+    }
+  };
   int flag_[3];
   std::vector<double> bias_;
 };

@@ -14,14 +14,10 @@ class ComputeTempRegion : public TemperatureCompute {
   double compute_scalar(const ComputeContext& c) override {
     invoked_scalar = c.s.step;
     const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 1);
+    const auto inside = [this](const Atoms& at, size_t i) { return this->inside(at, i); };
+    const double t = kinetic_sums(c.s, c.comm, kKineticScalar, inside).mv2;
     int64_t count = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!inside(a, i)) continue;
-      ++count;
-      sum.add(0, (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * c.s.mass[a.type[i]]);
-    }
-    const double t = sum.total()[0];
+    for (size_t i = 0; i < a.size(); ++i) count += inside(a, i) ? 1 : 0;
     natoms_temp_ = static_cast<double>(c.comm.sum(count));
     dof_ = 3.0 * natoms_temp_ - extra_dof_;
     scalar_ = dof_ > 0.0 ? units::mvv2e * t / (dof_ * units::boltz) : 0.0;
@@ -29,16 +25,9 @@ class ComputeTempRegion : public TemperatureCompute {
   }
   void compute_vector(const ComputeContext& c) override {
     invoked_vector = c.s.step;
-    const Atoms& a = c.s.atoms;
-    TermSum sum(c.comm, 6);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!inside(a, i)) continue;
-      const double m = c.s.mass[a.type[i]];
-      sum.add(0, m * a.vx[i] * a.vx[i]), sum.add(1, m * a.vy[i] * a.vy[i]), sum.add(2, m * a.vz[i] * a.vz[i]);
-      sum.add(3, m * a.vx[i] * a.vy[i]), sum.add(4, m * a.vx[i] * a.vz[i]), sum.add(5, m * a.vy[i] * a.vz[i]);
-    }
-    vector_ = sum.total();
-    for (double& v : vector_) v *= units::mvv2e;
+    const auto inside = [this](const Atoms& at, size_t i) { return this->inside(at, i); };
+    const KineticSums k = kinetic_sums(c.s, c.comm, kKineticTensor, inside);
+    vector_.assign(k.tensor, k.tensor + 6);
   }
   // Atoms outside the region carry all their velocity as bias.
   void remove_bias(State& s, size_t i) override {

@@ -40,7 +40,7 @@ class TemperatureCompute : public Compute {
   double temperature(double mv2) const {
     if (dof_ < 0.0 && natoms_temp_ > 0.0)
       throw RunError("compute " + id_ + ": temperature degrees of freedom < 0 (compute_modify extra/dof)");
-    return dof_ > 0.0 ? mv2 * (units::mvv2e / (dof_ * units::boltz)) : 0.0;
+    return temperature_of(mv2, dof_);
   }
 
   bool dof_known_ = false, dynamic_group_ = false;

@@ -31,33 +31,22 @@ class FixAddforce : public Fix {
  private:
   void apply(FixContext& c) {
     Atoms& a = c.s.atoms;
-    for (double& x : original_) x = 0.0;
+    tally_.start(c.comm, 4);  // the energy −F·x, then the forces before the addition
     const double L[3] = {c.s.box.prd(0), c.s.box.prd(1), c.s.box.prd(2)};
     for (size_t i = 0; i < a.size(); ++i) {
       if (!selected(c.s, i)) continue;
       const double u[3] = {a.x[i] + a.ix[i] * L[0], a.y[i] + a.iy[i] * L[1], a.z[i] + a.iz[i] * L[2]};
-      original_[0] -= value_[0] * u[0] + value_[1] * u[1] + value_[2] * u[2];
-      original_[1] += a.fx[i], original_[2] += a.fy[i], original_[3] += a.fz[i];
+      tally_.add(0, -(value_[0] * u[0] + value_[1] * u[1] + value_[2] * u[2]));
+      tally_.add(1, a.fx[i]), tally_.add(2, a.fy[i]), tally_.add(3, a.fz[i]);
       a.fx[i] += value_[0], a.fy[i] += value_[1], a.fz[i] += value_[2];
     }
-    comm_ = &c.comm;
-    summed_ = false;
+    tally_.finish();
   }
   // Summed over ranks when first asked after a step (LAMMPS's force_flag): collective.
-  double total(int k) const {
-    if (!summed_ && comm_) {
-      for (int d = 0; d < 4; ++d) total_[d] = original_[d];
-      comm_->sum(total_, 4);
-      summed_ = true;
-    }
-    return total_[k];
-  }
+  double total(int k) const { return tally_.total(k); }
   double value_[3];
   int every_;
-  double original_[4] = {0, 0, 0, 0};
-  mutable double total_[4] = {0, 0, 0, 0};
-  mutable bool summed_ = false;
-  const Comm* comm_ = nullptr;
+  StepTally tally_;
 };
 
 std::unique_ptr<Fix> make(const FixArgs& f) {

@@ -188,9 +188,11 @@ class FixAveChunk : public Fix {
           case Value::mass:
             x = m;
             break;
-          case Value::temp:
-            x = (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]) * m;
+          case Value::temp: {
+            const double v[3] = {a.vx[i], a.vy[i], a.vz[i]};
+            x = mv2_term(v, m);  // compute temp's term (md/core/kinetic_energy.hpp)
             break;
+          }
           case Value::ref:
             x = peratom[i];
             break;

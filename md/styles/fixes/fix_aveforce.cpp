@@ -18,12 +18,12 @@ class FixAveforce : public Fix {
   void setup(FixContext& c) override { post_force(c); }
   void post_force(FixContext& c) override {
     Atoms& a = c.s.atoms;
-    double sum[4] = {0, 0, 0, 0};  // Σ f, count
+    TermSum terms(c.comm, 4);  // Σ f, count
     for (size_t i = 0; i < a.size(); ++i) {
       if (!selected(c.s, i)) continue;
-      sum[0] += a.fx[i], sum[1] += a.fy[i], sum[2] += a.fz[i], sum[3] += 1.0;
+      terms.add(0, a.fx[i]), terms.add(1, a.fy[i]), terms.add(2, a.fz[i]), terms.add(3, 1.0);
     }
-    c.comm.sum(sum, 4);
+    const std::vector<double> sum = terms.total();
     for (int d = 0; d < 3; ++d) total_[d] = sum[d];
     const int n = static_cast<int>(sum[3]);
     if (n == 0) return;

@@ -39,7 +39,7 @@ class FixElectronStopping : public Fix {
     Atoms& a = c.s.atoms;
     const std::vector<double>& e = table_[0];
     const size_t n = e.size();
-    double local = 0.0;
+    TermSum removed(c.comm, 1);  // Σ S_e·|v|·dt of this step
     bool too_fast = false;
     int64_t fast_id = 0;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -61,13 +61,13 @@ class FixElectronStopping : public Fix {
       const double v = std::sqrt(v2);
       const double factor = -se / v;
       a.fx[i] += a.vx[i] * factor, a.fy[i] += a.vy[i] * factor, a.fz[i] += a.vz[i] * factor;
-      local += se * v * c.s.dt;
+      removed.add(0, se * v * c.s.dt);
     }
     if (c.comm.any(too_fast)) {
       throw RunError("fix electron/stopping " + id_ + ": atom " + std::to_string(fast_id) +
                      " has a kinetic energy above the table's last energy (extend the table)");
     }
-    if (tally) loss_ += c.comm.sum(local);
+    if (tally) loss_ += removed.total()[0];
   }
 
   double ecut_;

@@ -32,7 +32,11 @@ class FixElectronStoppingFit : public Fix {
   }
   void post_force(FixContext& c) override {
     Atoms& a = c.s.atoms;
-    double current = 0.0;
+    // Σ|v||F| of this rank's atoms, as LAMMPS tallies (one sum over ranks when f_ID is read); in
+    // deterministic mode every rank's, exactly, at every step, so that the tally is the same at any rank
+    // count.
+    const bool global = c.comm.deterministic();
+    TermSum power(global ? c.comm : Comm::local(), 1);
     for (size_t i = 0; i < a.size(); ++i) {
       const int t = a.type[i];
       const double v[3] = {a.vx[i], a.vy[i], a.vz[i]};
@@ -44,14 +48,17 @@ class FixElectronStoppingFit : public Fix {
         g[d] = vv < vmax2_[t] ? frac * (c2_[t] * v[d] + c1_[t]) : c2_[t] * v[d] + c1_[t];
       a.fx[i] -= g[0] * v[0], a.fy[i] -= g[1] * v[1], a.fz[i] -= g[2] * v[2];
       const double fx = g[0] * v[0], fy = g[1] * v[1], fz = g[2] * v[2];
-      current += std::sqrt(vv) * std::sqrt(fx * fx + fy * fy + fz * fz);
+      power.add(0, std::sqrt(vv) * std::sqrt(fx * fx + fy * fy + fz * fz));
     }
+    const double current = power.total()[0];
     loss_local_ += static_cast<double>(c.s.step - last_step_) * c.s.dt * 0.5 * (prior_ + current);
     last_step_ = c.s.step;
     prior_ = current;
   }
   bool scalar(double& v) const override {
-    v = comm_ ? comm_->sum(loss_local_) : loss_local_;
+    // The ranks' tallies added in rank order, as LAMMPS's MPI_Allreduce (deterministic mode: every rank
+    // holds the exact total already).
+    v = comm_ && !comm_->deterministic() ? comm_->sum_in_rank_order(loss_local_) : loss_local_;
     return true;
   }
   void set_comm(const Comm* comm) { comm_ = comm; }
@@ -66,7 +73,8 @@ class FixElectronStoppingFit : public Fix {
 
  private:
   std::vector<double> c1_, c2_, vmin2_, vmax2_;  // per type, 1-based
-  double loss_local_ = 0.0, prior_ = 0.0;        // this rank's energy removed; Σ|v||F| of the last step
+  // This rank's energy removed and Σ|v||F| of the last step (deterministic mode: all ranks').
+  double loss_local_ = 0.0, prior_ = 0.0;
   int64_t last_step_ = 0;
   const Comm* comm_ = nullptr;
 };

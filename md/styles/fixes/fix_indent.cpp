@@ -46,7 +46,7 @@ class FixIndent : public Fix {
 
   void setup(FixContext& c) override { post_force(c); }
   void post_force(FixContext& c) override {
-    for (double& v : local_) v = 0.0;
+    tally_.start(c.comm, 4);  // energy, force on the indenter x y z
     const bool variables = !p_.c[0].var.empty() || !p_.c[1].var.empty() || !p_.c[2].var.empty() ||
                            !p_.r.var.empty() || !p_.plane.var.empty();
     if (variables && c.styles) c.styles->clearstep_computes();  // fresh computes, as LAMMPS
@@ -54,8 +54,7 @@ class FixIndent : public Fix {
       push_plane(c);
     else
       push_round(c);
-    comm_ = &c.comm;
-    summed_ = false;
+    tally_.finish();
   }
   bool scalar(double& v) const override {
     v = total(0);
@@ -93,8 +92,8 @@ class FixIndent : public Fix {
       const double fmag = p_.outside ? k * dr * dr : -k * dr * dr;
       const double f[3] = {del[0] * fmag / r, del[1] * fmag / r, del[2] * fmag / r};
       a.fx[i] += f[0], a.fy[i] += f[1], a.fz[i] += f[2];
-      local_[0] -= k3 * dr * dr * dr;
-      for (int d = 0; d < 3; ++d) local_[d + 1] -= f[d];
+      tally_.add(0, -(k3 * dr * dr * dr));
+      for (int d = 0; d < 3; ++d) tally_.add(d + 1, -f[d]);
     }
   }
   void push_plane(FixContext& c) {
@@ -109,26 +108,16 @@ class FixIndent : public Fix {
       if (dr >= 0.0) continue;
       const double fatom = -side * k * dr * dr;
       f[i] += fatom;
-      local_[0] -= k3 * dr * dr * dr;
-      local_[p_.dim + 1] -= fatom;
+      tally_.add(0, -(k3 * dr * dr * dr));
+      tally_.add(p_.dim + 1, -fatom);
     }
   }
   // Summed over ranks when first asked after a step (LAMMPS's indenter_flag): collective.
-  double total(int k) const {
-    if (!summed_ && comm_) {
-      for (int d = 0; d < 4; ++d) total_[d] = local_[d];
-      comm_->sum(total_, 4);
-      summed_ = true;
-    }
-    return total_[k];
-  }
+  double total(int k) const { return tally_.total(k); }
 
   IndentSpec p_;
   SourcePos at_;
-  double local_[4] = {0, 0, 0, 0};  // energy, force on the indenter x y z (this rank)
-  mutable double total_[4] = {0, 0, 0, 0};
-  mutable bool summed_ = false;
-  const Comm* comm_ = nullptr;
+  StepTally tally_;  // energy, force on the indenter x y z
 };
 
 Value value_arg(const FixArgs& f, const std::string& what) {

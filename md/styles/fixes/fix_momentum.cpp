@@ -52,12 +52,8 @@ class FixMomentum : public Fix {
 
  private:
   double kinetic(const FixContext& c) const {
-    const Atoms& a = c.s.atoms;
-    TermSum ke(c.comm, 1);
-    for (size_t i = 0; i < a.size(); ++i)
-      if (selected(c.s, i))
-        ke.add(0, c.s.mass[a.type[i]] * (a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i]));
-    return ke.total()[0];
+    const auto in = [&](const Atoms&, size_t i) { return selected(c.s, i); };
+    return kinetic_sums(c.s, c.comm, kKineticScalar, in).mv2;
   }
   int every_;
   bool linear_;

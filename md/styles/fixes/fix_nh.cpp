@@ -22,8 +22,9 @@ class FixNH : public Fix {
     bool mtk = true;
     double drag = 0.0;
   };
-  FixNH(const std::string& id, uint32_t group, const std::string& style, const Params& p)
-      : Fix(id, style, group), p_(p) {
+  FixNH(const std::string& id, uint32_t group, const std::string& style, const Params& p,
+        std::unique_ptr<Compute> temp)
+      : Fix(id, style, group), p_(p), temp_(std::move(temp)) {
     for (int k = 0; k <= kMaxChain; ++k) eta_[k] = eta_dot_[k] = eta_dotdot_[k] = eta_mass_[k] = 0.0;
     for (int k = 0; k <= kMaxChain; ++k) etap_[k] = etap_dot_[k] = etap_dotdot_[k] = etap_mass_[k] = 0.0;
   }
@@ -65,16 +66,12 @@ class FixNH : public Fix {
     // LAMMPS's compute temp counts its degrees of freedom at the run's set-up (dof_compute in setup) and
     // again at every evaluation only when dynamic (a dynamic group, or compute_modify dynamic/dof): atoms
     // fix deposit inserts later join the kinetic energy but not tdof, the target energy or the chain masses.
-    const uint32_t g = p_.pstat ? 1u : group_;
-    dynamic_dof_ = false;
-    for (size_t k = 0; k < c.s.group_names.size(); ++k)
-      if ((1u << k) == g && c.styles && c.styles->fix("GROUP_" + c.s.group_names[k])) dynamic_dof_ = true;
-    count_dof(c);
+    temp_->init(c.compute_context());
     t_current_ = temperature(c);
     compute_temp_target(c);
     if (p_.pstat) {
       compute_press_target(c);
-      couple(c);
+      pressure(c, false);
     }
     const double tf2 = p_.t_period * p_.t_period;  // 1/t_freq²
     eta_mass_[0] = tdof_ * units::boltz * t_target_ * tf2;
@@ -105,8 +102,7 @@ class FixNH : public Fix {
     compute_temp_target(c);
     nhc_temp_integrate(c);
     if (p_.pstat) {
-      temperature(c);  // refreshes the kinetic tensor and natoms, keeps t_current_ from the chain
-      couple(c);
+      pressure(c, true);  // the kinetic energy after the chain's scaling; t_current_ stays the chain's
       compute_press_target(c);
       nh_omega_dot();
       nh_v_press(c);
@@ -123,7 +119,7 @@ class FixNH : public Fix {
     if (p_.pstat) nh_v_press(c);
     t_current_ = temperature(c);
     if (p_.pstat) {
-      couple(c);
+      pressure(c, false);
       nh_omega_dot();
     }
     nhc_temp_integrate(c);
@@ -166,32 +162,12 @@ class FixNH : public Fix {
     pdrag_ = 1.0 - dt * pfreq_max * p_.drag;
   }
 
-  // The thermostat's degrees of freedom, 3N − 3 over the fix group for nvt, all atoms for npt.
-  void count_dof(FixContext& c) {
-    const uint32_t g = p_.pstat ? 1u : group_;
-    const Atoms& a = c.s.atoms;
-    double cnt = 0;
-    for (size_t i = 0; i < a.size(); ++i)
-      if (a.mask[i] & g) cnt += 1;
-    tdof_ = 3.0 * c.comm.sum(cnt) - 3.0;
-  }
-
-  // The thermostat's temperature: the fix group for nvt, all atoms for npt (as LAMMPS's fix npt), with the
-  // degrees of freedom of the set-up unless they are dynamic; natoms_ (the barostat's) is always current.
+  // The thermostat's temperature (LAMMPS's temperature->compute_scalar and tdof = temperature->dof): its
+  // own compute temp on the fix group for nvt, on all atoms for npt (as LAMMPS's fix npt).
   double temperature(FixContext& c) {
-    if (dynamic_dof_) count_dof(c);
-    const uint32_t g = p_.pstat ? 1u : group_;
-    const Atoms& a = c.s.atoms;
-    double loc[4] = {0, 0, 0, static_cast<double>(a.size())};
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!(a.mask[i] & g)) continue;
-      const double m = c.s.mass[a.type[i]];
-      loc[0] += m * a.vx[i] * a.vx[i], loc[1] += m * a.vy[i] * a.vy[i], loc[2] += m * a.vz[i] * a.vz[i];
-    }
-    c.comm.sum(loc, 4);
-    for (int d = 0; d < 3; ++d) mvv_[d] = loc[d] * units::mvv2e;
-    natoms_ = loc[3];
-    return tdof_ > 0 ? (mvv_[0] + mvv_[1] + mvv_[2]) / (tdof_ * units::boltz) : 0.0;
+    const double t = temp_->compute_scalar(c.compute_context());
+    tdof_ = temp_->dof();
+    return t;
   }
 
   void compute_temp_target(FixContext& c) {
@@ -212,18 +188,23 @@ class FixNH : public Fix {
     if (pdim > 0) p_hydro_ /= pdim;
   }
 
-  // Current pressure, coupled as iso (mean) or aniso (per dimension); kinetic term from the current
-  // velocities.
-  void couple(FixContext& c) {
-    const double vol = c.s.box.volume();
-    const double* w = c.force->virial;
+  // The current pressure as LAMMPS's compute pressure on the thermostat's temperature, coupled (couple()):
+  // iso the scalar, from a fresh temperature (`fresh`) or the one just computed; aniso each dimension's
+  // tensor component, with the kinetic tensor mtk reads. natoms_ (the barostat's) is the current count.
+  void pressure(FixContext& c, bool fresh) {
+    const ComputeContext cc = c.compute_context();
+    volume_ = c.s.box.volume();
+    natoms_ = static_cast<double>(c.comm.sum(static_cast<int64_t>(c.s.atoms.size())));
     if (p_.iso) {
-      const double p = (tdof_ * units::boltz * t_current_ + w[0] + w[1] + w[2]) / (3.0 * vol) * units::nktv2p;
+      const double t = fresh ? temp_->compute_scalar(cc) : temp_->scalar();
+      const double p = pressure_scalar(temp_->dof(), t, c.force->virial, volume_);
       p_current_[0] = p_current_[1] = p_current_[2] = p;
     } else {
-      for (int d = 0; d < 3; ++d) p_current_[d] = (mvv_[d] + w[d]) / vol * units::nktv2p;
+      temp_->compute_vector(cc);
+      double p[6];
+      pressure_tensor(temp_->vector().data(), c.force->virial, volume_, p);
+      for (int d = 0; d < 3; ++d) p_current_[d] = p[d], mvv_[d] = temp_->vector()[d];
     }
-    volume_ = vol;
   }
 
   void nh_omega_dot() {
@@ -369,6 +350,7 @@ class FixNH : public Fix {
   }
 
   Params p_;
+  std::unique_ptr<Compute> temp_;  // LAMMPS's ID_temp (md/core/kinetic_energy.hpp: the one kinetic sum)
   double eta_[kMaxChain + 1], eta_dot_[kMaxChain + 1], eta_dotdot_[kMaxChain + 1], eta_mass_[kMaxChain + 1];
   double etap_[kMaxChain + 1], etap_dot_[kMaxChain + 1], etap_dotdot_[kMaxChain + 1],
       etap_mass_[kMaxChain + 1];
@@ -380,7 +362,6 @@ class FixNH : public Fix {
   double mvv_[3] = {0, 0, 0};
   double t_current_ = 0, t_target_ = 0, ke_target_ = 0, tdof_ = 0, natoms_ = 0, volume_ = 0, mtk_term2_ = 0;
   double dthalf_ = 0, dt4_ = 0, dt8_ = 0, tdrag_ = 1.0, pdrag_ = 1.0;
-  bool dynamic_dof_ = false;  // the fix group is dynamic: its atoms are counted at every evaluation
 };
 
 }  // namespace
@@ -428,7 +409,9 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
   }
   if (!have_t) a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'");
   if (p.pstat && !have_p) a.fail("fix npt needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
-  return std::make_unique<FixNH>(id, group, style, p);
+  // LAMMPS's fix nvt computes the temperature of its group, fix npt of all atoms (the pressure's).
+  const FixArgs temp_args{f.id, p.pstat ? 1u : f.group, f.style, f.a, f.ctx};
+  return std::make_unique<FixNH>(id, group, style, p, make_own_temperature(temp_args));
 }
 
 WMD_FIX_STYLE("nvt", make_fix_nh)

@@ -44,7 +44,9 @@ class FixNVELimit : public Fix {
     for (size_t i = 0; i < at.size(); ++i)
       if (selected(c.s, i)) kick_and_limit(at, i, dtf / c.s.mass[at.type[i]], vlimitsq);
   }
-  void end_of_step(FixContext& c) override { count_ = c.comm.sum(static_cast<double>(local_)); }
+  void end_of_step(FixContext& c) override {
+    count_ = static_cast<double>(c.comm.sum(static_cast<int64_t>(local_)));
+  }
 
   void save_state(FixStateMap& out) const override { out["local_count"] = {static_cast<double>(local_)}; }
   void restore_state(const FixStateMap& in) override {

@@ -1,26 +1,43 @@
 // fix press/berendsen (LAMMPS semantics, end_of_step): box and atoms dilated about the box centre by
 // [1 − dt/τ_P (P0 − P)/B]^(1/3) per barostatted dimension (B the bulk modulus, default 10 bar as LAMMPS).
+// P is LAMMPS's compute pressure on the fix's own compute temp of all atoms (`ID_temp`, its dof counted at
+// the run's set-up; `fix_modify ID temp cID` names another): the scalar with iso, the tensor otherwise.
 #include <cmath>
 
-#include "base/units.hpp"
-#include "md/styles/fix.hpp"
+#include "md/styles/fixes/thermostat_temperature.hpp"
 
 namespace wmd::md {
 namespace {
 
 class FixPressBerendsen : public Fix {
  public:
-  FixPressBerendsen(const std::string& id, uint32_t group, bool iso, const double p0[3], const double p1[3],
-                    const double per[3], const bool flag[3], double modulus)
-      : Fix(id, "press/berendsen", group), iso_(iso), modulus_(modulus) {
+  FixPressBerendsen(const FixArgs& f, bool iso, const double p0[3], const double p1[3], const double per[3],
+                    const bool flag[3], double modulus)
+      : Fix(f.id, "press/berendsen", f.group), iso_(iso), modulus_(modulus), temperature_(f) {
     for (int d = 0; d < 3; ++d)
       p_start_[d] = p0[d], p_stop_[d] = p1[d], period_[d] = per[d], flag_[d] = flag[d];
   }
 
   bool changes_box() const override { return true; }
+  bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) override {
+    return temperature_.modify_param(key, a, styles);
+  }
+  void setup(FixContext& c) override { temperature_.setup(c); }
   void end_of_step(FixContext& c) override {
-    double tensor[3];
-    const double scalar = fix_pressure(c, tensor);
+    Compute& t = temperature_.get(c);
+    const ComputeContext cc = c.compute_context();
+    const double volume = c.s.box.volume();
+    double current[3];
+    if (iso_) {
+      const double temp = t.compute_scalar(cc);  // first: it counts the dof
+      const double p = pressure_scalar(t.dof(), temp, c.force->virial, volume);
+      current[0] = current[1] = current[2] = p;
+    } else {
+      t.compute_vector(cc);
+      double p[6];
+      pressure_tensor(t.vector().data(), c.force->virial, volume, p);
+      for (int d = 0; d < 3; ++d) current[d] = p[d];
+    }
     const double delta = c.run_fraction();
     Box& b = c.s.box;
     double oldlo[3], oldprd[3], dil[3] = {1, 1, 1};
@@ -28,11 +45,11 @@ class FixPressBerendsen : public Fix {
       oldlo[d] = b.lo[d], oldprd[d] = b.prd(d);
       if (!flag_[d]) continue;
       const double target = p_start_[d] + delta * (p_stop_[d] - p_start_[d]);
-      const double current = iso_ ? scalar : tensor[d];
-      dil[d] = std::cbrt(1.0 - c.s.dt / period_[d] * (target - current) / modulus_);
-      const double ctr = 0.5 * (b.lo[d] + b.hi[d]);
+      dil[d] =
+          std::pow(1.0 - c.s.dt / period_[d] * (target - current[d]) / modulus_, 1.0 / 3.0);  // as LAMMPS
+      const double oldhi = b.hi[d], ctr = 0.5 * (oldlo[d] + oldhi);
       b.lo[d] = (oldlo[d] - ctr) * dil[d] + ctr;
-      b.hi[d] = (oldlo[d] + oldprd[d] - ctr) * dil[d] + ctr;
+      b.hi[d] = (oldhi - ctr) * dil[d] + ctr;
     }
     Atoms& a = c.s.atoms;
     double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
@@ -48,12 +65,12 @@ class FixPressBerendsen : public Fix {
   double p_start_[3] = {0, 0, 0}, p_stop_[3] = {0, 0, 0}, period_[3] = {1, 1, 1};
   bool flag_[3] = {false, false, false};
   double modulus_;
+  ThermostatTemperature temperature_;  // LAMMPS's ID_temp (group all), or the compute fix_modify temp names
 };
 
 }  // namespace
 
 static std::unique_ptr<Fix> make_fix_press_berendsen(const FixArgs& f) {
-  const std::string& id = f.id;
   const uint32_t group = f.group;
   io::ArgCursor& a = f.a;
   double p0[3] = {0, 0, 0}, p1[3] = {0, 0, 0}, per[3] = {1, 1, 1}, modulus = 10.0;
@@ -77,7 +94,7 @@ static std::unique_ptr<Fix> make_fix_press_berendsen(const FixArgs& f) {
   }
   if (!any) a.fail("fix press/berendsen needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
   if (group != 1u) a.fail("fix press/berendsen must use group all (it dilates the whole box)");
-  return std::make_unique<FixPressBerendsen>(id, group, iso, p0, p1, per, flag, modulus);
+  return std::make_unique<FixPressBerendsen>(f, iso, p0, p1, per, flag, modulus);
 }
 
 WMD_FIX_STYLE("press/berendsen", make_fix_press_berendsen)

@@ -19,34 +19,23 @@ class FixSetforce : public Fix {
   void post_force(FixContext& c) override {
     Atoms& a = c.s.atoms;
     std::vector<double>* f[3] = {&a.fx, &a.fy, &a.fz};
-    for (double& x : original_) x = 0.0;
+    tally_.start(c.comm, 3);  // the forces before they are set
     for (size_t i = 0; i < a.size(); ++i) {
       if (!selected(c.s, i)) continue;
       for (int d = 0; d < 3; ++d) {
-        original_[d] += (*f[d])[i];
+        tally_.add(d, (*f[d])[i]);
         if (set_[d]) (*f[d])[i] = value_[d];
       }
     }
-    comm_ = &c.comm;
-    summed_ = false;
+    tally_.finish();
   }
   // The sum over ranks when first asked after a step (LAMMPS's force_flag): collective.
-  double vector_value(int i) const override {
-    if (!summed_ && comm_) {
-      for (int d = 0; d < 3; ++d) total_[d] = original_[d];
-      comm_->sum(total_, 3);
-      summed_ = true;
-    }
-    return i >= 0 && i < 3 ? total_[i] : 0.0;
-  }
+  double vector_value(int i) const override { return i >= 0 && i < 3 ? tally_.total(i) : 0.0; }
 
  private:
   bool set_[3];
   double value_[3];
-  double original_[3] = {0, 0, 0};
-  mutable double total_[3] = {0, 0, 0};
-  mutable bool summed_ = false;
-  const Comm* comm_ = nullptr;
+  StepTally tally_;
 };
 
 std::unique_ptr<Fix> make(const FixArgs& f) {

@@ -23,7 +23,7 @@ class FixSpringSelf : public Fix {
   void setup(FixContext& c) override { post_force(c); }
   void post_force(FixContext& c) override {
     Atoms& a = c.s.atoms;
-    double e = 0.0;
+    TermSum e(c.comm, 1);
     for (size_t i = 0; i < a.size(); ++i) {
       if (!(a.mask[i] & group_)) continue;
       const std::array<double, 3>* x0 = origin_.find(a.id[i]);
@@ -33,9 +33,9 @@ class FixSpringSelf : public Fix {
       const double dy = use_[1] ? u[1] - (*x0)[1] : 0.0;
       const double dz = use_[2] ? u[2] - (*x0)[2] : 0.0;
       a.fx[i] -= k_ * dx, a.fy[i] -= k_ * dy, a.fz[i] -= k_ * dz;
-      e += k_ * (dx * dx + dy * dy + dz * dz);
+      e.add(0, k_ * (dx * dx + dy * dy + dz * dz));
     }
-    energy_ = c.comm.sum(0.5 * e);
+    energy_ = 0.5 * e.total()[0];
   }
   bool scalar(double& v) const override {
     v = energy_;

@@ -39,7 +39,7 @@ class FixWall : public Fix {
   }
   void setup(FixContext& c) override { post_force(c); }
   void post_force(FixContext& c) override {
-    local_.assign(walls_.size() + 1, 0.0);
+    tally_.start(c.comm, static_cast<int>(walls_.size()) + 1);  // energy, then each wall's force
     bool variables = false;
     for (const Wall& w : walls_)
       variables |=
@@ -52,8 +52,7 @@ class FixWall : public Fix {
       if (w.epsilon.is_variable() || w.sigma.is_variable() || w.alpha.is_variable()) precompute(c, w);
       push(c, m, coord);
     }
-    comm_ = &c.comm;
-    summed_ = false;
+    tally_.finish();
   }
   bool scalar(double& v) const override {
     v = total(0);
@@ -168,31 +167,21 @@ class FixWall : public Fix {
         }
       }
       f[i] -= fwall;
-      local_[0] += e;
-      local_[m + 1] += fwall;
+      tally_.add(0, e);
+      tally_.add(static_cast<int>(m) + 1, fwall);
     }
     if (inside)
       throw RunError("Particle on or inside fix " + style_ + " surface (step " + std::to_string(c.s.step) +
                      ")");
   }
   // Summed over ranks when first asked after a step (LAMMPS's eflag): collective.
-  double total(size_t k) const {
-    if (!summed_ && comm_) {
-      total_ = local_;
-      comm_->sum(total_.data(), static_cast<int>(total_.size()));
-      summed_ = true;
-    }
-    return k < total_.size() ? total_[k] : 0.0;
-  }
+  double total(size_t k) const { return tally_.total(k); }
 
   Kind kind_;
   std::vector<Wall> walls_;
   SourcePos at_;
   double scale_[3] = {1.0, 1.0, 1.0};
-  std::vector<double> local_;
-  mutable std::vector<double> total_;
-  mutable bool summed_ = false;
-  const Comm* comm_ = nullptr;
+  StepTally tally_;
 };
 
 std::unique_ptr<Fix> make(const FixArgs& f) {

@@ -1,7 +1,7 @@
-// The temperature a rescaling thermostat reads (fix temp/berendsen, temp/rescale): its own compute temp on
-// the fix group (LAMMPS's `ID_temp`, degrees of freedom counted at each run's set-up, so atoms inserted or
-// lost during the run change the kinetic energy but not the dof), or the compute `fix_modify ID temp cID`
-// names, whose bias the thermostat removes before scaling.
+// The temperature a rescaling thermostat or a barostat reads (fix temp/berendsen, temp/rescale,
+// press/berendsen): its own compute temp on the fix group (LAMMPS's `ID_temp`, degrees of freedom counted at
+// each run's set-up, so atoms inserted or lost during the run change the kinetic energy but not the dof), or
+// the compute `fix_modify ID temp cID` names, whose bias a thermostat removes before scaling.
 #pragma once
 #include <memory>
 #include <string>
