@@ -1,5 +1,6 @@
 #include "io/thermo_format.hpp"
 
+#include <cstdio>
 #include <sstream>
 
 #include "io/print_format.hpp"
@@ -66,12 +67,30 @@ std::string ThermoFormat::format_of(size_t i) const {
 }
 
 std::string ThermoFormat::header() const {
+  if (multi_) return "";
   std::string out;
   for (const auto& h : headers_) out += h + " ";
   return out;
 }
 
 std::string ThermoFormat::row(const std::vector<double>& values) const {
+  if (multi_ && values.size() >= 2 && headers_.size() >= 2) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "---------------- Step %8lld ----- CPU = %11.4f (sec) ----------------",
+                  static_cast<long long>(values[0]), values[1]);
+    std::string out = buf;
+    for (size_t i = 2; i < values.size() && i < headers_.size(); ++i) {
+      if ((i - 2) % 3 == 0) out += "\n";
+      std::snprintf(buf, sizeof buf, "%-8s = ", headers_[i].c_str());
+      out += buf +
+             format_value(!column_[i].empty() ? column_[i]
+                          : float_.empty()    ? "%14.4f"
+                                              : float_,
+                          values[i], false) +
+             " ";
+    }
+    return out;
+  }
   std::string out;
   for (size_t i = 0; i < values.size() && i < headers_.size(); ++i) {
     out += format_value(format_of(i), values[i], is_int_[i]) + " ";

@@ -20,6 +20,10 @@ class ThermoFormat {
   void set_column(int n, const std::string& f);
   /// Drops all user formats.
   void reset_user_formats();
+  /// LAMMPS's thermo_style multi: no header; each row a block, "---- Step N ----- CPU = t (sec) ----" (the
+  /// first two columns) then the fields three to a line as `Name     =     value ` (%14.4f unless a float
+  /// format is given).
+  void set_multi(bool on) { multi_ = on; }
   /// The header line ("Step Temp ... ").
   std::string header() const;
   /// One row of values.
@@ -32,6 +36,7 @@ class ThermoFormat {
   std::vector<std::string> line_;  // the line format's words, one per column
   std::string int_, float_;
   std::vector<std::string> column_;
+  bool multi_ = false;
 };
 
 /// True when `fmt` is one printf conversion of a double (%g %f %e with flags, width, precision and text

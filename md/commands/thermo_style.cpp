@@ -1,4 +1,4 @@
-// `thermo N`, `thermo_style one|custom keywords...` and `thermo_modify format|norm|flush|lost|temp`.
+// `thermo N`, `thermo_style one|multi|custom keywords...` and `thermo_modify format|norm|flush|lost|temp`.
 #include <algorithm>
 
 #include "md/run/command_registry.hpp"
@@ -16,8 +16,10 @@ void cmd_thermo(Simulation& sim, const io::Command& c) {
 
 void cmd_thermo_style(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
-  const std::string style = a.choice("a thermo style", {"one", "custom"});
-  if (style == "one") {
+  const std::string style = a.choice("a thermo style", {"one", "multi", "custom"});
+  sim.thermo.multi = style == "multi";
+  sim.thermo.format.set_multi(sim.thermo.multi);
+  if (style == "one" || style == "multi") {
     a.finish();
     sim.thermo.custom = false;
   } else {

@@ -64,6 +64,7 @@ struct RunTotals {
 struct ThermoSettings {
   int every = 0;
   bool custom = false;
+  bool multi = false;             // thermo_style multi (LAMMPS's multi-line blocks)
   std::vector<std::string> keys;  // thermo_style custom keywords
   bool norm = false;
   io::ThermoFormat format;

@@ -10,6 +10,10 @@ namespace wmd::md {
 std::vector<std::string> Simulation::thermo_keywords() const {
   if (thermo.custom) return thermo.keys;
   std::vector<std::string> keys = {"step", "temp", "epair", "emol", "etotal", "press"};
+  // thermo_style multi: LAMMPS's MULTI fields after the step and the CPU time of its block's first line.
+  if (thermo.multi)
+    keys = {"step",   "cpu",    "etotal", "ke",    "temp",  "pe",    "ebond",
+            "eangle", "edihed", "eimp",   "evdwl", "ecoul", "elong", "press"};
   // LAMMPS's thermo_style one adds the volume when the box can change (shrink-wrapped faces, npt, …).
   bool box_change = false;
   for (int d = 0; d < 3; ++d)
@@ -67,7 +71,7 @@ void Simulation::thermo_output(bool header) {
   }
   if (header) {
     thermo.format.set_columns(headers, ints);
-    log.line(thermo.format.header());
+    if (!thermo.format.header().empty()) log.line(thermo.format.header());
     if (csv_) csv_->columns(keys);
   }
   log.line(thermo.format.row(values));

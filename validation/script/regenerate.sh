@@ -48,6 +48,8 @@ grep '^>>' in.restart_shrink.out >"$data/restart_shrink.ref"
 run in.restart_fixes
 grep '^>>' in.restart_fixes.out >"$data/restart_fixes.ref"
 cp second.txt "$data/restart_fixes_second.txt"
+run in.thermo_multi
+grep -E '^---------------- Step|^[A-Za-z_]+ += ' in.thermo_multi.out | sed -E 's/CPU = +[0-9.]+/CPU = X/' >"$data/thermo_multi.ref"
 run in.thermo
 sed -n '/^ *Step/,/^Loop time/p' in.thermo.out | grep -v '^Loop time' >"$data/thermo.ref"
 run in.velocity_local
