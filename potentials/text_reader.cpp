@@ -9,16 +9,22 @@
 #include <sstream>
 
 #include "base/memory_budget.hpp"
+#include "potentials/potential_path.hpp"
 
 namespace wmd::potentials {
 
-TextReader::TextReader(const std::string& path, const SourcePos& from) : path_(path) {
+TextReader::TextReader(const std::string& name, const SourcePos& from)
+    : path_(find_potential_file(name, from)) {
+  const std::string& path = path_;
   std::error_code ec;
   // A device or a pipe (/dev/zero) could be endless: only regular files, of a size the budget allows.
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
     fail_input(from, "potential file '" + path + "' is not a regular file");
   std::ifstream in(path);
-  if (!in) fail_input(from, "cannot open potential file '" + path + "'");
+  if (!in)
+    fail_input(from, "cannot open potential file '" + name + "' (looked for " +
+                         potential_search_places(name, from) +
+                         "; set LAMMPS_POTENTIALS to the directory that holds it)");
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec)
     memory::check_allocation("reading potential file '" + path + "'", 2.0 * static_cast<double>(size), from);

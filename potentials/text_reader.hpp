@@ -10,8 +10,9 @@ namespace wmd::potentials {
 /// Reads a whitespace-tokenised text file line by line, the way LAMMPS's potential readers do.
 class TextReader {
  public:
-  /// Opens `path`; a missing or unreadable file is an InputError at `from`.
-  TextReader(const std::string& path, const SourcePos& from);
+  /// Opens the potential file `name` names (found by find_potential_file); a missing or unreadable file is an
+  /// InputError at `from`.
+  TextReader(const std::string& name, const SourcePos& from);
 
   /// Returns the tokens of the next line (skipping nothing); throws at end of file naming `what` was
   /// expected.

@@ -1,4 +1,4 @@
-// The `wafermd` command line: run, scaling, fabric simulate, --help, --version.
+// The `wafermd` command line: run, scaling, fabric simulate, --help, --version, --potentials-dir.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +11,7 @@
 #include "md/programs/model_command.hpp"
 #include "md/programs/program.hpp"
 #include "md/programs/scaling_command.hpp"
+#include "potentials/potential_path.hpp"
 
 namespace {
 
@@ -56,6 +57,14 @@ int dispatch(int argc, char** argv) {
   CLI::App app{"wafermd: EAM molecular dynamics for a wafer-scale mesh and for clusters"};
   app.set_version_flag("--version", std::string("wafermd ") + WAFERMD_VERSION);
   app.require_subcommand(1);
+  // Scripts that list LAMMPS's potentials (validation/) ask the program where it looks last.
+  app.add_flag_callback(
+      "--potentials-dir",
+      [] {
+        std::cout << wmd::potentials::default_potentials_dir() << "\n";
+        throw CLI::Success();
+      },
+      "Print the directory searched last for potential files (after $LAMMPS_POTENTIALS) and exit");
 
   wmd::md::RunOptions run;
   std::vector<std::string> sets, vars;

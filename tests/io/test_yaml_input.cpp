@@ -21,7 +21,7 @@ const char* kGood =
     "  cells: [3, 3, 3]\n"
     "potential:\n"
     "  style: eam\n"
-    "  files: [/usr/share/lammps/potentials/Cu_u3.eam]\n"
+    "  files: [Cu_u3.eam]\n"
     "velocity: {temperature: 300, seed: 42, loop: geom}\n"
     "timestep: 0.002\n"
     "run: 10\n";

@@ -17,7 +17,7 @@ import sys
 
 MPIEXEC, WAFERMD, SOURCE, SCRATCH, CASE = sys.argv[1:6]
 TEST_PROGRAM = sys.argv[6] if len(sys.argv) > 6 else None
-POT = "/usr/share/lammps/potentials/Cu_u3.eam"
+POT = "Cu_u3.eam"
 # LAMMPS (Debian lmp 29 Sep 2021) prints this row for inputs/lammps/in.eam at step 100.
 LAMMPS_STEP_100 = "     100      801.832    -109957.3            0   -106640.77    51322.821 "
 

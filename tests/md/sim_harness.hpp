@@ -58,7 +58,7 @@ inline std::string scratch_dir(const std::string& name) {
 inline const std::string kCuScript =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
+    "Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
     "timestep 0.002\n";
 
 /// What a script that must be refused raised: the InputError's text and line.

@@ -111,7 +111,7 @@ Spliced fe_spliced(const std::string& dir) {
   s.file = dir + "/Fe_zbl.eam.fs";
   s.run = std::make_unique<wmd::test::ScriptRun>(
       "units metal\natom_style atomic\nboundary p p p\nregion box block 0 20 0 20 0 20 units box\n"
-      "create_box 1 box\npair_style eam/fs\npair_coeff * * /usr/share/lammps/potentials/Fe_mm.eam.fs Fe\n"
+      "create_box 1 box\npair_style eam/fs\npair_coeff * * Fe_mm.eam.fs Fe\n"
       "zbl_splice Fe\nwrite_potential Fe_zbl.eam.fs\n",
       dir);
   return s;
@@ -127,7 +127,7 @@ TEST(ZblSplice, SmoothAndRepulsiveDownToHalfAnAngstrom) {
   const std::string dir = wmd::test::scratch_dir("zbl_smooth");
   wmd::test::ScriptRun run(
       "units metal\natom_style atomic\nboundary p p p\nregion box block 0 20 0 20 0 20 units box\n"
-      "create_box 1 box\npair_style eam/fs\npair_coeff * * /usr/share/lammps/potentials/Fe_mm.eam.fs Fe\n"
+      "create_box 1 box\npair_style eam/fs\npair_coeff * * Fe_mm.eam.fs Fe\n"
       "zbl_splice Fe\nwrite_potential Fe_zbl.eam.fs\n",
       dir);
   // Read the written file back through the reader to get the tables (as LAMMPS would).
@@ -138,7 +138,7 @@ TEST(ZblSplice, SmoothAndRepulsiveDownToHalfAnAngstrom) {
   (void)back;
   // Build the same tables directly to probe them.
   wmd::potentials::EamBuilder b(wmd::potentials::EamStyle::finnis_sinclair, 1);
-  b.set_elements("/usr/share/lammps/potentials/Fe_mm.eam.fs", {"Fe"}, wmd::SourcePos{"test", 0});
+  b.set_elements("Fe_mm.eam.fs", {"Fe"}, wmd::SourcePos{"test", 0});
   auto t = b.build();
   wmd::potentials::splice_zbl(t, 1, 1, 26, 26, wmd::potentials::kDefaultZblRf,
                               wmd::potentials::kDefaultZblBf);
@@ -208,7 +208,7 @@ TEST(Cascade, ConservesEnergyWithoutThermostatOrStopping) {
   wmd::test::ScriptRun run(
       "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 8 0 8 0 8\n"
       "create_box 1 box\ncreate_atoms 1 box\npair_style eam/alloy\n"
-      "pair_coeff * * /usr/share/lammps/potentials/Cu_mishin1.eam.alloy Cu\nzbl_splice Cu\n"
+      "pair_coeff * * Cu_mishin1.eam.alloy Cu\nzbl_splice Cu\n"
       "neighbor 1.0 bin\nneigh_modify every 1 delay 0 check yes\nvelocity all create 100 11 loop geom\n"
       "fix 1 all nve\ndefects every 10\n"
       "cascade near 14.46 14.46 14.46 energy 500 random 3 time 0.3 element Cu\n"
@@ -234,7 +234,7 @@ namespace {
 TEST(CascadeYaml, BadBlocksAreInputErrors) {
   const std::string head =
       "system: {lattice: {style: fcc, constant: 3.615}, cells: [4, 4, 4]}\n"
-      "potential: {style: eam/alloy, file: /usr/share/lammps/potentials/Cu_mishin1.eam.alloy, elements: "
+      "potential: {style: eam/alloy, file: Cu_mishin1.eam.alloy, elements: "
       "[Cu]}\n";
   const char* bad[] = {
       "cascade: {time_ps: 1.0, pka_id: 1, seed: 1}\n",       // no energy
@@ -258,7 +258,7 @@ TEST(CascadeYaml, UnknownPkaIdFailsInTheDryRun) {
   const std::string dir = wmd::test::scratch_dir("cascade_yaml_pka");
   std::ofstream(dir + "/in.yaml")
       << "system: {lattice: {style: fcc, constant: 3.615}, cells: [4, 4, 4]}\n"
-         "potential: {style: eam/alloy, file: /usr/share/lammps/potentials/Cu_mishin1.eam.alloy, elements: "
+         "potential: {style: eam/alloy, file: Cu_mishin1.eam.alloy, elements: "
          "[Cu],"
          " zbl: true}\ncascade: {energy_ev: 100, time_ps: 0.01, pka_id: 99999, seed: 1}\n";
   const auto in = wmd::io::read_yaml_input(dir + "/in.yaml", {});

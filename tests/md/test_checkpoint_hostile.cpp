@@ -25,7 +25,7 @@ using wmd::test::run_wafermd_in;
 const char* kInput =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
-    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 87287 loop geom\n"
+    "pair_coeff 1 1 Cu_u3.eam\nvelocity all create 600 87287 loop geom\n"
     "neighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\ntimestep 0.002\nfix 1 all nve\nthermo 10\n"
     "run ${n}\n";
 
@@ -114,7 +114,7 @@ TEST(Hostile, ReadRestartValidatesTheSameWay) {
   const std::string& dir = fixture().dir;
   wmd::io::write_checkpoint(dir + "/dup_rr.h5", d);
   std::ofstream(dir + "/in.rr") << "read_restart dup_rr.h5\npair_style eam\n"
-                                   "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nrun 1\n";
+                                   "pair_coeff 1 1 Cu_u3.eam\nrun 1\n";
   const auto r = run_wafermd_in(dir, "run in.rr --output out_rr");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("in.rr:1: "), std::string::npos) << r.err;

@@ -22,9 +22,9 @@ namespace pot = wmd::potentials;
 pot::EamTables tables(bool alloy) {
   pot::EamBuilder b(alloy ? pot::EamStyle::setfl : pot::EamStyle::funcfl, alloy ? 2 : 1);
   if (alloy)
-    b.set_elements("/usr/share/lammps/potentials/CuNi.eam.alloy", {"Cu", "Ni"}, {});
+    b.set_elements("CuNi.eam.alloy", {"Cu", "Ni"}, {});
   else
-    b.add_funcfl(1, 1, 1, 1, "/usr/share/lammps/potentials/Cu_u3.eam", {});
+    b.add_funcfl(1, 1, 1, 1, "Cu_u3.eam", {});
   return b.build();
 }
 

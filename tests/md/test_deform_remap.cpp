@@ -16,7 +16,7 @@ using namespace wmd;
 std::string script(const std::string& remap) {
   return "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 8 0 8 0 8\n"
          "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-         "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
+         "Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 600 4242 loop geom\n"
          "velocity all ramp vx -7.23 7.23 x 0 28.92 sum yes units box\ntimestep 0.002\n"
          "compute td all temp/deform\nfix 1 all nve\nfix 2 all deform 1 x erate 0.5 z trate 0.3 remap " +
          remap + "\nthermo_modify temp td\nrun 100\n";

@@ -11,7 +11,7 @@ namespace {
 const char* kSetup =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
-    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nneigh_modify every 1 delay 0 "
+    "pair_coeff 1 1 Cu_u3.eam\nneighbor 1.0 bin\nneigh_modify every 1 delay 0 "
     "check yes\n"
     "fix 1 all nve\nthermo 10\n";
 
@@ -28,7 +28,7 @@ TEST(Dynamics, VelocityVerletIsTimeReversible) {
   ASSERT_TRUE(wmd::io::write_lammps_data(dir + "/reversed.data", end));
   wmd::test::ScriptRun back(
       "units metal\natom_style atomic\nboundary p p p\nread_data reversed.data\npair_style eam\n"
-      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nfix 1 all nve\ntimestep "
+      "pair_coeff 1 1 Cu_u3.eam\nneighbor 1.0 bin\nfix 1 all nve\ntimestep "
       "0.002\n"
       "run 200\nwrite_data back.data\n",
       dir);

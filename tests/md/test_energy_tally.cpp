@@ -19,7 +19,7 @@ using namespace wmd;
 
 potentials::EamTables cu_tables() {
   potentials::EamBuilder b(potentials::EamStyle::funcfl, 1);
-  b.add_funcfl(1, 1, 1, 1, "/usr/share/lammps/potentials/Cu_u3.eam", SourcePos{"<test>", 0});
+  b.add_funcfl(1, 1, 1, 1, "Cu_u3.eam", SourcePos{"<test>", 0});
   return b.build();
 }
 

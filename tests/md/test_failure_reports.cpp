@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 using wmd::test::run_wafermd_in;
 using wmd::test::slurp;
 
-const std::string kPot = "/usr/share/lammps/potentials/Cu_u3.eam";
+const std::string kPot = "Cu_u3.eam";
 const std::string kHead =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +

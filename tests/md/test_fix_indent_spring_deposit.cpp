@@ -22,7 +22,7 @@ TEST(FixIndent, SphereForceAndEnergyFollowTheFormula) {
   const std::string script =
       "units metal\natom_style atomic\nboundary p p p\nregion box block 0 20 0 20 0 20 units box\n"
       "create_box 1 box\ncreate_atoms 1 single 11 10 10 units box\nmass 1 63.546\npair_style eam\n"
-      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n"
+      "pair_coeff 1 1 Cu_u3.eam\n"
       "fix 1 all indent 3.0 sphere 10 10 10 2.5 units box\nfix_modify 1 energy yes\n"
       "thermo_style custom step pe f_1\nrun 0\n";
   test::ScriptRun r(script, test::scratch_dir("indent_formula"));

@@ -64,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(Fixes, LammpsFix,
 const char* kCu =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 100 5 loop geom\n"
+    "Cu_u3.eam\nneighbor 1.0 bin\nvelocity all create 100 5 loop geom\n"
     "timestep 0.002\n";
 
 TEST(Langevin, HoldsTheTargetTemperatureOnAverage) {
@@ -88,7 +88,7 @@ TEST(TempBerendsen, RelaxesFreeAtomsWithItsTimeConstant) {
   wmd::test::ScriptRun run(
       "units metal\natom_style atomic\nboundary p p p\nlattice sc 10.0\nregion box block 0 4 0 4 0 4\n"
       "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-      "/usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 100 7 loop geom\ntimestep 0.001\n"
+      "Cu_u3.eam\nvelocity all create 100 7 loop geom\ntimestep 0.001\n"
       "fix 1 all nve\nfix 2 all temp/berendsen 300 300 0.05\nrun 100\n",
       wmd::test::scratch_dir("berendsen_free"));
   double t;
@@ -102,7 +102,7 @@ TEST(DtReset, StepMovesTheFastestAtomByXmax) {
   wmd::test::ScriptRun run(
       "units metal\natom_style atomic\nboundary p p p\nlattice sc 20.0\nregion box block 0 1 0 1 0 1\n"
       "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-      "/usr/share/lammps/potentials/Cu_u3.eam\nvelocity all set 300 400 0 units box\ntimestep 0.001\n"
+      "Cu_u3.eam\nvelocity all set 300 400 0 units box\ntimestep 0.001\n"
       "fix 1 all nve\nfix 2 all dt/reset 1 NULL 0.01 0.05 units box\nrun 40\n",
       wmd::test::scratch_dir("dt_reset_free"));
   const auto& s = run.state();
@@ -118,7 +118,7 @@ TEST(ElectronStopping, LoneAtomLosesStoppingPowerTimesPath) {
   wmd::test::ScriptRun run(
       "units metal\natom_style atomic\nboundary p p p\nlattice sc 20.0\nregion box block 0 1 0 1 0 1\n"
       "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-      "/usr/share/lammps/potentials/Cu_u3.eam\nvelocity all set 300 400 0 units box\ntimestep 0.0001\n"
+      "Cu_u3.eam\nvelocity all set 300 400 0 units box\ntimestep 0.0001\n"
       "fix 1 all nve\nfix es all electron/stopping 10.0 table.txt\nthermo_style custom step ke f_es\n"
       "run 300\n",
       dir);

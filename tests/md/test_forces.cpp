@@ -47,7 +47,7 @@ State make_state(const Case& c, const pot::EamTables& t) {
 pot::EamTables make_tables(const Case& c) {
   const int ntypes = static_cast<int>(std::max<size_t>(1, c.elements.size()));
   pot::EamBuilder b(c.style, ntypes);
-  const std::string path = std::string("/usr/share/lammps/potentials/") + c.file;
+  const std::string& path = c.file;
   if (c.style == pot::EamStyle::funcfl)
     b.add_funcfl(1, 1, 1, 1, path, {});
   else
@@ -130,8 +130,8 @@ TEST(PotentialChange, ANewPotentialOnTheSameGridReplacesThePackedTables) {
   const std::string head =
       "units metal\natom_style atomic\nboundary p p p\nlattice fcc 4.08\nregion box block 0 4 0 4 0 4\n"
       "create_box 1 box\ncreate_atoms 1 box\ndisplace_atoms all random 0.1 0.1 0.1 77\npair_style eam\n";
-  const std::string ag = "pair_coeff 1 1 /usr/share/lammps/potentials/Ag_u3.eam\nrun 0\n";
-  const std::string au = "pair_coeff 1 1 /usr/share/lammps/potentials/Au_u3.eam\nrun 0\n";
+  const std::string ag = "pair_coeff 1 1 Ag_u3.eam\nrun 0\n";
+  const std::string au = "pair_coeff 1 1 Au_u3.eam\nrun 0\n";
   const wmd::test::ScriptRun both(head + ag + au, wmd::test::scratch_dir("potential_change_both"));
   const wmd::test::ScriptRun alone(head + au, wmd::test::scratch_dir("potential_change_alone"));
   const ForceResult& a = both.sim->backend->result();

@@ -208,7 +208,7 @@ TEST(MeshGeometry, AtomsEditedBetweenRunsAreRemappedAndCharged) {
   std::ofstream(dir + "/in.edit")
       << "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 8 0 8 0 8\n"
          "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-         "/usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 300 4928 loop geom\nfix 1 all nve\n"
+         "Cu_u3.eam\nvelocity all create 300 4928 loop geom\nfix 1 all nve\n"
          "run 10\nregion v sphere 14.46 14.46 14.46 2.6 units box\ndelete_atoms region v\n"
          "create_atoms 1 single 1.0 1.0 1.0 units box\nrun 10\nreplicate 1 1 2\nrun 10\n"
          "write_data final.data\n";
@@ -248,7 +248,7 @@ void PrintTo(const BadCase& c, std::ostream* os) {
 const std::string kHead =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
     "create_box 2 box\ncreate_atoms 1 box\npair_style eam\npair_coeff * * "
-    "/usr/share/lammps/potentials/Cu_u3.eam\n";
+    "Cu_u3.eam\n";
 constexpr int kHeadLines = 9;
 
 class GeometryBadInput : public ::testing::TestWithParam<BadCase> {};

@@ -144,7 +144,7 @@ TEST(GroupFunctionDryRun, ThermoColumnsEvaluateOnTheSetUpState) {
   // The dry run checks a thermo column's formula before any dynamics: a bad group there stops the input.
   const std::string dir = test::scratch_dir("group_functions_dry");
   std::ofstream(dir + "/in.bad") << kThree
-                                 << "pair_style eam\npair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n"
+                                 << "pair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
                                     "variable v equal gyration(nogroup)\nthermo_style custom step v_v\n"
                                     "fix 1 all nve\nrun 1\n";
   const auto r = test::run_wafermd_in(dir, "run in.bad --output out");

@@ -57,7 +57,7 @@ TEST(Interop, LammpsReadsOurWriteData) {
   // Atoms that moved (wrapped positions, image flags) and have velocities.
   std::ofstream(dir + "/in.md") << kSystem
                                 << "pair_style eam/alloy\npair_coeff * * "
-                                   "/usr/share/lammps/potentials/CuNi.eam.alloy Cu Ni\nneighbor 0.3 bin\n"
+                                   "CuNi.eam.alloy Cu Ni\nneighbor 0.3 bin\n"
                                    "timestep 0.004\nfix 1 all nve\nrun 60\nwrite_data ours.data\n";
   ASSERT_EQ(run_wafermd_in(dir, "run in.md --output out").status, 0);
   std::ofstream(dir + "/in.lmp")
@@ -84,7 +84,7 @@ TEST(Interop, WeReadLammpsWriteDataAlsoThroughYaml) {
   expect_same_data(lmp, read_data(dir + "/ours.data"));
   // YAML system.read_data keeps the velocities: the step-0 temperature is LAMMPS's 900 K.
   std::ofstream(dir + "/in.yaml") << "system: {read_data: lmp.data}\npotential: {style: eam/alloy, file: "
-                                     "/usr/share/lammps/potentials/CuNi.eam.alloy, elements: [Cu, Ni]}\n"
+                                     "CuNi.eam.alloy, elements: [Cu, Ni]}\n"
                                      "output: {thermo: [step, temp, atoms]}\nrun: 0\n";
   const auto y = run_wafermd_in(dir, "run in.yaml --output yout");
   ASSERT_EQ(y.status, 0) << y.err;
@@ -100,7 +100,7 @@ TEST(Interop, AseReadsOurDumpCustom) {
   std::ofstream(dir + "/in.md")
       << kSystem
       << "pair_style eam/alloy\npair_coeff * * "
-         "/usr/share/lammps/potentials/CuNi.eam.alloy Cu Ni\n"
+         "CuNi.eam.alloy Cu Ni\n"
          "dump d all custom 10 run.dump id type x y z vx vy vz\ndump_modify d sort id\n"
          "fix 1 all nve\nrun 20\nwrite_data final.data\n";
   ASSERT_EQ(run_wafermd_in(dir, "run in.md --output out").status, 0);

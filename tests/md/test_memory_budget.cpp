@@ -8,6 +8,7 @@
 
 #include "base/memory_budget.hpp"
 #include "io/run_settings.hpp"
+#include "potentials/potential_path.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
 
@@ -19,8 +20,8 @@ std::string lattice_input(const std::string& region, const std::string& extra = 
                           const std::string& pot = "") {
   return "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block " + region +
          "\ncreate_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +
-         (pot.empty() ? "/usr/share/lammps/potentials/Cu_u3.eam" : pot) +
-         "\nvelocity all create 600 87287 loop geom\n" + extra + "fix 1 all nve\nthermo 10\nrun 20\n";
+         (pot.empty() ? "Cu_u3.eam" : pot) + "\nvelocity all create 600 87287 loop geom\n" + extra +
+         "fix 1 all nve\nthermo 10\nrun 20\n";
 }
 
 // Runs `input` with a 20-second timeout (a hang fails the test rather than stalling the suite).
@@ -57,7 +58,7 @@ TEST(Issue29, NonFiniteSkinRefused) {
 TEST(Issue29, EamCutoffOf1e300Refused) {
   // Cu_u3.eam with its cutoff replaced: the knot of the cutoff overflowed an int and the run had no pairs.
   const std::string dir = wmd::test::scratch_dir("memory_budget_cut_file");
-  std::ifstream in("/usr/share/lammps/potentials/Cu_u3.eam");
+  std::ifstream in(wmd::potentials::find_potential_file("Cu_u3.eam", {}));
   std::ofstream out(dir + "/Cu_cut.eam");
   std::string line;
   for (int k = 1; std::getline(in, line); ++k) {
@@ -75,7 +76,7 @@ TEST(Issue29, DataFileBoxOf1e308Refused) {
       << "big box\n\n1 atoms\n1 atom types\n\n-1e308 1e308 xlo xhi\n"
          "0 10 ylo yhi\n0 10 zlo zhi\n\nMasses\n\n1 63.55\n\nAtoms # atomic\n\n1 1 0 5 5\n";
   std::ofstream(dir + "/in.md") << "units metal\natom_style atomic\nboundary p p p\nread_data big.data\n"
-                                   "pair_style eam\npair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n"
+                                   "pair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
                                    "run 1\n";
   expect_one_line_error(
       run_shell(dir, std::string("timeout 20 '") + WAFERMD_EXE + "' run in.md --output out"), 2,

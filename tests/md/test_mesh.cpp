@@ -28,7 +28,7 @@
 namespace {
 
 using namespace wmd;
-const std::string kPot = "/usr/share/lammps/potentials/Cu_u3.eam";
+const std::string kPot = "Cu_u3.eam";
 
 io::RunSettings mesh_settings(const std::string& precision) {
   io::RunSettings s;

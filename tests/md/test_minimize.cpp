@@ -30,7 +30,7 @@ const auto* const kMpi = ::testing::AddGlobalTestEnvironment(new MpiEnvironment)
 const std::string kCrystal =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
-    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nthermo 50\n";
+    "pair_coeff 1 1 Cu_u3.eam\nthermo 50\n";
 
 // LAMMPS (Debian 20220106) `minimize 0 1e-10 10000 100000` of kCrystal after
 // `displace_atoms all random 0.1 0.1 0.1 12345`: final energy (eV).
@@ -175,7 +175,7 @@ TEST(Minimize, YamlBlockTranslatesToLammpsCommands) {
   const std::string dir = wmd::test::scratch_dir("min_yaml");
   const std::string path = dir + "/in.yaml";
   std::ofstream(path) << "system: {lattice: {style: fcc, constant: 3.6}, cells: [3, 3, 3]}\n"
-                         "potential: {style: eam, files: [/usr/share/lammps/potentials/Cu_u3.eam]}\n"
+                         "potential: {style: eam, files: [Cu_u3.eam]}\n"
                          "minimize: {style: cg, etol: 0, ftol: 1.0e-10, maxiter: 500,\n"
                          "           box_relax: {mode: iso, pressure: 0}}\n";
   const auto y = wmd::io::read_yaml_input(path, {});
@@ -187,7 +187,7 @@ TEST(Minimize, YamlBlockTranslatesToLammpsCommands) {
   EXPECT_TRUE(has("minimize 0 1e-10 500 5000"));
   EXPECT_TRUE(has("unfix wafermd_box_relax"));
   std::ofstream(path) << "system: {lattice: {style: fcc, constant: 3.6}, cells: [3, 3, 3]}\n"
-                         "potential: {style: eam, files: [/usr/share/lammps/potentials/Cu_u3.eam]}\n"
+                         "potential: {style: eam, files: [Cu_u3.eam]}\n"
                          "minimize: {style: lbfgs}\n";
   EXPECT_THROW(wmd::io::read_yaml_input(path, {}), wmd::InputError);
 }

@@ -20,11 +20,11 @@ namespace pot = wmd::potentials;
 pot::EamTables tables(bool alloy) {
   if (!alloy) {
     pot::EamBuilder b(pot::EamStyle::funcfl, 1);
-    b.add_funcfl(1, 1, 1, 1, "/usr/share/lammps/potentials/Cu_u3.eam", {});
+    b.add_funcfl(1, 1, 1, 1, "Cu_u3.eam", {});
     return b.build();
   }
   pot::EamBuilder b(pot::EamStyle::setfl, 2);
-  b.set_elements("/usr/share/lammps/potentials/CuTa.eam.alloy", {"Cu", "Ta"}, {});
+  b.set_elements("CuTa.eam.alloy", {"Cu", "Ta"}, {});
   return b.build();
 }
 

@@ -18,17 +18,16 @@ namespace fs = std::filesystem;
 using Result = wmd::test::ProgramResult;
 using wmd::test::run_wafermd_in;
 
-const std::string kPot = "/usr/share/lammps/potentials/";
 const std::string kHead =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
-    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 " +
-    kPot + "Cu_u3.eam\n";
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
+    "Cu_u3.eam\n";
 
 // A box without a pair style (line 7 is create_atoms): the pair_style cases go on from line 8.
 const std::string kBox =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
     "create_box 2 box\ncreate_atoms 1 box\n";
-const std::string kAlloy = "pair_coeff * * eam/alloy " + kPot + "CuNi.eam.alloy Cu Ni\n";
+const std::string kAlloy = "pair_coeff * * eam/alloy CuNi.eam.alloy Cu Ni\n";
 
 struct BadCase {
   const char* name;
@@ -71,18 +70,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"undefined_variable", "in.a", kHead + "run ${steps}\n", 10, "undefined variable 'steps'"},
         BadCase{"unknown_yaml_key", "in.yaml",
                 "system: {lattice: {style: fcc, constant: 3.615}, cells: [3, 3, 3]}\n"
-                "potential: {style: eam, files: [" +
-                    kPot + "Cu_u3.eam]}\nrun: 5\nbarostat: nose\n",
+                "potential: {style: eam, files: ["
+                "Cu_u3.eam]}\nrun: 5\nbarostat: nose\n",
                 4, "unknown key 'barostat'"},
         BadCase{"bad_cluster_grid", "in.yaml",
                 "system: {lattice: {style: fcc, constant: 3.615}, cells: [3, 3, 3]}\n"
-                "potential: {style: eam, files: [" +
-                    kPot + "Cu_u3.eam]}\nrun: 5\ncluster: {grid: 2by2}\n",
+                "potential: {style: eam, files: ["
+                "Cu_u3.eam]}\nrun: 5\ncluster: {grid: 2by2}\n",
                 4, "cluster.grid must be AxBxC"},
         BadCase{"yaml_wrong_type", "in.yaml",
                 "system: {lattice: {style: fcc, constant: big}, cells: [3, 3, 3]}\n"
-                "potential: {style: eam, files: [" +
-                    kPot + "Cu_u3.eam]}\nrun: 5\n",
+                "potential: {style: eam, files: ["
+                "Cu_u3.eam]}\nrun: 5\n",
                 1, "must be a number"},
         // pair_style zbl and hybrid/overlay: what LAMMPS refuses, and the forms that do not run here.
         BadCase{"pair_hybrid_not_overlay", "in.a", kBox + "pair_style hybrid eam/alloy zbl 1.0 2.0\n", 8,
@@ -154,11 +153,9 @@ TEST(Program, LostAtomExitsThreeNamingAtomAndStep) {
   const std::string dir = wmd::test::scratch_dir("lost");
   std::ofstream(dir + "/in.a") << "units metal\natom_style atomic\nboundary p p f\nlattice fcc 3.615\n"
                                   "region box block 0 3 0 3 0 3\ncreate_box 1 box\ncreate_atoms 1 box\n"
-                                  "pair_style eam\npair_coeff 1 1 " +
-                                      kPot +
-                                      "Cu_u3.eam\n"
-                                      "group one id 1\nvelocity one set 0 0 -1000 units box\n"
-                                      "neighbor 0.5 bin\nfix 1 all nve\nrun 100\n";
+                                  "pair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+                                  "group one id 1\nvelocity one set 0 0 -1000 units box\n"
+                                  "neighbor 0.5 bin\nfix 1 all nve\nrun 100\n";
   const Result r = run_wafermd_in(dir, "run in.a --output out");
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("lost atom 1"), std::string::npos) << r.err;

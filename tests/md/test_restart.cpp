@@ -36,7 +36,7 @@ std::string input(const std::string& neigh, const std::string& extra = "", int c
          " 0 " + c + " 0 " + c +
          "\n"
          "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
-         "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 87287 loop geom\n" +
+         "pair_coeff 1 1 Cu_u3.eam\nvelocity all create 600 87287 loop geom\n" +
          neigh + "\ntimestep 0.002\nfix 1 all nve\nthermo 50\n" + extra + "run ${n}\n";
 }
 
@@ -282,7 +282,7 @@ TEST(Restart, InterruptedCascadeContinuesBitIdentically) {
   std::ofstream(dir + "/in.md")
       << "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 5 0 5 0 5\n"
          "create_box 1 box\ncreate_atoms 1 box\npair_style eam/alloy\n"
-         "pair_coeff * * /usr/share/lammps/potentials/Cu_mishin1.eam.alloy Cu\nneighbor 1.0 bin\n"
+         "pair_coeff * * Cu_mishin1.eam.alloy Cu\nneighbor 1.0 bin\n"
          "neigh_modify every 1 delay 0 check yes\nvelocity all create 600 4928 loop geom\nfix 1 all nve\n"
          "timestep 0.002\nthermo 50\nrun 50\nreset_timestep 0 time 0\ndefects every 10\n"
          "cascade near 9 9 9 energy 200 random 3 time 20 border 2.5 element Cu\n"

@@ -57,7 +57,7 @@ std::vector<std::string> first_row(const std::string& path, std::string& header,
 const char* kScript =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 5 0 5 0 5\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 300.0 4928 loop geom\n"
+    "Cu_u3.eam\nvelocity all create 300.0 4928 loop geom\n"
     "neighbor 1.0 bin\nfix 1 all nve\ntimestep 0.001\nrun 1000\n";
 
 TEST(ScalingCommand, OneRankWritesCsvPngAndPhases) {

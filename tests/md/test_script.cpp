@@ -130,7 +130,7 @@ TEST(ScriptFiles, FixAveTimeOverwriteKeepsOnlyTheLastAverage) {
   std::ofstream(dir + "/in.ow")
       << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
          "create_atoms 1 box\npair_style eam\n"
-         "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nfix 1 all nve\n"
+         "pair_coeff 1 1 Cu_u3.eam\nfix 1 all nve\n"
          "variable shrink equal 10^(5-step/10)\n"
          "fix o all ave/time 10 1 10 v_shrink file shrink.out overwrite\nrun 40\n";
   const auto r = run_wafermd_in(dir, "run in.ow --output out");
@@ -159,8 +159,7 @@ TEST(ScriptParity, FixesAfterReadRestartAsLammps) {
 }
 
 TEST(ScriptParity, DryRunComesBackFromADirectoryItDidNotMake) {
-  const std::string dir = setup_dir("dry_cd", {"in.dry_cd"});
-  fs::copy_file("/usr/share/lammps/potentials/Cu_u3.eam", dir + "/Cu_u3.eam");
+  const std::string dir = setup_dir("dry_cd", {"in.dry_cd", "dry_cd.inc"});
   const auto r = run_wafermd_in(dir, "run in.dry_cd --output out");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_same_words(lines_starting(r.out, ">>"), slurp(kData + "dry_cd.ref"), 1e-9);
@@ -332,7 +331,7 @@ TEST(ScriptSettings, PerformanceAndBondSettingsChangeNothing) {
   const std::string base = "units metal\natom_style atomic\nlattice fcc 3.615\nregion b block 0 4 0 4 0 4\n";
   const std::string rest =
       "create_box 1 b\ncreate_atoms 1 box\npair_style eam\n"
-      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 5\nfix 1 all nve\n"
+      "pair_coeff 1 1 Cu_u3.eam\nvelocity all create 600 5\nfix 1 all nve\n"
       "thermo 5\nrun 20\n";
   const std::string settings =
       "newton on off\npackage omp 1\nsuffix omp\ncomm_modify mode single cutoff 12 vel yes\n"
@@ -357,7 +356,7 @@ TEST(ScriptSettings, RunZeroPrintsNoPerformanceLine) {
   std::ofstream(dir + "/in.run0")
       << "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\n"
          "create_atoms 1 box\npair_style eam\n"
-         "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nrun 0\nrun 2\n";
+         "pair_coeff 1 1 Cu_u3.eam\nrun 0\nrun 2\n";
   const auto r = run_wafermd_in(dir, "run in.run0 --output out");
   ASSERT_EQ(r.status, 0) << r.err;
   const size_t first = r.out.find("Loop time of"), second = r.out.find("Loop time of", first + 1);
@@ -534,7 +533,7 @@ TEST(ScriptDumps, CustomGzIsTheCustomDumpCompressed) {
   const std::string dir = setup_dir("gz_plain", {"data.alloy.gz"});
   std::ofstream(dir + "/in.both") << "units metal\natom_style atomic\nread_data data.alloy.gz\n"
                                      "write_data back.data\npair_style eam/alloy\npair_coeff * * "
-                                     "/usr/share/lammps/potentials/CuNi.eam.alloy Cu Ni\nfix 1 all nve\n"
+                                     "CuNi.eam.alloy Cu Ni\nfix 1 all nve\n"
                                      "dump p all custom 3 plain.dump id type xu yu zu fx\n"
                                      "dump g all custom/gz 3 packed.dump.gz id type xu yu zu fx\n"
                                      "run 7\n";
@@ -633,7 +632,7 @@ TEST(ScriptRestartEvery, WritesOnMultiplesAsLammpsAndTheFilesRead) {
   const std::string head =
       "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\ncreate_box 1 box\n"
       "create_atoms 1 box\nmass 1 63.546\npair_style eam\n"
-      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n";
+      "pair_coeff 1 1 Cu_u3.eam\n";
   std::ofstream(dir + "/in.r") << head
                                << "velocity all create 600 1 loop geom\nfix 1 all nve\nrestart 20 snap.*\n"
                                   "run 40\nrestart 15 a.rst b.rst\nrun 30\n";
@@ -681,7 +680,7 @@ TEST_P(ScriptBadUse, ExitsTwoWithOneLineAndWritesNothing) {
 const std::string kBox =
     "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\ncreate_box 1 box\n"
     "create_atoms 1 box\nmass 1 63.546\npair_style eam\n"
-    "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n";  // 9 lines
+    "pair_coeff 1 1 Cu_u3.eam\n";  // 9 lines
 
 INSTANTIATE_TEST_SUITE_P(
     Script, ScriptBadUse,

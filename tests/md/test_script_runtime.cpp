@@ -119,7 +119,7 @@ TEST(ScriptParity, ShellRunsOtherProgramsAsLammps) {
 
 const char* const kCu =
     "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\ncreate_atoms 1 box\n"
-    "pair_style eam\npair_coeff * * /usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 600 4242\n"
+    "pair_style eam\npair_coeff * * Cu_u3.eam\nvelocity all create 600 4242\n"
     "fix 1 all nve\nvariable t equal temp\n";
 
 TEST(ScriptErrors, FixHaltHardEndsTheProgram) {

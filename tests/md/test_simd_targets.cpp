@@ -59,9 +59,9 @@ class Targets : public ::testing::TestWithParam<std::string> {
 pot::EamTables tables(bool alloy) {
   pot::EamBuilder b(alloy ? pot::EamStyle::setfl : pot::EamStyle::funcfl, alloy ? 2 : 1);
   if (alloy)
-    b.set_elements("/usr/share/lammps/potentials/CuNi.eam.alloy", {"Cu", "Ni"}, {});
+    b.set_elements("CuNi.eam.alloy", {"Cu", "Ni"}, {});
   else
-    b.add_funcfl(1, 1, 1, 1, "/usr/share/lammps/potentials/Cu_u3.eam", {});
+    b.add_funcfl(1, 1, 1, 1, "Cu_u3.eam", {});
   return b.build();
 }
 
@@ -217,7 +217,7 @@ TEST_P(Targets, PeKernels32MatchTheFp64Reference) {
     pot::EamTables t;
     if (alloy) {
       pot::EamBuilder b(pot::EamStyle::setfl, 2);
-      b.set_elements("/usr/share/lammps/potentials/CuTa.eam.alloy", {"Cu", "Ta"}, {});
+      b.set_elements("CuTa.eam.alloy", {"Cu", "Ta"}, {});
       t = b.build();
     } else {
       t = tables(false);
@@ -270,7 +270,7 @@ TEST_P(Targets, MeshFp32ForcesMatchFp64) {
   const std::string script =
       "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 8 0 8 0 8\n"
       "create_box 1 box\ncreate_atoms 1 box\ndisplace_atoms all random 0.1 0.1 0.1 4711\npair_style eam\n"
-      "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\nrun 0\n";
+      "pair_coeff 1 1 Cu_u3.eam\nrun 0\n";
   auto forces = [&](const std::string& precision) {
     io::RunSettings set;
     set.backend = "mesh";
@@ -300,7 +300,7 @@ TEST_P(Targets, ZblOverlayAgreesAcrossPathsAndTargets) {
       "create_box 2 box\ncreate_atoms 1 box\nset type 1 type/fraction 2 0.4 8472\n"
       "displace_atoms all random 0.05 0.05 0.05 4711\n"
       "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\n"
-      "pair_coeff * * eam/alloy /usr/share/lammps/potentials/CuNi.eam.alloy Cu Ni\n"
+      "pair_coeff * * eam/alloy CuNi.eam.alloy Cu Ni\n"
       "pair_coeff 1 1 zbl 29 29\npair_coeff 1 2 zbl 29 28\npair_coeff 2 2 zbl 28 28\nneighbor 1.0 bin\n"
       "region r1 sphere 0 0 0 0.3 units box\nregion r2 sphere 7.04 7.04 7.04 0.3 units box\n"
       "region r3 sphere 14.08 3.52 10.56 0.3 units box\n"
@@ -365,7 +365,7 @@ TEST_P(Targets, DeterministicRunsHaveTheScalarTargetsBits) {
   const std::string input =
       "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 7 0 7 0 7\n"
       "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-      "/usr/share/lammps/potentials/Cu_u3.eam\nvelocity all create 3000.0 4928459 loop all\n"
+      "Cu_u3.eam\nvelocity all create 3000.0 4928459 loop all\n"
       "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.005\nthermo 10\nrun 40\n"
       "write_data final.data\n";
   static std::map<std::string, std::string> reference;  // backend → thermo.csv and data file of scalar
@@ -457,11 +457,10 @@ TEST(SimdChoice, UnknownAndUnsupportedTargetsAreInputErrors) {
 // CPU and the target it ran.
 TEST(SimdChoice, ProgramRefusesATargetItCannotRun) {
   const std::string dir = test::scratch_dir("simd_refuse");
-  std::ofstream(dir + "/in.small")
-      << "units metal\natom_style atomic\nlattice fcc 3.615\n"
-         "region box block 0 4 0 4 0 4\ncreate_box 1 box\ncreate_atoms 1 box\n"
-         "pair_style eam\npair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n"
-         "run 0\n";
+  std::ofstream(dir + "/in.small") << "units metal\natom_style atomic\nlattice fcc 3.615\n"
+                                      "region box block 0 4 0 4 0 4\ncreate_box 1 box\ncreate_atoms 1 box\n"
+                                      "pair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+                                      "run 0\n";
   test::ProgramResult r = test::run_wafermd_in(dir, "run in.small --set simd=avx1024 --output out");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;

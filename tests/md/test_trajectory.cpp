@@ -20,7 +20,7 @@ using wmd::test::run_wafermd_in;
 const std::string kInput =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 "
-    "/usr/share/lammps/potentials/Cu_u3.eam\n"
+    "Cu_u3.eam\n"
     "velocity all create 600 87287 loop geom\nneighbor 0.3 bin\ntimestep 0.002\nfix 1 all nve\n";
 
 // Runs a Python check script with Debian's interpreter; returns its exit status and prints its output.
@@ -185,7 +185,7 @@ TEST(Progress, OneLiveLineOnATerminal) {
   std::ofstream(dir + "/in.md")
       << "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
          "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
-         "pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam\n"
+         "pair_coeff 1 1 Cu_u3.eam\n"
          "velocity all create 300 5 loop geom\nfix 1 all nve\nthermo 0\nrun 20000\n";
   // stdout to a file, stderr to the pseudo-terminal that `script` records.
   const auto r = run_shell(dir, std::string("/usr/bin/script -qec \"'") + WAFERMD_EXE +

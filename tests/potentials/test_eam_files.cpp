@@ -15,8 +15,6 @@ using wmd::InputError;
 using wmd::SourcePos;
 namespace pot = wmd::potentials;
 
-const std::string kDir = "/usr/share/lammps/potentials/";
-
 std::string scratch(const std::string& name, const std::string& text) {
   const std::string dir = std::string(WAFERMD_BINARY_DIR) + "/test_scratch/potentials";
   std::filesystem::create_directories(dir);
@@ -53,7 +51,7 @@ void expect_error(const std::string& path, bool setfl, int line, const std::stri
 }
 
 TEST(EamFiles, ReadsLammpsFuncfl) {
-  const auto f = pot::read_funcfl(kDir + "Cu_u3.eam", SourcePos{});
+  const auto f = pot::read_funcfl("Cu_u3.eam", SourcePos{});
   EXPECT_EQ(f.nrho, 500);
   EXPECT_EQ(f.nr, 500);
   EXPECT_DOUBLE_EQ(f.mass, 63.55);
@@ -62,11 +60,11 @@ TEST(EamFiles, ReadsLammpsFuncfl) {
 }
 
 TEST(EamFiles, ReadsSetflAndFinnisSinclair) {
-  const auto a = pot::read_setfl(kDir + "CuNi.eam.alloy", false, SourcePos{});
+  const auto a = pot::read_setfl("CuNi.eam.alloy", false, SourcePos{});
   ASSERT_EQ(a.elements.size(), 2u);
   EXPECT_EQ(a.z2r.size(), 3u);
   EXPECT_EQ(a.rhor.size(), 2u);
-  const auto fs = pot::read_setfl(kDir + "AlFe_mm.eam.fs", true, SourcePos{});
+  const auto fs = pot::read_setfl("AlFe_mm.eam.fs", true, SourcePos{});
   EXPECT_EQ(fs.rhor.size(), fs.elements.size() * fs.elements.size());
 }
 
@@ -116,7 +114,7 @@ TEST(EamFiles, NonIntegerGridCount) {
 TEST(EamFiles, UnknownElementInPairCoeff) {
   pot::EamBuilder b(pot::EamStyle::setfl, 2);
   try {
-    b.set_elements(kDir + "CuNi.eam.alloy", {"Cu", "Zr"}, SourcePos{"in.test", 9});
+    b.set_elements("CuNi.eam.alloy", {"Cu", "Zr"}, SourcePos{"in.test", 9});
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.line(), 9);
@@ -126,18 +124,18 @@ TEST(EamFiles, UnknownElementInPairCoeff) {
 
 TEST(EamTables, FuncflTableEndsOneKnotEarlyAndKeepsRhomax) {
   pot::EamBuilder b(pot::EamStyle::funcfl, 1);
-  b.add_funcfl(1, 1, 1, 1, kDir + "Cu_u3.eam", SourcePos{});
+  b.add_funcfl(1, 1, 1, 1, "Cu_u3.eam", SourcePos{});
   const auto t = b.build();
   EXPECT_EQ(t.nr, 499);
   EXPECT_EQ(t.nrho, 499);
-  const auto f = pot::read_funcfl(kDir + "Cu_u3.eam", SourcePos{});
+  const auto f = pot::read_funcfl("Cu_u3.eam", SourcePos{});
   EXPECT_DOUBLE_EQ(t.rhomax, 499 * f.drho);
   EXPECT_DOUBLE_EQ(t.type_mass[1], 63.55);
 }
 
 TEST(EamTables, EmbeddingIsExtendedLinearlyAboveRhomax) {
   pot::EamBuilder b(pot::EamStyle::setfl, 1);
-  b.set_elements(kDir + "Cu_mishin1.eam.alloy", {"Cu"}, SourcePos{});
+  b.set_elements("Cu_mishin1.eam.alloy", {"Cu"}, SourcePos{});
   const auto t = b.build();
   const double fp = t.embed_deriv(1, t.rhomax);
   EXPECT_DOUBLE_EQ(t.embed_deriv(1, t.rhomax * 1.5), fp);

@@ -16,7 +16,7 @@ region box block 0 20 0 20 0 20
 create_box 1 box
 create_atoms 1 box
 pair_style eam/alloy
-pair_coeff * * /usr/share/lammps/potentials/Cu_mishin1.eam.alloy Cu
+pair_coeff * * Cu_mishin1.eam.alloy Cu
 zbl_splice Cu
 neighbor 1.0 bin
 neigh_modify every 1 delay 0 check yes

@@ -22,7 +22,7 @@ from scipy.spatial import cKDTree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-POT = "/usr/share/lammps/potentials/"
+POT = ""
 MATERIALS = {
     # style, lattice, a, potential file, pair style, element, mass, Z, E_d, b, c (Nordlund 2018)
     "cu": dict(lattice="fcc", a=3.615, file=POT + "Cu_mishin1.eam.alloy", style="eam/alloy", el="Cu",

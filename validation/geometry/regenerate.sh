@@ -12,7 +12,7 @@ out="$here/../../tests/data/geometry"
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pot=/usr/share/lammps/potentials
+
 head='units metal
 atom_style atomic
 boundary p p p'
@@ -24,7 +24,7 @@ $head
 $body
 mass * 58.69
 pair_style eam
-pair_coeff * * $pot/Ni_u3.eam
+pair_coeff * * Ni_u3.eam
 dump d all custom 1 $name.dump $cols
 dump_modify d sort id format float %.17g
 run 0
@@ -147,7 +147,7 @@ create_atoms 1 box
 create_atoms 2 random 50 9876 NULL
 mass * 58.69
 pair_style eam
-pair_coeff * * /usr/share/lammps/potentials/Ni_u3.eam
+pair_coeff * * Ni_u3.eam
 delete_atoms overlap 1.6 all all'
 case_ change_box 'lattice fcc 3.52
 region box block 0 6 0 6 0 6
@@ -167,7 +167,7 @@ create_box 1 box
 create_atoms 1 box
 mass * 58.69
 pair_style eam
-pair_coeff * * /usr/share/lammps/potentials/Ni_u3.eam
+pair_coeff * * Ni_u3.eam
 velocity all create 300 4928 loop geom
 fix 1 all nve
 run 1100
@@ -183,7 +183,7 @@ create_box 1 box
 create_atoms 1 box
 mass * 58.69
 pair_style eam
-pair_coeff * * $pot/Ni_u3.eam
+pair_coeff * * Ni_u3.eam
 velocity all create 300 4928 loop geom
 variable d equal "step*0.02"
 region r sphere 8 8 8 5 units box move v_d NULL NULL
@@ -199,7 +199,7 @@ cp "$work/in.dynamic_group" "$work/dynamic_group.dump" "$out/"
 # examples/shear: everything before its first compute (which needs the computes issue), then a dump.
 for v in shear shear.void; do
   name=$(echo "examples_$v" | tr . _)
-  head -35 "/usr/share/lammps/examples/shear/in.$v" | sed "s|Ni_u3.eam|$pot/Ni_u3.eam|" >"$work/in.$name"
+  head -35 "/usr/share/lammps/examples/shear/in.$v" >"$work/in.$name"
   printf 'dump d all custom 1 %s.dump id type x y z\ndump_modify d sort id format float %%.17g\nrun 0\n' \
     "$name" >>"$work/in.$name"
   (cd "$work" && lmp -in "in.$name" -log none >/dev/null)
@@ -213,7 +213,7 @@ region box block 0 6 0 6 0 6
 create_box 1 box
 create_atoms 1 box
 pair_style eam
-pair_coeff 1 1 $pot/Cu_u3.eam
+pair_coeff 1 1 Cu_u3.eam
 thermo_style custom step pe
 thermo_modify format float %.15g
 min_style cg

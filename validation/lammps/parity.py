@@ -35,7 +35,16 @@ def shown_path(path):
         return str(p.relative_to(REPO))
     except ValueError:
         return p.name
-POTENTIALS = Path("/usr/share/lammps/potentials")
+POTENTIALS = Path()  # set by main: potentials_dir(exe)
+
+
+def potentials_dir(exe):
+    """Where LAMMPS's potential files are: $LAMMPS_POTENTIALS, else the directory wafermd searches last."""
+    env = os.environ.get("LAMMPS_POTENTIALS")
+    if env:
+        return Path(env)
+    out = subprocess.run([str(exe), "--potentials-dir"], capture_output=True, text=True, check=True).stdout
+    return Path(out.strip())
 TABLE_PATH = REPO / "validation" / "lammps" / "parity_table.md"
 LAMMPS_VERSION = "29 Sep 2021 - Update 2 (Debian 20220106)"
 
@@ -413,7 +422,7 @@ def main():
     parser.add_argument("--wafermd", default=default_exe, help="wafermd executable")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="required cases only (default)")
-    mode.add_argument("--all", action="store_true", help="also every other EAM file in " + str(POTENTIALS))
+    mode.add_argument("--all", action="store_true", help="also every other EAM file in the potentials directory")
     parser.add_argument("--work", help="scratch folder (default: a new temporary folder)")
     parser.add_argument("--write-references", metavar="DIR",
                         help="store the required cases' inputs and LAMMPS results in DIR")
@@ -422,6 +431,8 @@ def main():
     exe = Path(args.wafermd).resolve()
     if not exe.is_file():
         sys.exit(f"wafermd executable not found: {exe} (build it, or pass --wafermd / set WAFERMD)")
+    global POTENTIALS
+    POTENTIALS = potentials_dir(exe)
     work = Path(args.work).resolve() if args.work else Path(tempfile.mkdtemp(prefix="wafermd-parity-"))
     cases = all_cases() if args.all else required_cases()
 

@@ -27,7 +27,7 @@ system:
   cells: [20, 20, 20]
 potential:
   style: eam
-  files: [/usr/share/lammps/potentials/Cu_u3.eam]
+  files: [Cu_u3.eam]
 velocity: {{temperature: 300.0, seed: 4928459, loop: geom}}
 neighbor: {{skin: 1.0, every: 1, delay: 0, check: true}}
 timestep: 0.001

@@ -30,7 +30,7 @@ region box block 0 {nx} 0 {ny} 0 {nz}
 create_box 1 box
 create_atoms 1 box
 pair_style eam
-pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam
+pair_coeff 1 1 Cu_u3.eam
 velocity all create 300.0 87287 loop geom
 neighbor 1.0 bin
 neigh_modify every 1 delay 0 check yes

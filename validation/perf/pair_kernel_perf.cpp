@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   pot::EamBuilder b(pot::EamStyle::funcfl, 1);
-  b.add_funcfl(1, 1, 1, 1, "/usr/share/lammps/potentials/Cu_u3.eam", {});
+  b.add_funcfl(1, 1, 1, 1, "Cu_u3.eam", {});
   const pot::EamTables tables = b.build();
   NeighborSettings nb;
   nb.skin = 1.0;

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
-POT = Path("/usr/share/lammps/potentials")
+POT = Path()  # set by main: parity.potentials_dir(exe)
 STRAIN = 0.005
 GPA_PER_BAR = 1.0e-4
 THERMO = ["step", "pe", "lx", "ly", "lz", "pxx", "pyy", "pzz", "press", "vol", "atoms"]
@@ -50,10 +50,9 @@ POTENTIALS = [
 ]
 # Mishin's Al99.eam.alloy (the Al potential the issue names) is not shipped by Debian's lammps-data; it is used
 # when present in POT, and Al_zhou.eam.alloy stands in for it otherwise.
-if (POT / "Al99.eam.alloy").exists():
-    POTENTIALS.insert(2, ("Al99.eam.alloy", "eam/alloy", "* * {pot}/Al99.eam.alloy Al", "Al", "fcc", 4.05,
-                          dict(a0=4.05, ec=3.36, c11=114.0, c12=61.6, c44=31.6, ev=0.68),
-                          "Mishin, Farkas, Mehl & Papaconstantopoulos, PRB 59, 3393 (1999), Table I"))
+AL99 = ("Al99.eam.alloy", "eam/alloy", "* * {pot}/Al99.eam.alloy Al", "Al", "fcc", 4.05,
+        dict(a0=4.05, ec=3.36, c11=114.0, c12=61.6, c44=31.6, ev=0.68),
+        "Mishin, Farkas, Mehl & Papaconstantopoulos, PRB 59, 3393 (1999), Table I")
 BASIS = {"fcc": [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)], "bcc": [(0, 0, 0), (0.5, 0.5, 0.5)]}
 
 
@@ -308,6 +307,12 @@ def main():
     ap.add_argument("--only", nargs="*", help="potential files to include (default: all)")
     args = ap.parse_args()
     exe = Path(args.wafermd).resolve()
+    global POT
+    sys.path.insert(0, str(REPO / "validation" / "lammps"))
+    import parity  # noqa: E402  (header readers, where the potentials are)
+    POT = parity.potentials_dir(exe)
+    if (POT / AL99[0]).exists():
+        POTENTIALS.insert(2, AL99)
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="wafermd-props-"))
     results = compute(exe, work, args.quick, args.only)
     command = "/usr/bin/python3 validation/properties/properties.py"

@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 data="$here/../../tests/data/script"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$data"/in.* "$data"/values.txt "$data"/values.atoms "$work/"
+cp "$data"/in.* "$data"/values.txt "$data"/values.atoms "$data"/dry_cd.inc "$work/"
 cd "$work"
 run() { lmp -in "$1" -log none -echo none >"$1.out"; }
 run in.print
@@ -40,7 +40,6 @@ run in.box_time
 grep '^>>' in.box_time.out >"$data/box_time.ref"
 run in.element
 cp element.dump element_default.dump "$data/"
-cp /usr/share/lammps/potentials/Cu_u3.eam .
 run in.dry_cd
 grep '^>>' in.dry_cd.out >"$data/dry_cd.ref"
 run in.restart_shrink

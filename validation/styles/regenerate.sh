@@ -6,7 +6,7 @@
 # is kept as lammps_NAME.dump (fix deposit's too), and a dump local NAME.local as lammps_NAME.local; fix
 # ave/time, fix ave/chunk and fix print, whose files NAME.out.* are kept as lammps_NAME.out.*)
 # and for examples/shear/in.shear and in.shear.void from lammps-examples,
-# whose potential path is pointed at /usr/share/lammps/potentials and whose first thermo block is printed
+# whose Ni_u3.eam lmp finds in its potentials directory and whose first thermo block is printed
 # with full precision (thermo_modify … format float %.15g; the 3000-step shear run is cut to 0 steps, it is
 # not compared). tests/md/styles_cases.py compares wafermd's thermo.csv with them at 1 and 3 ranks.
 # Usage: validation/styles/regenerate.sh [NAME...]   (needs Debian's lmp and lammps-examples; with NAMEs, only
@@ -36,8 +36,7 @@ done
 [ $# -gt 0 ] && exit 0
 ex=/usr/share/lammps/examples/shear
 for name in shear shear.void; do
-  sed -e 's#Ni_u3.eam#/usr/share/lammps/potentials/Ni_u3.eam#' \
-      -e 's/^thermo_modify\(.*temp new3d.*\)$/thermo_modify\1 format float %.15g/' \
+  sed -e 's/^thermo_modify\(.*temp new3d.*\)$/thermo_modify\1 format float %.15g/' \
       -e 's/^run\t\t3000/run 0/' "$ex/in.$name" >"$work/in.$name"
   (cd "$work" && lmp -in "in.$name" -log "log.$name" >/dev/null)
   rows "$work/log.$name" "$data/lammps_examples_${name/./_}.txt"

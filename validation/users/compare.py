@@ -426,7 +426,7 @@ class Case:
         self.echo = {ln.strip() for t in self.files.values() for ln in t.splitlines() if ln.strip()}
 
 
-def cases(only, scratch):
+def cases(only, scratch, potentials_dir):
     out = []
     for name in sorted(os.listdir(CORPUS)) if os.path.isdir(CORPUS) else []:
         if only and name not in only or not os.path.isfile(os.path.join(CORPUS, name, "source.json")):
@@ -434,7 +434,7 @@ def cases(only, scratch):
         tdir = os.path.join(scratch, "template", name)
         src = json.load(open(os.path.join(CORPUS, name, "source.json")))
         try:
-            reducer.reduce(name, tdir)
+            reducer.reduce(name, tdir, potentials_dir)
         except reducer.ReduceError as e:
             out.append((name, str(e)))
             continue
@@ -557,7 +557,9 @@ def main():
         shutil.rmtree(scratch, ignore_errors=True)
         os.makedirs(scratch)
     t0 = time.time()
-    all_cases = cases(set(a.only) if a.only else None, scratch)
+    potentials_dir = subprocess.run([wafermd, "--potentials-dir"], capture_output=True, text=True,
+                                    check=True).stdout.strip()
+    all_cases = cases(set(a.only) if a.only else None, scratch, potentials_dir)
     runnable = [c for c in all_cases if isinstance(c, Case)]
     res = {}
     with cf.ThreadPoolExecutor(max(1, a.jobs)) as pool:

@@ -74,13 +74,19 @@ def load(name):
     return d, src
 
 
-def reduce(name, outdir):
-    """Write OUTDIR/in.reduced and the entry's other files; return the edited file texts by name."""
+def reduce(name, outdir, potentials_dir=None):
+    """Write OUTDIR/in.reduced and the entry's other files; return the edited file texts by name.
+    A substitute potential named by file name is looked for in POTENTIALS_DIR (else $LAMMPS_POTENTIALS), where
+    lmp and wafermd find it."""
     d, src = load(name)
+    potentials_dir = potentials_dir or os.environ.get("LAMMPS_POTENTIALS")
     for p in src.get("potentials", []):
         sub = p.get("substitute")
-        if sub and not os.path.exists(sub):
-            raise ReduceError(f"{name}: substitute potential {sub} does not exist")
+        if not sub:
+            continue
+        where = sub if os.path.isabs(sub) or not potentials_dir else os.path.join(potentials_dir, sub)
+        if (os.path.isabs(sub) or potentials_dir) and not os.path.exists(where):
+            raise ReduceError(f"{name}: substitute potential {where} does not exist")
     texts = {}
     for f in entry_files(d):
         texts[f] = open(os.path.join(d, f), encoding="utf-8", errors="surrogateescape").read()

@@ -8,6 +8,7 @@
 
 #include "base/units.hpp"
 #include "md/styles/fix.hpp"
+#include "potentials/potential_path.hpp"
 
 namespace wmd::md {
 namespace {
@@ -96,7 +97,8 @@ static std::unique_ptr<Fix> make_fix_electron_stopping(const FixArgs& f) {
       a.fail("fix electron/stopping keyword 'minneigh' is not supported");
     }
   }
-  std::ifstream in(file);
+  // LAMMPS reads the table as a potential file: the same search (the name in $LAMMPS_POTENTIALS, ...).
+  std::ifstream in(potentials::find_potential_file(file, a.pos()));
   if (!in) a.fail("cannot open the stopping table '" + file + "'");
   const int ntypes = ctx.s.ntypes;
   std::vector<std::vector<double>> table(ntypes + 1);
