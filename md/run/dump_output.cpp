@@ -21,30 +21,7 @@ void Simulation::write_dumps(bool force_all) {
   }
 }
 
-namespace {
-
-// LAMMPS's threshold test (DumpCustom::count): true when the value passes.
-bool passes(DumpThreshold::Op op, double v, double ref) {
-  switch (op) {
-    case DumpThreshold::Op::lt:
-      return v < ref;
-    case DumpThreshold::Op::le:
-      return v <= ref;
-    case DumpThreshold::Op::gt:
-      return v > ref;
-    case DumpThreshold::Op::ge:
-      return v >= ref;
-    case DumpThreshold::Op::eq:
-      return v == ref;
-    case DumpThreshold::Op::ne:
-      return v != ref;
-    case DumpThreshold::Op::xor_:
-      return (v == 0.0) != (ref == 0.0);
-  }
-  return true;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void Simulation::write_dump_frame(Dump& d) {
   if (dry_run) return;
@@ -170,7 +147,7 @@ void Simulation::write_dump_frame(Dump& d) {
       } else if (t.last) {
         ref = v;
       }
-      if (chosen[r] && !passes(t.op, v, ref)) chosen[r] = 0;
+      if (chosen[r] && !compare(v, t.op, ref)) chosen[r] = 0;
     }
     if (t.last) {
       t.first = false;

@@ -115,15 +115,7 @@ void read_threshold(Simulation& sim, io::ArgCursor& a, Dump& d) {
            "id type element mass x y z xs ys zs xu yu zu xsu ysu zsu ix iy iz vx vy vz fx fy fz, c_ID, "
            "c_ID[i], f_ID, f_ID[i], v_name)");
   }
-  const std::string op = a.choice("a threshold operator", {"<", "<=", ">", ">=", "==", "!=", "|^"});
-  using Op = DumpThreshold::Op;
-  t.op = op == "<"    ? Op::lt
-         : op == "<=" ? Op::le
-         : op == ">"  ? Op::gt
-         : op == ">=" ? Op::ge
-         : op == "==" ? Op::eq
-         : op == "!=" ? Op::ne
-                      : Op::xor_;
+  t.op = read_comparison(a, "a threshold operator");
   if (a.peek() == "LAST") {
     a.word("LAST");
     t.last = true;

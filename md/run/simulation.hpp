@@ -25,6 +25,7 @@
 #include "io/thermo_format.hpp"
 #include "md/cascade/cascade.hpp"
 #include "md/core/comm.hpp"
+#include "md/core/comparison.hpp"
 #include "md/core/decomposition.hpp"
 #include "md/core/lammps_order.hpp"
 #include "md/core/lattice.hpp"
@@ -99,7 +100,7 @@ struct ScriptFlags {
 /// attribute passes every threshold are written.
 struct DumpThreshold {
   std::string attribute;  // a dump custom column, element (the type), or a per-atom c_/f_/v_ reference
-  enum class Op { lt, le, gt, ge, eq, ne, xor_ } op = Op::lt;
+  Comparison op = Comparison::lt;
   double value = 0.0;
   bool last = false;  // LAST: against the atom's value at the dump's previous frame (LAMMPS's FixStore)
   bool first = true;  // LAST before its first frame: the values are compared with themselves

@@ -40,15 +40,4 @@ double group_xcm(const FixContext& c, uint32_t group, double xcm[3]) {
   return t[3];
 }
 
-int64_t averaging_next_valid(int64_t step, int64_t nevery, int64_t nrepeat, int64_t nfreq, int64_t start) {
-  int64_t nvalid = (step / nfreq) * nfreq + nfreq;
-  while (nvalid < start) nvalid += nfreq;
-  if (nvalid - nfreq == step && nrepeat == 1)
-    nvalid = step;
-  else
-    nvalid -= (nrepeat - 1) * nevery;
-  if (nvalid < step) nvalid += nfreq;
-  return nvalid;
-}
-
 }  // namespace wmd::md

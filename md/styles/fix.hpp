@@ -246,10 +246,6 @@ class StepTally {
   mutable bool summed_ = true;  // nothing to sum before the first tally
 };
 
-/// LAMMPS's nvalid for the averaging fixes (ave/time, ave/chunk): the first step at or after `step` whose
-/// sample enters an Nfreq average, averages ending on multiples of nfreq no earlier than `start`.
-int64_t averaging_next_valid(int64_t step, int64_t nevery, int64_t nrepeat, int64_t nfreq, int64_t start = 0);
-
 }  // namespace wmd::md
 
 /// Registers fix style NAME (a string literal) with its factory `std::unique_ptr<Fix> MAKE(const FixArgs&)`.

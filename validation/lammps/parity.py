@@ -38,6 +38,12 @@ def shown_path(path):
 POTENTIALS = Path()  # set by main: potentials_dir(exe)
 
 
+def use_potentials_of(exe):
+    """Reads the potentials from where `exe` (and lmp) find them."""
+    global POTENTIALS
+    POTENTIALS = potentials_dir(exe)
+
+
 def potentials_dir(exe):
     """Where LAMMPS's potential files are: $LAMMPS_POTENTIALS, else the directory wafermd searches last."""
     env = os.environ.get("LAMMPS_POTENTIALS")
@@ -431,8 +437,7 @@ def main():
     exe = Path(args.wafermd).resolve()
     if not exe.is_file():
         sys.exit(f"wafermd executable not found: {exe} (build it, or pass --wafermd / set WAFERMD)")
-    global POTENTIALS
-    POTENTIALS = potentials_dir(exe)
+    use_potentials_of(exe)
     work = Path(args.work).resolve() if args.work else Path(tempfile.mkdtemp(prefix="wafermd-parity-"))
     cases = all_cases() if args.all else required_cases()
 

@@ -56,6 +56,16 @@ AL99 = ("Al99.eam.alloy", "eam/alloy", "* * {pot}/Al99.eam.alloy Al", "Al", "fcc
 BASIS = {"fcc": [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)], "bcc": [(0, 0, 0), (0.5, 0.5, 0.5)]}
 
 
+def use_potentials_of(exe):
+    """Reads the potentials from where `exe` (and lmp) find them; Al99 joins the list where it is there."""
+    global POT
+    sys.path.insert(0, str(REPO / "validation" / "lammps"))
+    import parity  # noqa: E402  (where the potentials are)
+    POT = parity.potentials_dir(exe)
+    if (POT / AL99[0]).exists() and AL99 not in POTENTIALS:
+        POTENTIALS.insert(2, AL99)
+
+
 HEADER = "units metal\natom_style atomic\nboundary p p p\n"
 
 
@@ -307,12 +317,7 @@ def main():
     ap.add_argument("--only", nargs="*", help="potential files to include (default: all)")
     args = ap.parse_args()
     exe = Path(args.wafermd).resolve()
-    global POT
-    sys.path.insert(0, str(REPO / "validation" / "lammps"))
-    import parity  # noqa: E402  (header readers, where the potentials are)
-    POT = parity.potentials_dir(exe)
-    if (POT / AL99[0]).exists():
-        POTENTIALS.insert(2, AL99)
+    use_potentials_of(exe)
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="wafermd-props-"))
     results = compute(exe, work, args.quick, args.only)
     command = "/usr/bin/python3 validation/properties/properties.py"

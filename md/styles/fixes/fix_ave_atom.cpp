@@ -9,6 +9,7 @@
 // the atoms then are, are kept by every rank.
 #include <unordered_map>
 
+#include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/reference.hpp"
 
@@ -175,11 +176,8 @@ const std::vector<std::string> kAttributes = {"x", "y", "z", "vx", "vy", "vz", "
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
   io::ArgCursor& a = f.a;
-  const int64_t nevery = a.integer("Nevery", 1, 2000000000);
-  const int64_t nrepeat = a.integer("Nrepeat", 1, 2000000000);
-  const int64_t nfreq = a.integer("Nfreq", 1, 2000000000);
-  if (nfreq % nevery != 0 || (nrepeat - 1) * nevery >= nfreq)
-    a.fail("fix ave/atom: Nfreq must be a multiple of Nevery and (Nrepeat-1)*Nevery < Nfreq (LAMMPS's rule)");
+  const AveragingSchedule sched = read_averaging_schedule(a, "fix ave/atom");
+  const int64_t nevery = sched.nevery, nrepeat = sched.nrepeat, nfreq = sched.nfreq;
   std::vector<FixAveAtom::Value> values;
   while (!a.done()) {
     const std::string w = a.word("a value");

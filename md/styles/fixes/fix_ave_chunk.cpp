@@ -9,10 +9,10 @@
 // and rows. The per-chunk sums go through one TermSum per Nfreq (rank-count independent in deterministic
 // mode).
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
 #include "base/units.hpp"
+#include "md/styles/averaging.hpp"
 #include "md/styles/computes/compute_chunk_atom.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/reference.hpp"
@@ -350,13 +350,7 @@ class FixAveChunk : public Fix {
       }
       out_ << "\n";
     }
-    out_.flush();
-    if (!out_) throw RunError("fix ave/chunk " + id_ + ": cannot write '" + o_.file + "'");
-    if (o_.overwrite) {  // the file ends with this average (LAMMPS truncates it there)
-      std::error_code ec;
-      std::filesystem::resize_file(o_.file, static_cast<std::uintmax_t>(out_.tellp()), ec);
-      if (ec) throw RunError("fix ave/chunk " + id_ + ": cannot truncate '" + o_.file + "'");
-    }
+    finish_average_write(out_, o_.file, o_.overwrite, "fix ave/chunk " + id_);
   }
 
   int64_t nevery_, nrepeat_, nfreq_;
@@ -382,11 +376,8 @@ class FixAveChunk : public Fix {
 std::unique_ptr<Fix> make(const FixArgs& f) {
   using V = FixAveChunk::Value;
   io::ArgCursor& a = f.a;
-  const int64_t nevery = a.integer("Nevery", 1, 2000000000);
-  const int64_t nrepeat = a.integer("Nrepeat", 1, 2000000000);
-  const int64_t nfreq = a.integer("Nfreq", 1, 2000000000);
-  if (nfreq % nevery != 0 || (nrepeat - 1) * nevery >= nfreq)
-    a.fail("fix ave/chunk: Nfreq must be a multiple of Nevery and (Nrepeat-1)*Nevery less than Nfreq");
+  const AveragingSchedule sched = read_averaging_schedule(a, "fix ave/chunk");
+  const int64_t nevery = sched.nevery, nrepeat = sched.nrepeat, nfreq = sched.nfreq;
   const std::string chunk_id = a.word("the ID of a compute chunk/atom");
   if (!f.ctx.styles) a.fail("fix ave/chunk needs the computes, fixes and variables of a script");
   const StyleLookup& styles = *f.ctx.styles;

@@ -9,9 +9,9 @@
 // pairs than the rows hold (docs/lammps-scripts.md). The values are global, the same on every rank: nothing
 // is summed across ranks.
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
+#include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/reference.hpp"
 
@@ -226,13 +226,7 @@ class FixAveCorrelate : public Fix {
       }
       out_ << "\n";
     }
-    out_.flush();
-    if (!out_) throw RunError("fix ave/correlate " + id_ + ": cannot write '" + o_.file + "'");
-    if (o_.overwrite) {  // the file ends with this average (LAMMPS truncates it there)
-      std::error_code ec;
-      std::filesystem::resize_file(o_.file, static_cast<std::uintmax_t>(out_.tellp()), ec);
-      if (ec) throw RunError("fix ave/correlate " + id_ + ": cannot truncate '" + o_.file + "'");
-    }
+    finish_average_write(out_, o_.file, o_.overwrite, "fix ave/correlate " + id_);
   }
 
   int64_t nevery_, nrepeat_, nfreq_;
@@ -251,9 +245,10 @@ class FixAveCorrelate : public Fix {
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
   io::ArgCursor& a = f.a;
-  const int64_t nevery = a.integer("Nevery", 1, 2000000000);
-  const int64_t nrepeat = a.integer("Nrepeat", 1, 100000000);
-  const int64_t nfreq = a.integer("Nfreq", 1, 2000000000);
+  const AveragingSchedule sched = read_averaging_schedule(a, "fix ave/correlate", false);
+  const int64_t nevery = sched.nevery, nrepeat = sched.nrepeat, nfreq = sched.nfreq;
+  // Its ring holds Nrepeat rows of every value: a bound before anything is sized by it.
+  if (nrepeat > 100000000) a.fail("fix ave/correlate: Nrepeat must be at most 100000000");
   std::vector<std::string> words;
   while (!a.done()) {
     const std::string w = a.peek();

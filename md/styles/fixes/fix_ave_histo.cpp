@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
+
+#include "md/styles/averaging.hpp"
 
 namespace wmd::md {
 namespace {
@@ -30,9 +31,8 @@ FixAveHisto::Setup FixAveHisto::parse(const FixArgs& f, bool weighted) {
   io::ArgCursor& a = f.a;
   const std::string who = "fix " + f.style;
   Setup s;
-  s.nevery = a.integer("Nevery", 1, 2000000000);
-  s.nrepeat = a.integer("Nrepeat", 1, 2000000000);
-  s.nfreq = a.integer("Nfreq", 1, 2000000000);
+  const AveragingSchedule sched = read_averaging_schedule(a, who);
+  s.nevery = sched.nevery, s.nrepeat = sched.nrepeat, s.nfreq = sched.nfreq;
   s.lo = a.real("lo");
   s.hi = a.real("hi");
   s.nbins = static_cast<int>(a.integer("Nbin", 1, 100000000));
@@ -69,8 +69,6 @@ FixAveHisto::Setup FixAveHisto::parse(const FixArgs& f, bool weighted) {
              "' is not supported (file, kind, ave, start, mode, beyond, overwrite, title1, title2, title3)");
     }
   }
-  if (s.nfreq % s.nevery != 0 || s.nrepeat * s.nevery > s.nfreq)
-    a.fail(who + ": Nfreq must be a multiple of Nevery and Nrepeat*Nevery at most Nfreq (LAMMPS's rule)");
   if (s.lo >= s.hi) a.fail(who + ": lo must be less than hi");
   if (o.overwrite && o.ave != Options::running) a.fail(who + ": overwrite needs ave running");
 
@@ -465,13 +463,7 @@ void FixAveHisto::write_rows(FixContext& c) {
       std::snprintf(buf, sizeof buf, "%d %g %g %g\n", i + 1, coord_[i], 0.0, 0.0);
     out_ << buf;
   }
-  out_.flush();
-  if (!out_) throw RunError("fix " + style_ + " " + id_ + ": cannot write '" + o_.file + "'");
-  if (o_.overwrite) {  // the file ends with this histogram (LAMMPS truncates it there)
-    std::error_code ec;
-    std::filesystem::resize_file(o_.file, static_cast<std::uintmax_t>(out_.tellp()), ec);
-    if (ec) throw RunError("fix " + style_ + " " + id_ + ": cannot truncate '" + o_.file + "'");
-  }
+  finish_average_write(out_, o_.file, o_.overwrite, "fix " + style_ + " " + id_);
 }
 
 void FixAveHisto::save_state(FixStateMap& out) const {

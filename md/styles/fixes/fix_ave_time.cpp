@@ -7,9 +7,9 @@
 // vector (one per value); vector mode a vector (one value) or an array (rows × values). The file gets
 // LAMMPS's header and rows (" %g" per value).
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
+#include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/reference.hpp"
 
@@ -224,13 +224,7 @@ class FixAveTime : public Fix {
         out_ << "\n";
       }
     }
-    out_.flush();
-    if (!out_) throw RunError("fix ave/time " + id_ + ": cannot write '" + o_.file + "'");
-    if (o_.overwrite) {  // the file ends with this average (LAMMPS truncates it there)
-      std::error_code ec;
-      std::filesystem::resize_file(o_.file, static_cast<std::uintmax_t>(out_.tellp()), ec);
-      if (ec) throw RunError("fix ave/time " + id_ + ": cannot truncate '" + o_.file + "'");
-    }
+    finish_average_write(out_, o_.file, o_.overwrite, "fix ave/time " + id_);
   }
 
   int64_t nevery_, nrepeat_, nfreq_;
@@ -250,11 +244,8 @@ class FixAveTime : public Fix {
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
   io::ArgCursor& a = f.a;
-  const int64_t nevery = a.integer("Nevery", 1, 2000000000);
-  const int64_t nrepeat = a.integer("Nrepeat", 1, 2000000000);
-  const int64_t nfreq = a.integer("Nfreq", 1, 2000000000);
-  if (nfreq % nevery != 0 || (nrepeat - 1) * nevery >= nfreq)
-    a.fail("fix ave/time: Nfreq must be a multiple of Nevery and (Nrepeat-1)*Nevery less than Nfreq");
+  const AveragingSchedule sched = read_averaging_schedule(a, "fix ave/time");
+  const int64_t nevery = sched.nevery, nrepeat = sched.nrepeat, nfreq = sched.nfreq;
   // The values, expanded (c_ID[*]) once the mode is known.
   std::vector<std::string> words;
   while (!a.done()) {

@@ -16,20 +16,20 @@
 #include <chrono>
 #include <cmath>
 
+#include "md/core/comparison.hpp"
 #include "md/styles/fix.hpp"
 
 namespace wmd::md {
 namespace {
 
 enum class Attribute { bondmax, tlimit, diskfree, variable };
-enum class Op { lt, le, gt, ge, eq, ne, xor_ };
 enum class OnHalt { hard, soft, go_on };
 
 struct HaltSpec {
   int64_t nevery = 1;
   Attribute attribute = Attribute::variable;
   std::string var;  // without v_
-  Op op = Op::lt;
+  Comparison op = Comparison::lt;
   double value = 0.0;
   OnHalt on_halt = OnHalt::soft;
   bool message = true;
@@ -101,25 +101,7 @@ class FixHalt : public Fix {
   }
 
  private:
-  bool met(double v) const {
-    switch (p_.op) {
-      case Op::lt:
-        return v < p_.value;
-      case Op::le:
-        return v <= p_.value;
-      case Op::gt:
-        return v > p_.value;
-      case Op::ge:
-        return v >= p_.value;
-      case Op::eq:
-        return v == p_.value;
-      case Op::ne:
-        return v != p_.value;
-      case Op::xor_:
-        return (v == 0.0) != (p_.value == 0.0);
-    }
-    return false;
-  }
+  bool met(double v) const { return compare(v, p_.op, p_.value); }
 
   // Rank 0's elapsed seconds since the loop began; the next check is projected from the speed so far: to
   // half the limit first, then to the limit (LAMMPS's tratio), so the run stops near it.
@@ -183,14 +165,7 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
   } else {
     a.fail("fix halt: invalid attribute '" + attr + "' (tlimit, diskfree, bondmax or v_name)");
   }
-  const std::string op = a.choice("a fix halt operator", {"<", "<=", ">", ">=", "==", "!=", "|^"});
-  p.op = op == "<"    ? Op::lt
-         : op == "<=" ? Op::le
-         : op == ">"  ? Op::gt
-         : op == ">=" ? Op::ge
-         : op == "==" ? Op::eq
-         : op == "!=" ? Op::ne
-                      : Op::xor_;
+  p.op = read_comparison(a, "a fix halt operator");
   p.value = a.real("the value to compare with");
   while (!a.done()) {
     const std::string k = a.choice("a fix halt keyword", {"error", "message", "path"});
