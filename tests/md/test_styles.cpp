@@ -150,7 +150,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("fix s all store/state 0 x com yes", "com yes"),
         std::make_pair("fix s all store/state 0 q", "input 'q' is not supported"),
         std::make_pair("fix d all deform 1 xy final 0 1", "triclinic"),
-        std::make_pair("fix d all deform 1 x volume", "style 'volume' is not supported"),
+        std::make_pair("fix d all deform 1 x volume", "Fix deform volume setting is invalid"),
         std::make_pair("fix m all move rotate 0 0 0 0 0 1 10", "style 'rotate' is not supported"),
         std::make_pair("compute c all cna/atom", "cutoff"),
         std::make_pair("variable a atom x*2\nthermo_style custom step v_a", "atom-style"),
