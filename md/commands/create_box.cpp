@@ -18,6 +18,12 @@ void cmd_create_box(Simulation& sim, const io::Command& c) {
   if (it == sim.regions.end()) a.fail("unknown region '" + rid + "'");
   // LAMMPS takes the region's bounding box (any style that has one, side in).
   const Region& r = it->second;
+  // LAMMPS makes a triclinic box of a prism region (its tilts, even zero ones); wafermd's boxes are
+  // orthogonal.
+  if (r.style == "prism")
+    a.fail(
+        "create_box with region style prism makes a triclinic box; wafermd boxes are orthogonal (triclinic "
+        "boxes are not supported: use a block region)");
   if (!r.interior()) a.fail("create_box needs a region with side in");
   double lo[3], hi[3];
   if (!r.extent(lo, hi))

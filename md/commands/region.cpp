@@ -18,10 +18,6 @@ void cmd_region(Simulation& sim, const io::Command& c) {
     return;
   }
   const std::string style = a.word("a region style");
-  if (style == "prism")
-    a.fail(
-        "region style prism needs a triclinic box; wafermd boxes are orthogonal (triclinic boxes are not "
-        "supported)");
   const RegionStyle* rs = RegionRegistry::get().find(style);
   if (!rs)
     a.fail("region style '" + style + "' is not supported (" + RegionRegistry::get().name_list() + ")");

@@ -1,4 +1,5 @@
-// `velocity group create|set|scale|zero ...` with LAMMPS's keywords (md/core/velocity.hpp does the work).
+// `velocity group create|set|scale|ramp|zero ...` with LAMMPS's keywords (md/core/velocity.hpp does the
+// work); set takes numbers, NULL or v_name (equal- or atom-style) components.
 #include "md/core/velocity.hpp"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
   opt.group = group;
   double setv[3] = {0, 0, 0};
   bool setflag[3] = {false, false, false};
+  std::string setvar[3];  // velocity set: v_name components (equal- or atom-style)
   std::string zero_what;
   int ramp_v = 0, ramp_dim = 0;
   double ramp_vlo = 0, ramp_vhi = 0, ramp_clo = 0, ramp_chi = 0;
@@ -30,10 +32,15 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
     opt.seed = static_cast<int>(a.integer("the random seed", 1, 2147483646));
   } else if (style == "set") {
     for (int d = 0; d < 3; ++d) {
-      const std::string w = a.word("three velocity components (or NULL)");
+      const std::string w = a.word("three velocity components (a number, v_name or NULL)");
       if (w == "NULL") continue;
-      if (!io::parse_double(w, setv[d])) a.fail("velocity set expected a number or NULL, got '" + w + "'");
       setflag[d] = true;
+      if (w.rfind("v_", 0) == 0) {
+        setvar[d] = w.substr(2);
+        continue;
+      }
+      if (!io::parse_double(w, setv[d]))
+        a.fail("velocity set expected a number, v_name or NULL, got '" + w + "'");
     }
   } else if (style == "scale") {
     opt.temperature = a.non_negative("the temperature (K)");
@@ -136,13 +143,35 @@ void cmd_velocity(Simulation& sim, const io::Command& c) {
     else
       zero_group_rotation(sim.state, sim.comm, group);
   } else {
+    // LAMMPS's Velocity::set: numbers are scaled by the lattice (units lattice), variables are not; every
+    // variable is evaluated (x, y, z) before any velocity changes.
     Atoms& at = sim.state.atoms;
+    bool atom_style[3] = {false, false, false};
+    std::vector<double> field[3];
+    for (int d = 0; d < 3; ++d) {
+      if (setvar[d].empty()) continue;
+      const std::string& name = setvar[d];
+      if (!sim.vars || !sim.vars->defined(name)) a.fail("velocity set: variable " + name + " does not exist");
+      if (sim.vars->equal_style(name)) continue;
+      if (!sim.has_atom_variable(name))
+        a.fail("velocity set: variable " + name + " is " + sim.vars->style_of(name) +
+               "-style (it must be equal- or atom-style)");
+      atom_style[d] = true;
+    }
+    for (int d = 0; d < 3; ++d) {
+      if (setvar[d].empty())
+        setv[d] *= lattice_units ? sim.lattice.spacing[d] : 1.0;
+      else if (atom_style[d])
+        sim.atom_variable(setvar[d], c.pos, field[d]);
+      else
+        setv[d] = sim.vars->value(setvar[d], c.pos);
+    }
     std::vector<double>* v[3] = {&at.vx, &at.vy, &at.vz};
     for (size_t i = 0; i < at.size(); ++i) {
       if (!(at.mask[i] & group)) continue;
       for (int d = 0; d < 3; ++d) {
         if (!setflag[d]) continue;
-        const double val = setv[d] * (lattice_units ? sim.lattice.spacing[d] : 1.0);
+        const double val = atom_style[d] ? field[d][i] : setv[d];
         (*v[d])[i] = opt.sum ? (*v[d])[i] + val : val;
       }
     }

@@ -283,7 +283,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"custom_no_basis", "lattice custom 3.6 a1 1 0 0", "at least one basis atom"},
         BadCase{"custom_collinear", "lattice custom 3.6 a1 1 0 0 a2 2 0 0 basis 0 0 0", "collinear"},
         BadCase{"spacing_negative", "lattice fcc 3.6 spacing 1 -1 1", "spacings must be > 0"},
-        BadCase{"region_prism", "region t prism 0 1 0 1 0 1 0.5 0 0", "triclinic"},
+        BadCase{"region_prism_flat", "region t prism 0 1 0 1 1 1 0.5 0 0", "zlo must be less than zhi"},
         BadCase{"region_unknown", "region t ellipsoid 0 0 0 1 1 1", "not supported"},
         BadCase{"region_reused", "region box block 0 1 0 1 0 1", "already in use"},
         BadCase{"region_too_few", "region s sphere 0 0 0", "needs 4 arguments"},

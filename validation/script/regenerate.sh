@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates tests/data/script/: Debian lmp's outputs for the script commands of tests/md/test_script.cpp —
+# Regenerates tests/data/script/: Debian lmp's outputs for the script commands of tests/md/test_script*.cpp —
 # the lines print writes (in.print, in.loop, in.clear, in.atom_values: those starting with ">>"), the thermo lines of in.thermo
 # and in.velocity_local (velocity create loop local after delete_atoms) and in.reset_ids (reset_atom_ids); the printed lines and thermo rows of in.run_every (run … every)
 # (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), in.halt's (fix halt: messages, rows, steps per run), in.thresh's dumps (dump_modify thresh), in.gzname's (plain dump styles compressed by a .gz name, decompressed), in.lost's (lost atoms), in.shell's (shell with other programs), dump atom and dump xyz files with
@@ -71,6 +71,18 @@ grep -E '^>>|^ +[0-9]+ |^WARNING: Lost|^Loop time' in.lost.out | grep -v 'MPI\|n
 # shell with another program: the printed lines and lmp's warnings (without its source location).
 run in.shell
 grep -E '^>>|^WARNING: Shell' in.shell.out | sed 's/ (src.*//' >"$data/shell.ref"
+# region prism in an orthogonal box, displace_atoms and velocity set with variables: the printed lines;
+# fix deform volume, wiggle and variable: the printed lines and thermo rows; fix print's title, append,
+# screen and variable steps: the printed lines and its files.
+for name in region_prism displace_vars velocity_vars; do
+  run in.$name
+  grep '^>>' in.$name.out >"$data/$name.ref"
+done
+run in.deform_vars
+grep -E '^>>|^ +[0-9]+ ' in.deform_vars.out | grep -v 'MPI\|neighbor' >"$data/deform_vars.ref"
+run in.fix_print
+grep '^>>' in.fix_print.out >"$data/fix_print.ref"
+for f in empty_title append default_title variable_steps unused; do cp "$f.txt" "$data/fix_print_$f.txt"; done
 run in.thresh
 for f in defects.dump and.dump last.dump none.dump defects.0.cfg defects.20.cfg; do cp "$f" "$data/thresh_$f"; done
 run in.gzname

@@ -1,7 +1,10 @@
-// fix print N "text" [file F | append F] [screen yes|no] [title T], as LAMMPS fix print: every N steps
-// (and at a run's set-up when the step is a multiple of N) the text, with its $x, ${name} and $(formula)
-// substituted then (computes invoked as for a thermo line), goes to the screen and log and to the file
-// (headed by the title, default "# Fix print output for fix ID").
+// fix print N|v_name "text" [file F | append F] [screen yes|no] [title T], as LAMMPS fix print: every N
+// steps (and at a run's set-up when the step is a multiple of N), or at the steps an equal-style variable
+// names (its value at each print is the next step, which must lie ahead), the text, with its $x, ${name} and
+// $(formula) substituted then (computes invoked as for a thermo line), goes to the screen and log (unless
+// screen no) and to the file. The file is opened (file: truncated, append: appended to) when the fix is
+// defined and headed by the title, "# Fix print output for fix ID" by default; `title ""` writes an empty
+// line, as LAMMPS's fprintf of the title does.
 #include <fstream>
 
 #include "md/styles/fix.hpp"
@@ -11,22 +14,31 @@ namespace {
 
 class FixPrint : public Fix {
  public:
-  FixPrint(const FixArgs& f, int64_t every, std::string text, std::string file, bool append, bool screen,
-           std::string title)
+  FixPrint(const FixArgs& f, int64_t every, std::string every_var, std::string text, const std::string& file,
+           bool append, bool screen, const std::string* title)
       : Fix(f.id, f.style, f.group),
         every_(every),
+        every_var_(std::move(every_var)),
         text_(std::move(text)),
-        file_(std::move(file)),
-        title_(std::move(title)),
-        append_(append),
+        file_(file),
         screen_(screen),
-        pos_(f.a.pos()) {}
+        pos_(f.a.pos()) {
+    // LAMMPS opens the file and writes the title in the fix's constructor: the dry run writes nothing.
+    if (file.empty() || f.ctx.dry_run || (f.ctx.comm && !f.ctx.comm->root())) return;
+    out_.open(file, append ? std::ios::app : std::ios::trunc);
+    if (!out_) throw RunError("fix print " + id_ + ": cannot open file '" + file + "'");
+    out_ << (title ? *title : "# Fix print output for fix " + id_) << "\n";
+    out_.flush();
+  }
   bool samples_at(int64_t step) const override { return step == next_; }
 
   void setup(FixContext& c) override {
-    if (!opened_) open_file(c);
-    // LAMMPS's init: the next multiple of N, or this step when it is one.
-    next_ = c.s.step % every_ ? (c.s.step / every_) * every_ + every_ : c.s.step;
+    // LAMMPS's init: the variable's step (which must lie ahead), or the next multiple of N (this step when
+    // it is one).
+    if (!every_var_.empty())
+      next_ = next_from_variable(c);
+    else
+      next_ = c.s.step % every_ ? (c.s.step / every_) * every_ + every_ : c.s.step;
     end_of_step(c);
   }
   void end_of_step(FixContext& c) override {
@@ -34,7 +46,7 @@ class FixPrint : public Fix {
     if (!c.styles) return;
     c.styles->clearstep_computes();
     const std::string line = c.styles->substitute(text_, pos_);
-    next_ = (c.s.step / every_) * every_ + every_;
+    next_ = every_var_.empty() ? (c.s.step / every_) * every_ + every_ : next_from_variable(c);
     if (screen_) c.styles->print_line(line);
     if (out_.is_open()) {
       out_ << line << "\n";
@@ -44,31 +56,38 @@ class FixPrint : public Fix {
   }
 
  private:
-  void open_file(FixContext& c) {
-    opened_ = true;
-    if (file_.empty() || !c.comm.root()) return;
-    out_.open(file_, append_ ? std::ios::app : std::ios::trunc);
-    if (!out_) throw RunError("fix print " + id_ + ": cannot open file '" + file_ + "'");
-    out_ << (title_.empty() ? "# Fix print output for fix " + id_ : title_) << "\n";
-    out_.flush();
+  int64_t next_from_variable(FixContext& c) const {
+    if (!c.styles || !c.styles->has_variable(every_var_) || c.styles->has_atom_variable(every_var_))
+      fail_input(pos_,
+                 "fix print " + id_ + ": variable " + every_var_ + " does not exist or is not equal-style");
+    const int64_t next = static_cast<int64_t>(c.styles->variable(every_var_));
+    if (next <= c.s.step)
+      fail_input(pos_, "fix print " + id_ + ": variable " + every_var_ + " returned step " +
+                           std::to_string(next) + ", not after step " + std::to_string(c.s.step) +
+                           " (LAMMPS: \"Fix print timestep variable returned a bad timestep\")");
+    return next;
   }
 
   int64_t every_;
-  std::string text_, file_, title_;
-  bool append_, screen_;
+  std::string every_var_;  // v_name instead of N: the steps to print at
+  std::string text_, file_;
+  bool screen_;
   SourcePos pos_;
   int64_t next_ = -1;
-  bool opened_ = false;
   std::ofstream out_;
 };
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
   io::ArgCursor& a = f.a;
-  if (a.peek().rfind("v_", 0) == 0) a.fail("fix print: a variable N (v_name) is not supported");
-  const int64_t every = a.integer("N (steps between prints)", 1, 2000000000);
+  int64_t every = 1;
+  std::string every_var;
+  if (a.peek().rfind("v_", 0) == 0)
+    every_var = a.word("N or v_name").substr(2);
+  else
+    every = a.integer("N (steps between prints)", 1, 2000000000);
   const std::string text = a.word("the text to print");
   std::string file, title;
-  bool append = false, screen = true;
+  bool append = false, screen = true, has_title = false;
   while (!a.done()) {
     const std::string k = a.choice("a fix print keyword", {"file", "append", "screen", "title"});
     if (k == "file" || k == "append") {
@@ -78,9 +97,11 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
       screen = a.yes_no("screen");
     } else {
       title = a.word("a title");
+      has_title = true;
     }
   }
-  return std::make_unique<FixPrint>(f, every, text, file, append, screen, title);
+  return std::make_unique<FixPrint>(f, every, every_var, text, file, append, screen,
+                                    has_title ? &title : nullptr);
 }
 
 }  // namespace

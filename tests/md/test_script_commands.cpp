@@ -1,0 +1,178 @@
+// LAMMPS commands users' scripts take with variables and shapes, end to end against Debian lmp (references
+// from validation/script/regenerate.sh), at 1 and 3 ranks: region prism in an orthogonal box, displace_atoms
+// move/ramp/rotate/random with equal- and atom-style variables, velocity set with variables, fix deform
+// volume/wiggle/variable, fix print's title, append, screen and variable steps; and the uses of them lmp
+// refuses (tests/data/script/bad/, lmp's errors in bad/lmp_errors.ref), which wafermd refuses at their line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "program_harness.hpp"
+#include "sim_harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using wmd::test::run_shell;
+using wmd::test::run_wafermd_in;
+using wmd::test::slurp;
+
+const std::string kData = std::string(WAFERMD_SOURCE_DIR) + "/tests/data/script/";
+
+std::string setup_dir(const std::string& name, const std::vector<std::string>& files) {
+  const std::string dir = wmd::test::scratch_dir("commands_" + name);
+  for (const auto& f : files) fs::copy_file(kData + f, dir + "/" + f);
+  return dir;
+}
+
+// `wafermd run ARGS` in dir on `ranks` MPI ranks (1: without mpirun); status 0 and no output without MPI.
+wmd::test::ProgramResult run_ranks(const std::string& dir, int ranks, const std::string& args) {
+  if (ranks == 1) return run_wafermd_in(dir, args);
+#ifdef WAFERMD_MPIEXEC
+  return run_shell(dir, std::string("'") + WAFERMD_MPIEXEC + "' --oversubscribe --allow-run-as-root -np " +
+                            std::to_string(ranks) + " '" + WAFERMD_EXE + "' " + args);
+#else
+  return wmd::test::ProgramResult{0, "", ""};
+#endif
+}
+
+// Two texts word by word: equal words, or numbers within `tol` (relative to max(1, |lmp's|)).
+void expect_same_words(const std::string& got, const std::string& want, double tol) {
+  std::istringstream g(got), w(want);
+  std::string a, b;
+  size_t n = 0;
+  while (w >> b) {
+    ASSERT_TRUE(static_cast<bool>(g >> a)) << "wafermd's text ends early at word " << n << ":\n" << got;
+    ++n;
+    if (a == b) continue;
+    char *ea = nullptr, *eb = nullptr;
+    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
+    ASSERT_TRUE(*ea == 0 && *eb == 0) << "word " << n << ": '" << a << "' vs lmp's '" << b << "'\n" << got;
+    ASSERT_NEAR(x, y, tol * std::max(1.0, std::fabs(y))) << "word " << n << "\n" << got;
+  }
+  EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's text is longer:\n" << got;
+}
+
+bool thermo_row(const std::string& l) {
+  const size_t k = l.find_first_not_of(' ');
+  return l.size() > 1 && l[0] == ' ' && k != std::string::npos &&
+         std::isdigit(static_cast<unsigned char>(l[k])) && l.find("MPI") == std::string::npos &&
+         l.find("neighbor") == std::string::npos;
+}
+
+// The lines starting with ">>" (and the thermo rows, with `rows`).
+std::string printed(const std::string& out, bool rows) {
+  std::istringstream in(out);
+  std::string got;
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind(">>", 0) == 0 || (rows && thermo_row(l))) got += l + "\n";
+  return got;
+}
+
+// Runs tests/data/script/in.NAME at 1 and 3 ranks and compares its printed lines (and thermo rows) with lmp's
+// NAME.ref; returns the scratch directories of the runs that ran.
+std::vector<std::string> expect_as_lammps(const std::string& name, double tol, bool rows) {
+  std::vector<std::string> dirs;
+  for (int ranks : {1, 3}) {
+    const std::string dir = setup_dir(name + "_" + std::to_string(ranks), {"in." + name});
+    const auto r = run_ranks(dir, ranks, "run in." + name + " --output out");
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    SCOPED_TRACE(std::to_string(ranks) + " rank(s)");
+    expect_same_words(printed(r.out, rows), slurp(kData + name + ".ref"), tol);
+    dirs.push_back(dir);
+  }
+  return dirs;
+}
+
+TEST(ScriptParity, RegionPrismInAnOrthogonalBoxAsLammps) {
+  // group, delete_atoms and create_atoms with prisms (tilted, side out, INF and EDGE, units box), a moving
+  // prism and setforce/addforce/aveforce restricted to prisms.
+  expect_as_lammps("region_prism", 1e-10, false);
+}
+
+TEST(ScriptParity, DisplaceAtomsVariablesRampRotateAsLammps) {
+  expect_as_lammps("displace_vars", 1e-10, false);
+}
+
+TEST(ScriptParity, VelocitySetWithVariablesAsLammps) {
+  expect_as_lammps("velocity_vars", 1e-10, false);
+}
+
+TEST(ScriptParity, FixDeformVolumeWiggleVariableAsLammps) {
+  expect_as_lammps("deform_vars", 1e-10, true);
+}
+
+TEST(ScriptParity, FixPrintTitleAppendScreenAndVariableStepsAsLammps) {
+  // The printed lines (screen no keeps p2 and p3 off the screen) and the files byte for byte: `title ""`
+  // heads one with an empty line, the file of a fix defined and removed before any run holds its title.
+  for (const std::string& dir : expect_as_lammps("fix_print", 1e-10, false))
+    for (const char* f : {"empty_title", "append", "default_title", "variable_steps", "unused"})
+      EXPECT_EQ(slurp(dir + "/" + f + ".txt"), slurp(kData + "fix_print_" + f + ".txt")) << dir << " " << f;
+}
+
+TEST(ScriptErrors, CreateBoxRefusesAPrismRegion) {
+  // LAMMPS would make a triclinic box from it; wafermd's boxes are orthogonal.
+  const std::string dir = wmd::test::scratch_dir("commands_create_box_prism");
+  std::ofstream(dir + "/in.bad") << "units metal\nregion p prism 0 10 0 10 0 10 0 0 0 units box\n"
+                                    "create_box 1 p\n";
+  const auto r = run_wafermd_in(dir, "run in.bad --output out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: in.bad:3: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("triclinic box"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/out"));
+}
+
+struct LammpsError {
+  const char* name;  // tests/data/script/bad/NAME.in
+  int line;
+  const char* needle;
+  bool dry = true;  // found by the dry run (nothing written)
+};
+
+void PrintTo(const LammpsError& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class CommandRefusesAsLammps : public ::testing::TestWithParam<LammpsError> {};
+
+TEST_P(CommandRefusesAsLammps, ExitsTwoAtTheLine) {
+  // lmp stops on each script with an ERROR (bad/lmp_errors.ref); wafermd exits 2 with one line at the command
+  // (a fix's variables are checked when a run sets it up, as LAMMPS's init: the fix's line).
+  const LammpsError& c = GetParam();
+  const std::string lmp = slurp(kData + "bad/lmp_errors.ref");
+  EXPECT_NE(lmp.find(std::string(c.name) + ": ERROR"), std::string::npos)
+      << "lmp does not stop on " << c.name;
+  const std::string dir = wmd::test::scratch_dir(std::string("commands_lmp_error_") + c.name);
+  fs::copy_file(kData + "bad/" + c.name + ".in", dir + "/in.bad");
+  const auto r = run_wafermd_in(dir, "run in.bad --output out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: in.bad:" + std::to_string(c.line) + ": ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  if (c.dry) EXPECT_FALSE(fs::exists(dir + "/out")) << "the dry run finds it: nothing is written";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, CommandRefusesAsLammps,
+    ::testing::Values(
+        LammpsError{"prism_flat", 8, "ylo must be less than yhi"},
+        LammpsError{"prism_tilt_infinite", 8, "INF at both ends"},
+        LammpsError{"deform_volume_alone", 9, "Fix deform volume setting is invalid"},
+        LammpsError{"deform_volume_all", 9, "Fix deform volume setting is invalid"},
+        LammpsError{"deform_shrink_wrapped", 7, "Cannot use fix deform on a shrink-wrapped boundary"},
+        LammpsError{"addforce_energy_constant", 10, "Cannot use variable energy with constant force", false},
+        LammpsError{"addforce_missing_variable", 9, "variable nope does not exist", false},
+        LammpsError{"aveforce_atom_variable", 10, "must be equal-style", false},
+        LammpsError{"setforce_minimize", 8, "Cannot use non-zero forces in an energy minimization", false},
+        LammpsError{"addforce_minimize", 9, "Must use variable energy with fix addforce", false},
+        LammpsError{"displace_missing_variable", 8, "variable nope does not exist"},
+        LammpsError{"velocity_string_variable", 10, "must be equal- or atom-style"},
+        LammpsError{"print_bad_step", 10, "Fix print timestep variable returned a bad timestep", false}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
