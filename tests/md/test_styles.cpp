@@ -120,7 +120,10 @@ TEST_P(StylesBadInput, IsRefusedNamingIt) {
 INSTANTIATE_TEST_SUITE_P(
     Styles, StylesBadInput,
     ::testing::Values(
-        std::make_pair("compute v all voronoi/atom", "voronoi/atom"),
+        std::make_pair("compute v all voronoi/atom edge_histo 6 face_threshold 0.5",
+                       "edge_histo with face_threshold"),
+        std::make_pair("compute v all voronoi/atom radius r", "radius takes v_name"),
+        std::make_pair("compute v all voronoi/atom bogus", "bogus"),
         std::make_pair("thermo_style custom step c_missing", "compute missing does not exist"),
         std::make_pair("thermo_style custom step c_t[7]", "6 elements"),
         std::make_pair("compute k all ke/atom\nthermo_style custom c_k", "no global scalar"),
@@ -136,7 +139,8 @@ INSTANTIATE_TEST_SUITE_P(
                        "fix setforce: region nowhere does not exist"),
         std::make_pair("compute tr all temp/region nowhere",
                        "compute temp/region: region nowhere does not exist"),
-        std::make_pair("compute v all voronoi/atom occupation surface all", "'surface' is not supported"),
+        std::make_pair("compute v all voronoi/atom occupation surface all",
+                       "occupation together with surface"),
         std::make_pair("fix a all ave/time 3 2 10 c_t", "multiple of Nevery"),
         std::make_pair("fix a all ave/time 1 1 10 c_t[2*7]", "not a range within 1..6"),
         std::make_pair("fix a all ave/time 1 1 10 c_t format %s", "one floating-point value"),
