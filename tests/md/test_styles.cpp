@@ -126,6 +126,8 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("compute v all voronoi/atom bogus", "bogus"),
         std::make_pair("fix 3 all nvt/sllod temp 300 300 0.1 iso 0 0 1", "takes no pressure keyword"),
         std::make_pair("compute 3_temp all temp\nfix 3 all nvt/sllod temp 300 300 0.1", "already defined"),
+        std::make_pair("fix mc all atom/swap 5 3 777 300 types 1 1",
+                       "fix style 'atom/swap' is not supported"),
         std::make_pair("thermo_style custom step c_missing", "compute missing does not exist"),
         std::make_pair("thermo_style custom step c_t[7]", "6 elements"),
         std::make_pair("compute k all ke/atom\nthermo_style custom c_k", "no global scalar"),
