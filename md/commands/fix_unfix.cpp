@@ -7,6 +7,15 @@
 namespace wmd::md {
 namespace {
 
+// The compute a fix added (Fix::added_compute) leaves with it.
+void drop_added_compute(Simulation& sim, const Fix& f) {
+  const std::string cid = f.added_compute().first;
+  if (cid.empty()) return;
+  auto it =
+      std::find_if(sim.computes.begin(), sim.computes.end(), [&](const auto& x) { return x->id() == cid; });
+  if (it != sim.computes.end()) sim.computes.erase(it);
+}
+
 void cmd_fix(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
@@ -34,8 +43,19 @@ void cmd_fix(Simulation& sim, const io::Command& c) {
     f->restore_state(st);
     sim.restart_fix_states.erase(saved);
   }
-  // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order).
+  // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order); the old fix's
+  // compute goes with it (its destructor's delete_compute) before the new one adds its own.
   auto it = std::find_if(sim.fixes.begin(), sim.fixes.end(), [&](const auto& x) { return x->id() == id; });
+  if (it != sim.fixes.end()) drop_added_compute(sim, **it);
+  const auto [cid, cstyle] = f->added_compute();
+  if (!cid.empty()) {
+    if (sim.find_compute(cid))
+      a.fail("fix " + id + ": compute ID '" + cid + "' is already defined (LAMMPS: Reuse of compute ID)");
+    const io::Command none{"fix", {}, c.pos, ""};
+    io::ArgCursor no_args(none);
+    const ComputeBuildContext cctx = sim.compute_build_context();
+    sim.computes.push_back(make_compute(ComputeArgs{cid, group, cstyle, no_args, cctx}));
+  }
   if (it != sim.fixes.end())
     *it = std::move(f);
   else
@@ -48,6 +68,7 @@ void cmd_unfix(Simulation& sim, const io::Command& c) {
   a.finish();
   auto it = std::find_if(sim.fixes.begin(), sim.fixes.end(), [&](const auto& x) { return x->id() == id; });
   if (it == sim.fixes.end()) a.fail("unknown fix ID '" + id + "'");
+  drop_added_compute(sim, **it);
   sim.fixes.erase(it);
 }
 

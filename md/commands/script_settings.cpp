@@ -67,8 +67,9 @@ void cmd_newton(Simulation& sim, const io::Command& c) {
   a.finish();
 }
 
-void cmd_comm_modify(Simulation&, const io::Command& c) {
-  // Ghost cutoffs and velocity ghosts: wafermd's ghosts always reach the pair cutoff plus skin.
+void cmd_comm_modify(Simulation& sim, const io::Command& c) {
+  // Ghost cutoffs and velocity ghosts: wafermd's ghosts always reach the pair cutoff plus skin. The cutoff is
+  // kept: it widens what compute voronoi/atom tessellates (LAMMPS's cutghost), as in one-rank lmp.
   io::ArgCursor a(c);
   if (a.done()) a.fail("comm_modify needs keywords (mode, cutoff, cutoff/multi, group, vel)");
   while (!a.done()) {
@@ -76,7 +77,7 @@ void cmd_comm_modify(Simulation&, const io::Command& c) {
     if (key == "mode")
       a.choice("a comm mode", {"single", "multi"});
     else if (key == "cutoff")
-      a.non_negative("the ghost cutoff (Å)");
+      sim.script_flags.comm_cutoff = a.non_negative("the ghost cutoff (Å)");
     else if (key == "vel")
       a.yes_no("vel");
     else if (a.word("a group ID") != "all")

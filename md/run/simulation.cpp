@@ -338,6 +338,13 @@ void Simulation::clearstep_computes() {
   for (auto& c : computes) c->invoked_flag = 0;
 }
 
+double Simulation::ghost_cutoff() const {
+  // LAMMPS's cutghost: the larger of cutneighmax (the pair cutoff plus the skin; 0 without a pair style, the
+  // skin being added only to positive cutoffs) and comm_modify's cutoff.
+  const double cutneighmax = tables_ && tables_->cutmax > 0.0 ? tables_->cutmax + neighbor.skin : 0.0;
+  return std::max(cutneighmax, script_flags.comm_cutoff);
+}
+
 ComputeContext Simulation::compute_context() {
   // The tables are built at their first use (a run's set-up); a compute's init before it (compute rdf's
   // cutoff) needs them as soon as the potential is complete.

@@ -93,7 +93,8 @@ struct ScriptFlags {
   std::set<std::string> packages;  // `package gpu|intel|kokkos|omp` given
   bool newton_pair = true, newton_bond = true;
   std::string comm_style = "brick";
-  bool atom_map = false;  // `atom_modify map …` given (LAMMPS's atomfile variables need an atom map)
+  double comm_cutoff = 0.0;  // `comm_modify cutoff` (LAMMPS's cutghostuser, Å); 0: none given
+  bool atom_map = false;     // `atom_modify map …` given (LAMMPS's atomfile variables need an atom map)
 };
 
 /// `dump_modify ID thresh attribute op value|LAST` (dump custom and cfg, as LAMMPS): only the atoms whose
@@ -292,6 +293,7 @@ class Simulation : public StyleLookup {
   void clearstep_computes() override;
   bool in_run() const override { return running; }
   double fix_energy() const override;
+  double ghost_cutoff() const override;
   std::string substitute(const std::string& text, const SourcePos& at) override;
   /// The thermo keywords of the current style (LAMMPS's `one` unless thermo_style custom).
   std::vector<std::string> thermo_keywords() const;

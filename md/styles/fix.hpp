@@ -148,6 +148,10 @@ class Fix {
   }
   /// The fix's LAMMPS outputs (f_ID, f_ID[i], per-atom values).
   virtual OutputShape shape() const { return {}; }
+  /// The compute the fix defines for the script to read, as LAMMPS's modify->add_compute in a fix's
+  /// constructor (fix nvt/sllod's `ID_temp`, style temp/deform on its group): {ID, style}, or empty. The
+  /// fix command adds it to the computes (an existing ID fails) and unfix deletes it.
+  virtual std::pair<std::string, std::string> added_compute() const { return {}; }
   /// The backends that can run this fix (a backend outside the set refuses the fix at its command).
   virtual unsigned backends() const { return kOnAnyBackend; }
 

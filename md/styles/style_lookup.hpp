@@ -44,6 +44,9 @@ class StyleLookup {
   /// The energy of the fixes `fix_modify energy yes` adds to the potential energy (LAMMPS's
   /// modify->energy_global()); collective.
   virtual double fix_energy() const { return 0.0; }
+  /// LAMMPS's ghost cutoff comm->cutghost (the pair cutoff plus the neighbour skin): how far beyond the box
+  /// one-rank LAMMPS keeps periodic images, which bounds what compute voronoi/atom tessellates.
+  virtual double ghost_cutoff() const { return 0.0; }
   /// True while a run or minimisation is in progress (references then invoke computes; between runs a
   /// reference may only read a current value).
   virtual bool in_run() const = 0;

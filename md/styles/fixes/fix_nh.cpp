@@ -1,6 +1,10 @@
 // fix nvt and fix npt: Nosé–Hoover chains on the particles (and on the barostat), Martyna–Tobias–Klein
 // barostat for iso/aniso pressure on an orthogonal box — the integration scheme of LAMMPS FixNH
 // (Shinoda, Shiga, Mikami, PRB 69, 134103 (2004); Tuckerman et al., J. Phys. A 39, 5629 (2006)).
+// fix nvt/sllod: fix nvt on the thermal velocities of a box fix deform (remap v) deforms, as LAMMPS's
+// FixNVTSllod: its temperature is the compute temp/deform `ID_temp` it defines on its group (the script can
+// read c_ID_temp), the chain is 1 long unless tchain is given, and the thermostat's half-step scales each
+// atom's thermal velocity and subtracts the SLLOD term ½dt·(ḣ h⁻¹)·v (of the whole velocity, as lmp 2021).
 #include <cmath>
 
 #include "base/units.hpp"
@@ -21,6 +25,7 @@ class FixNH : public Fix {
     int tchain = 3, pchain = 3;
     bool mtk = true;
     double drag = 0.0;
+    bool sllod = false;
   };
   FixNH(const std::string& id, uint32_t group, const std::string& style, const Params& p,
         std::unique_ptr<Compute> temp)
@@ -31,6 +36,10 @@ class FixNH : public Fix {
   bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool integrates() const override { return true; }
   bool changes_box() const override { return p_.pstat; }
+  std::pair<std::string, std::string> added_compute() const override {
+    if (!p_.sllod) return {};
+    return {id_ + "_temp", "temp/deform"};
+  }
 
   // f_ID: the energy of the thermostat and barostat variables (LAMMPS's FixNH::compute_scalar), so that
   // etotal + f_ID is the conserved quantity.
@@ -66,7 +75,15 @@ class FixNH : public Fix {
     // LAMMPS's compute temp counts its degrees of freedom at the run's set-up (dof_compute in setup) and
     // again at every evaluation only when dynamic (a dynamic group, or compute_modify dynamic/dof): atoms
     // fix deposit inserts later join the kinetic energy but not tdof, the target energy or the chain masses.
-    temp_->init(c.compute_context());
+    if (p_.sllod) {
+      // LAMMPS's FixNVTSllod::init; fix deform's init (before every setup) set the remap.
+      if (c.s.box.vremap_group == 0)
+        throw RunError("fix " + id_ +
+                       " nvt/sllod needs a fix deform with remap v (LAMMPS: Using fix nvt/sllod with no fix "
+                       "deform defined, or with inconsistent fix deform remap option)");
+    } else {
+      temp_->init(c.compute_context());
+    }
     t_current_ = temperature(c);
     compute_temp_target(c);
     if (p_.pstat) {
@@ -162,11 +179,20 @@ class FixNH : public Fix {
     pdrag_ = 1.0 - dt * pfreq_max * p_.drag;
   }
 
+  // nvt/sllod's temperature compute (c_ID_temp), which the script cannot delete while the fix exists.
+  Compute& sllod_temperature(FixContext& c) {
+    Compute* t = c.styles ? c.styles->compute(id_ + "_temp") : nullptr;
+    if (!t) throw RunError("fix " + id_ + ": its temperature compute " + id_ + "_temp was deleted");
+    return *t;
+  }
+
   // The thermostat's temperature (LAMMPS's temperature->compute_scalar and tdof = temperature->dof): its
-  // own compute temp on the fix group for nvt, on all atoms for npt (as LAMMPS's fix npt).
+  // own compute temp on the fix group for nvt, on all atoms for npt (as LAMMPS's fix npt); nvt/sllod's
+  // temp/deform compute ID_temp, which the script sees.
   double temperature(FixContext& c) {
-    const double t = temp_->compute_scalar(c.compute_context());
-    tdof_ = temp_->dof();
+    Compute& temp = p_.sllod ? sllod_temperature(c) : *temp_;
+    const double t = temp.compute_scalar(c.compute_context());
+    tdof_ = temp.dof();
     return t;
   }
 
@@ -300,9 +326,13 @@ class FixNH : public Fix {
     eta_dot_[0] = (eta_dot_[0] * e + eta_dotdot_[0] * dt4_) * tdrag_ * e;
     const double factor = std::exp(-dthalf_ * eta_dot_[0]);
     Atoms& a = c.s.atoms;
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!selected(c.s, i)) continue;
-      a.vx[i] *= factor, a.vy[i] *= factor, a.vz[i] *= factor;
+    if (p_.sllod) {
+      sllod_v_temp(c, factor);
+    } else {
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (!selected(c.s, i)) continue;
+        a.vx[i] *= factor, a.vy[i] *= factor, a.vz[i] *= factor;
+      }
     }
     t_current_ *= factor * factor;
     kecurrent = tdof_ * units::boltz * t_current_;
@@ -314,6 +344,24 @@ class FixNH : public Fix {
       eta_dotdot_[k] =
           (eta_mass_[k - 1] * eta_dot_[k - 1] * eta_dot_[k - 1] - units::boltz * t_target_) / eta_mass_[k];
       eta_dot_[k] = (eta_dot_[k] * e + eta_dotdot_[k] * dt4_) * e;
+    }
+  }
+
+  // FixNVTSllod::nh_v_temp on an orthogonal box: ḣ h⁻¹ is diagonal (h_rate/L); the SLLOD term is of the
+  // whole velocity, the scaling of the thermal one (the streaming velocity removed and put back).
+  void sllod_v_temp(FixContext& c, double factor) {
+    Compute& t = sllod_temperature(c);
+    const Box& b = c.s.box;
+    const double h_two[3] = {b.h_rate[0] / b.prd(0), b.h_rate[1] / b.prd(1), b.h_rate[2] / b.prd(2)};
+    Atoms& a = c.s.atoms;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      const double du[3] = {h_two[0] * a.vx[i], h_two[1] * a.vy[i], h_two[2] * a.vz[i]};
+      t.remove_bias(c.s, i);
+      a.vx[i] = a.vx[i] * factor - dthalf_ * du[0];
+      a.vy[i] = a.vy[i] * factor - dthalf_ * du[1];
+      a.vz[i] = a.vz[i] * factor - dthalf_ * du[2];
+      t.restore_bias(c.s, i);
     }
   }
 
@@ -373,6 +421,8 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
   io::ArgCursor& a = f.a;
   FixNH::Params p;
   p.pstat = style == "npt";
+  p.sllod = style == "nvt/sllod";
+  if (p.sllod) p.tchain = 1;  // LAMMPS's FixNVTSllod: mtchain 1 unless tchain is given
   bool have_t = false, have_p = false;
   if (a.done())
     a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'" +
@@ -387,7 +437,7 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
       p.t_period = a.positive("Tdamp (ps)");
       have_t = true;
     } else if (k == "iso" || k == "aniso" || k == "x" || k == "y" || k == "z") {
-      if (!p.pstat) a.fail("fix nvt takes no pressure keyword '" + k + "' (use fix npt)");
+      if (!p.pstat) a.fail("fix " + style + " takes no pressure keyword '" + k + "' (use fix npt)");
       const double p0 = a.real("Pstart (bar)"), p1 = a.real("Pstop (bar)"), pd = a.positive("Pdamp (ps)");
       const int lo = k == "y" ? 1 : k == "z" ? 2 : 0, hi = (k == "x") ? 0 : (k == "y") ? 1 : 2;
       for (int d = lo; d <= hi; ++d)
@@ -416,5 +466,6 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
 
 WMD_FIX_STYLE("nvt", make_fix_nh)
 WMD_FIX_STYLE("npt", make_fix_nh)
+WMD_FIX_STYLE("nvt/sllod", make_fix_nh)
 
 }  // namespace wmd::md
