@@ -1,4 +1,5 @@
-// fix nvt and fix npt: Nosé–Hoover chains on the particles (and on the barostat), Martyna–Tobias–Klein
+// fix nvt, npt and nph (npt without the thermostat: the barostat alone, its masses at ptemp or the first
+// set-up's temperature): Nosé–Hoover chains on the particles (and on the barostat), Martyna–Tobias–Klein
 // barostat for iso/aniso pressure on an orthogonal box — the integration scheme of LAMMPS FixNH
 // (Shinoda, Shiga, Mikami, PRB 69, 134103 (2004); Tuckerman et al., J. Phys. A 39, 5629 (2006)).
 // fix nvt/sllod: fix nvt on the thermal velocities of a box fix deform (remap v) deforms, as LAMMPS's
@@ -20,6 +21,7 @@ class FixNH : public Fix {
   struct Params {
     bool tstat = true, pstat = false, iso = true;
     double t_start = 0, t_stop = 0, t_period = 0;
+    double p_temp = 0;  // ptemp: the barostat's temperature without a thermostat (0: the first set-up's)
     double p_start[3] = {0, 0, 0}, p_stop[3] = {0, 0, 0}, p_period[3] = {0, 0, 0};
     bool p_flag[3] = {false, false, false};
     int tchain = 3, pchain = 3;
@@ -46,8 +48,11 @@ class FixNH : public Fix {
   OutputShape shape() const override { return {true, 0, -1, true}; }
   bool scalar(double& v) const override {
     const double kt = units::boltz * t_target_;
-    double e = ke_target_ * eta_[0] + 0.5 * eta_mass_[0] * eta_dot_[0] * eta_dot_[0];
-    for (int k = 1; k < p_.tchain; ++k) e += kt * eta_[k] + 0.5 * eta_mass_[k] * eta_dot_[k] * eta_dot_[k];
+    double e = 0.0;
+    if (p_.tstat) {
+      e += ke_target_ * eta_[0] + 0.5 * eta_mass_[0] * eta_dot_[0] * eta_dot_[0];
+      for (int k = 1; k < p_.tchain; ++k) e += kt * eta_[k] + 0.5 * eta_mass_[k] * eta_dot_[k] * eta_dot_[k];
+    }
     if (p_.pstat) {
       int pdim = 0;
       for (int d = 0; d < 3; ++d) pdim += p_.p_flag[d] ? 1 : 0;
@@ -85,17 +90,32 @@ class FixNH : public Fix {
       temp_->init(c.compute_context());
     }
     t_current_ = temperature(c);
-    compute_temp_target(c);
+    if (p_.tstat) {
+      compute_temp_target(c);
+    } else {
+      // fix nph (LAMMPS's t0): the barostat's masses take ptemp, else the temperature of the first set-up,
+      // kept through later runs and restart files.
+      if (t0_ == 0.0) {
+        t0_ = p_.p_temp > 0.0 ? p_.p_temp : t_current_;
+        if (t0_ < 1e-6)
+          throw RunError(
+              "fix " + id_ +
+              ": current temperature too close to zero, consider using ptemp setting (LAMMPS's error)");
+      }
+      t_target_ = t0_;
+    }
     if (p_.pstat) {
       compute_press_target(c);
       pressure(c, false);
     }
-    const double tf2 = p_.t_period * p_.t_period;  // 1/t_freq²
-    eta_mass_[0] = tdof_ * units::boltz * t_target_ * tf2;
-    for (int k = 1; k < p_.tchain; ++k) eta_mass_[k] = units::boltz * t_target_ * tf2;
-    for (int k = 1; k < p_.tchain; ++k)
-      eta_dotdot_[k] =
-          (eta_mass_[k - 1] * eta_dot_[k - 1] * eta_dot_[k - 1] - units::boltz * t_target_) / eta_mass_[k];
+    if (p_.tstat) {
+      const double tf2 = p_.t_period * p_.t_period;  // 1/t_freq²
+      eta_mass_[0] = tdof_ * units::boltz * t_target_ * tf2;
+      for (int k = 1; k < p_.tchain; ++k) eta_mass_[k] = units::boltz * t_target_ * tf2;
+      for (int k = 1; k < p_.tchain; ++k)
+        eta_dotdot_[k] =
+            (eta_mass_[k - 1] * eta_dot_[k - 1] * eta_dot_[k - 1] - units::boltz * t_target_) / eta_mass_[k];
+    }
     if (p_.pstat) {
       const double kt = units::boltz * t_target_;
       const double nkt = (natoms_ + 1) * kt;
@@ -116,8 +136,10 @@ class FixNH : public Fix {
   void initial_integrate(FixContext& c) override {
     set_dt(c.s.dt);
     if (p_.pstat) nhc_press_integrate();
-    compute_temp_target(c);
-    nhc_temp_integrate(c);
+    if (p_.tstat) {
+      compute_temp_target(c);
+      nhc_temp_integrate(c);
+    }
     if (p_.pstat) {
       pressure(c, true);  // the kinetic energy after the chain's scaling; t_current_ stays the chain's
       compute_press_target(c);
@@ -139,7 +161,7 @@ class FixNH : public Fix {
       pressure(c, false);
       nh_omega_dot();
     }
-    nhc_temp_integrate(c);
+    if (p_.tstat) nhc_temp_integrate(c);
     if (p_.pstat) nhc_press_integrate();
   }
 
@@ -152,6 +174,7 @@ class FixNH : public Fix {
     out["fixed_point"].assign(fixed_point_, fixed_point_ + 3);
     out["fixed_point_set"] = {fixed_point_set_ ? 1.0 : 0.0};
     out["vol0"] = {vol0_};
+    out["t0"] = {t0_};
   }
   void restore_state(const FixStateMap& in) override {
     auto get = [&](const char* k, double* dst, size_t n) {
@@ -162,6 +185,7 @@ class FixNH : public Fix {
     get("eta", eta_, kMaxChain + 1), get("eta_dot", eta_dot_, kMaxChain + 1);
     get("etap", etap_, kMaxChain + 1), get("etap_dot", etap_dot_, kMaxChain + 1);
     get("omega_dot", omega_dot_, 3), get("fixed_point", fixed_point_, 3), get("vol0", &vol0_, 1);
+    get("t0", &t0_, 1);
     double f = 0;
     get("fixed_point_set", &f, 1);
     fixed_point_set_ = f != 0.0;
@@ -171,7 +195,7 @@ class FixNH : public Fix {
   void set_dt(double dt) {
     dthalf_ = 0.5 * dt, dt4_ = 0.25 * dt, dt8_ = 0.125 * dt;
     // LAMMPS's tdrag_factor (tloop 1): the drag damps the chain velocities in the first half of the update.
-    tdrag_ = 1.0 - (dt * (1.0 / p_.t_period) * p_.drag / 1);
+    tdrag_ = p_.tstat ? 1.0 - (dt * (1.0 / p_.t_period) * p_.drag / 1) : 1.0;
     // pdrag_factor (ploop 1), from the fastest barostat frequency: it damps ω̇ and the barostat's chain.
     double pfreq_max = 0.0;
     for (int d = 0; d < 3; ++d)
@@ -407,6 +431,7 @@ class FixNH : public Fix {
   double fixed_point_[3] = {0, 0, 0};
   bool fixed_point_set_ = false;
   double vol0_ = 0.0;  // the volume the barostat's P·ΔV energy counts from
+  double t0_ = 0.0;    // nph: the barostat's temperature (LAMMPS's t0), set at the first set-up
   double mvv_[3] = {0, 0, 0};
   double t_current_ = 0, t_target_ = 0, ke_target_ = 0, tdof_ = 0, natoms_ = 0, volume_ = 0, mtk_term2_ = 0;
   double dthalf_ = 0, dt4_ = 0, dt8_ = 0, tdrag_ = 1.0, pdrag_ = 1.0;
@@ -420,18 +445,21 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
   const std::string& style = f.style;
   io::ArgCursor& a = f.a;
   FixNH::Params p;
-  p.pstat = style == "npt";
+  p.pstat = style == "npt" || style == "nph";
+  p.tstat = style != "nph";
   p.sllod = style == "nvt/sllod";
   if (p.sllod) p.tchain = 1;  // LAMMPS's FixNVTSllod: mtchain 1 unless tchain is given
   bool have_t = false, have_p = false;
   if (a.done())
-    a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'" +
-           (p.pstat ? " and 'iso|aniso Pstart Pstop Pdamp'" : ""));
+    a.fail("fix " + style + " needs " + (p.tstat ? "'temp Tstart Tstop Tdamp'" : "") +
+           (p.tstat && p.pstat ? " and " : "") + (p.pstat ? "'iso|aniso Pstart Pstop Pdamp'" : ""));
   while (!a.done()) {
     const std::string k =
         a.choice("a fix " + style + " keyword", {"temp", "iso", "aniso", "x", "y", "z", "tchain", "pchain",
-                                                 "mtk", "tloop", "ploop", "drag", "dilate"});
+                                                 "mtk", "tloop", "ploop", "drag", "dilate", "ptemp"});
     if (k == "temp") {
+      if (!p.tstat)
+        a.fail("fix nph takes no 'temp' (LAMMPS: Temperature control can not be used with fix nph)");
       p.t_start = a.positive("Tstart (K)");
       p.t_stop = a.positive("Tstop (K)");
       p.t_period = a.positive("Tdamp (ps)");
@@ -451,14 +479,16 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
       p.mtk = a.yes_no("mtk");
     } else if (k == "tloop" || k == "ploop") {
       if (a.integer(k, 1, 1) != 1) a.fail(k + " other than 1 is not supported");
+    } else if (k == "ptemp") {
+      p.p_temp = a.positive("ptemp (K)");
     } else if (k == "drag") {
       p.drag = a.non_negative("drag");
     } else {
       a.choice("dilate", {"all"});
     }
   }
-  if (!have_t) a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'");
-  if (p.pstat && !have_p) a.fail("fix npt needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
+  if (p.tstat && !have_t) a.fail("fix " + style + " needs 'temp Tstart Tstop Tdamp'");
+  if (p.pstat && !have_p) a.fail("fix " + style + " needs 'iso', 'aniso' or 'x/y/z Pstart Pstop Pdamp'");
   // LAMMPS's fix nvt computes the temperature of its group, fix npt of all atoms (the pressure's).
   const FixArgs temp_args{f.id, p.pstat ? 1u : f.group, f.style, f.a, f.ctx};
   return std::make_unique<FixNH>(id, group, style, p, make_own_temperature(temp_args));
@@ -466,6 +496,7 @@ static std::unique_ptr<Fix> make_fix_nh(const FixArgs& f) {
 
 WMD_FIX_STYLE("nvt", make_fix_nh)
 WMD_FIX_STYLE("npt", make_fix_nh)
+WMD_FIX_STYLE("nph", make_fix_nh)
 WMD_FIX_STYLE("nvt/sllod", make_fix_nh)
 
 }  // namespace wmd::md
