@@ -294,6 +294,7 @@ class Simulation : public StyleLookup {
   bool in_run() const override { return running; }
   double fix_energy() const override;
   double ghost_cutoff() const override;
+  double neighbor_skin() const override { return neighbor.skin; }
   std::string substitute(const std::string& text, const SourcePos& at) override;
   /// The thermo keywords of the current style (LAMMPS's `one` unless thermo_style custom).
   std::vector<std::string> thermo_keywords() const;

@@ -47,6 +47,9 @@ class StyleLookup {
   /// LAMMPS's ghost cutoff comm->cutghost (the pair cutoff plus the neighbour skin): how far beyond the box
   /// one-rank LAMMPS keeps periodic images, which bounds what compute voronoi/atom tessellates.
   virtual double ghost_cutoff() const { return 0.0; }
+  /// The neighbour skin (Å), which LAMMPS adds to a compute's own cutoff when it checks it against the
+  /// ghosts.
+  virtual double neighbor_skin() const { return 0.0; }
   /// True while a run or minimisation is in progress (references then invoke computes; between runs a
   /// reference may only read a current value).
   virtual bool in_run() const = 0;

@@ -34,7 +34,7 @@ INSTANTIATE_TEST_SUITE_P(
     Chunks, ChunksBadInput,
     ::testing::Values(
         std::make_pair("compute r all rdf 10 cutoff 9.0\nthermo_style custom step c_r[1][2]\nrun 0",
-                       "exceeds the ghost atom range"),
+                       "exceeds the ghost atoms"),
         std::make_pair("compute r all rdf 10 1", "has no partner"),
         std::make_pair("compute r all rdf 10 1 3", "type ranges within 1..1"),
         std::make_pair("compute c all chunk/atom molecule", "'molecule' is not supported"),

@@ -86,8 +86,9 @@ class ComputeRdf : public Compute {
   }
 
  private:
-  // The cutoff, checked as LAMMPS's init checks it: a pair style or a cutoff is needed, and a cutoff beyond
-  // the pair potential's exceeds the ghost atoms (wafermd has no comm_modify cutoff).
+  // The cutoff, checked as LAMMPS's init checks it: a pair style or a cutoff is needed, and the cutoff plus
+  // the skin may not exceed the ghost cutoff (the pair cutoff plus the skin, or comm_modify cutoff if
+  // larger).
   double cutoff(const ComputeContext& c) const {
     if (!c.tables) {
       if (user_cut_ > 0.0) return user_cut_;
@@ -95,10 +96,12 @@ class ComputeRdf : public Compute {
       fail_input(pos_, "compute rdf requires a pair style be defined or cutoff specified");
     }
     if (user_cut_ <= 0.0) return c.tables->cutmax;
-    if (user_cut_ > c.tables->cutmax)
-      fail_input(pos_,
-                 "compute rdf " + id_ + ": cutoff " + std::to_string(user_cut_) +
-                     " exceeds the ghost atom range (the pair cutoff; comm_modify cutoff is not supported)");
+    const double skin = c.styles ? c.styles->neighbor_skin() : 0.0;
+    const double ghost = c.styles ? c.styles->ghost_cutoff() : c.tables->cutmax + skin;
+    if (user_cut_ + skin > ghost)
+      fail_input(pos_, "compute rdf " + id_ + ": cutoff " + std::to_string(user_cut_) +
+                           " exceeds the ghost atoms (LAMMPS: \"Compute rdf cutoff exceeds ghost atoms - use "
+                           "comm_modify cutoff command\")");
     return user_cut_;
   }
 
