@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 
 #include "md/core/resources.hpp"
 #include "md/run/command_registry.hpp"
@@ -123,9 +124,16 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   ms.normalize = sim.thermo.norm;
   ms.etol = a.non_negative("the energy tolerance");
   ms.ftol = a.non_negative("the force tolerance (eV/Å)");
-  ms.maxiter = a.integer("the maximum number of iterations", 0, 2000000000);
-  ms.maxeval = a.integer("the maximum number of force evaluations", 0, 2000000000);
+  // LAMMPS 2021 reads both as int (utils::inumeric: atoi): a larger integer keeps its low 32 bits, so
+  // 10000000000 is 1410065408 and 3000000000 is negative (one iteration, then the evaluation limit), as lmp.
+  const auto as_lammps_int = [](long long v) {
+    return static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(v)));
+  };
+  ms.maxiter = as_lammps_int(a.integer("the maximum number of iterations", LLONG_MIN, LLONG_MAX));
+  ms.maxeval = as_lammps_int(a.integer("the maximum number of force evaluations", LLONG_MIN, LLONG_MAX));
   a.finish();
+  // LAMMPS's laststep < beginstep check.
+  if (ms.maxiter < 0) a.fail("Too many iterations (LAMMPS's error for a maximum below 0, as read)");
   if (ms.etol >= 1.0) a.fail("the energy tolerance must be < 1 (it is relative)");
   // fix box/relax (at most one, as in LAMMPS) makes the box lengths degrees of freedom.
   BoxRelax box_relax;
@@ -183,6 +191,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
           fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
                       world.min(mem), world.sum_in_rank_order(mem) / world.size(), world.max(mem)));
       sim.thermo_output(true);
+      sim.write_dumps(false);  // LAMMPS's Output::setup: the set-up's frame too
       return;
     }
     if (last || (sim.thermo.every > 0 && sim.state.step % sim.thermo.every == 0)) sim.thermo_output(false);

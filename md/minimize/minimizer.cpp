@@ -670,11 +670,9 @@ MinStats Minimizer::run(const MinCallback& cb) {
   cb(true, false);
   // LAMMPS 2021 checks no tolerance before the first iteration: a minimum already met takes one iteration
   // (and stops on the energy tolerance, its energy unchanged).
+  // maxiter 0 (or below): no iteration and no output after the set-up's, as lmp.
   const char* stop = kMaxIterations;
-  if (ms_.maxiter == 0)
-    cb(false, true);
-  else
-    stop = ms_.style == "fire" ? iterate_fire(cb) : iterate_cg(cb);
+  if (ms_.maxiter > 0) stop = ms_.style == "fire" ? iterate_fire(cb) : iterate_cg(cb);
   if (stop != kMaxIterations) {
     // LAMMPS's Min::run after an early stop: the forces once more at the final positions, then the output
     ecurrent_ = energy_force();
