@@ -56,9 +56,9 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
   if (it == sim.dumps.end()) a.fail("unknown dump ID '" + id + "'");
   if (a.done()) a.fail("dump_modify needs keywords (sort, format, every, first, pad, element, scale, image)");
   while (!a.done()) {
-    const std::string key =
-        a.choice("a dump_modify keyword",
-                 {"sort", "format", "every", "first", "pad", "element", "scale", "image", "label", "thresh"});
+    const std::string key = a.choice(
+        "a dump_modify keyword",
+        {"sort", "format", "every", "first", "pad", "element", "scale", "image", "label", "thresh", "flush"});
     // The style reads its own keywords, and refuses or reads differently a common one where LAMMPS does.
     if (it->kind->modify(sim, a, key, *it)) continue;
     if (const std::string owners = styles_taking(key); !owners.empty()) {
@@ -66,6 +66,9 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
              " only (LAMMPS: \"Illegal dump_modify command\" for dump " + it->style + ")");
     } else if (key == "every") {
       it->every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
+    } else if (key == "flush") {
+      // When the file is flushed changes no byte of it: every frame is flushed as it is written.
+      a.yes_no("flush");
     } else if (key == "first") {
       it->first = a.yes_no("first");
     } else if (key == "pad") {
