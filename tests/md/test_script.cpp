@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "program_harness.hpp"
+#include "script_harness.hpp"
 #include "sim_harness.hpp"
 
 namespace {
@@ -24,21 +25,14 @@ using wmd::test::run_shell;
 using wmd::test::run_wafermd_in;
 using wmd::test::slurp;
 
-const std::string kData = std::string(WAFERMD_SOURCE_DIR) + "/tests/data/script/";
+const std::string& kData = wmd::test::kScriptData;
+using wmd::test::expect_same_words;
+using wmd::test::lines_starting;
+using wmd::test::run_ranks;
 
-// A scratch directory holding copies of the named files of tests/data/script.
+// A scratch folder holding copies of the named files of tests/data/script.
 std::string setup_dir(const std::string& name, const std::vector<std::string>& files) {
-  const std::string dir = wmd::test::scratch_dir("script_" + name);
-  for (const auto& f : files) fs::copy_file(kData + f, dir + "/" + f);
-  return dir;
-}
-
-std::string lines_starting(const std::string& text, const std::string& prefix) {
-  std::istringstream in(text);
-  std::string out;
-  for (std::string l; std::getline(in, l);)
-    if (l.rfind(prefix, 0) == 0) out += l + "\n";
-  return out;
+  return wmd::test::script_dir("script", name, files);
 }
 
 std::string gunzip(const std::string& path) {
@@ -49,23 +43,6 @@ std::string gunzip(const std::string& path) {
   for (int n; (n = gzread(g, buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
   gzclose(g);
   return text;
-}
-
-// Two texts word by word: equal words, or numbers within `tol` (relative).
-void expect_same_words(const std::string& got, const std::string& want, double tol) {
-  std::istringstream g(got), w(want);
-  std::string a, b;
-  size_t n = 0;
-  while (w >> b) {
-    ASSERT_TRUE(static_cast<bool>(g >> a)) << "wafermd's text ends early at word " << n;
-    ++n;
-    if (a == b) continue;
-    char *ea = nullptr, *eb = nullptr;
-    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
-    ASSERT_TRUE(*ea == 0 && *eb == 0) << "word " << n << ": '" << a << "' vs lmp's '" << b << "'";
-    ASSERT_NEAR(x, y, tol * std::max(1.0, std::fabs(y))) << "word " << n;
-  }
-  EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's text is longer";
 }
 
 // Runs tests/data/script/in.NAME and compares the lines its prints start with ">>" with lmp's NAME.ref, words

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "program_harness.hpp"
+#include "script_harness.hpp"
 #include "sim_harness.hpp"
 
 namespace {
@@ -21,40 +22,14 @@ using wmd::test::run_shell;
 using wmd::test::run_wafermd_in;
 using wmd::test::slurp;
 
-const std::string kData = std::string(WAFERMD_SOURCE_DIR) + "/tests/data/script/";
+const std::string& kData = wmd::test::kScriptData;
+using wmd::test::expect_same_words;
+using wmd::test::lines_starting;
+using wmd::test::run_ranks;
 
+// A scratch folder holding copies of the named files of tests/data/script.
 std::string setup_dir(const std::string& name, const std::vector<std::string>& files) {
-  const std::string dir = wmd::test::scratch_dir("commands_" + name);
-  for (const auto& f : files) fs::copy_file(kData + f, dir + "/" + f);
-  return dir;
-}
-
-// `wafermd run ARGS` in dir on `ranks` MPI ranks (1: without mpirun); status 0 and no output without MPI.
-wmd::test::ProgramResult run_ranks(const std::string& dir, int ranks, const std::string& args) {
-  if (ranks == 1) return run_wafermd_in(dir, args);
-#ifdef WAFERMD_MPIEXEC
-  return run_shell(dir, std::string("'") + WAFERMD_MPIEXEC + "' --oversubscribe --allow-run-as-root -np " +
-                            std::to_string(ranks) + " '" + WAFERMD_EXE + "' " + args);
-#else
-  return wmd::test::ProgramResult{0, "", ""};
-#endif
-}
-
-// Two texts word by word: equal words, or numbers within `tol` (relative to max(1, |lmp's|)).
-void expect_same_words(const std::string& got, const std::string& want, double tol) {
-  std::istringstream g(got), w(want);
-  std::string a, b;
-  size_t n = 0;
-  while (w >> b) {
-    ASSERT_TRUE(static_cast<bool>(g >> a)) << "wafermd's text ends early at word " << n << ":\n" << got;
-    ++n;
-    if (a == b) continue;
-    char *ea = nullptr, *eb = nullptr;
-    const double x = std::strtod(a.c_str(), &ea), y = std::strtod(b.c_str(), &eb);
-    ASSERT_TRUE(*ea == 0 && *eb == 0) << "word " << n << ": '" << a << "' vs lmp's '" << b << "'\n" << got;
-    ASSERT_NEAR(x, y, tol * std::max(1.0, std::fabs(y))) << "word " << n << "\n" << got;
-  }
-  EXPECT_FALSE(static_cast<bool>(g >> a)) << "wafermd's text is longer:\n" << got;
+  return wmd::test::script_dir("commands", name, files);
 }
 
 bool thermo_row(const std::string& l) {
