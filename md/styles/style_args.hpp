@@ -61,6 +61,17 @@ inline void resolve_force_component(ForceComponent& c, const StyleLookup* styles
   c.kind = atom ? ForceComponent::Kind::atom : ForceComponent::Kind::equal;
 }
 
+/// resolve_force_component for x, y and z; true when any is a variable (LAMMPS's varflag).
+inline bool resolve_force_components(ForceComponent (&comp)[3], const StyleLookup* styles,
+                                     const SourcePos& at, const std::string& who, bool atom_ok) {
+  bool variable = false;
+  for (ForceComponent& k : comp) {
+    resolve_force_component(k, styles, at, who, atom_ok);
+    variable = variable || k.variable();
+  }
+  return variable;
+}
+
 /// Evaluates the variable components now (x, y, z in order, as LAMMPS: computes invoked afresh).
 inline void evaluate_force_components(ForceComponent (&comp)[3], StyleLookup& styles, const SourcePos& at) {
   styles.clearstep_computes();

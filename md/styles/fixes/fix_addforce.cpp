@@ -46,11 +46,7 @@ class FixAddforce : public Fix {
  private:
   void check(FixContext& c) {
     const std::string who = "fix addforce " + id_;
-    variable_ = false;
-    for (ForceComponent& k : comp_) {
-      resolve_force_component(k, c.styles, at_, who, true);
-      variable_ = variable_ || k.variable();
-    }
+    variable_ = resolve_force_components(comp_, c.styles, at_, who, true);
     if (energy_.empty()) return;
     if (!c.styles || !c.styles->has_atom_variable(energy_))
       fail_input(

@@ -47,11 +47,7 @@ class FixAveforce : public Fix {
 
  private:
   void check(FixContext& c) {
-    variable_ = false;
-    for (ForceComponent& k : comp_) {
-      resolve_force_component(k, c.styles, at_, "fix aveforce " + id_, false);
-      variable_ = variable_ || k.variable();
-    }
+    variable_ = resolve_force_components(comp_, c.styles, at_, "fix aveforce " + id_, false);
   }
   ForceComponent comp_[3];
   SourcePos at_;

@@ -51,11 +51,7 @@ class FixSetforce : public Fix {
 
  private:
   void check(FixContext& c) {
-    variable_ = false;
-    for (ForceComponent& k : comp_) {
-      resolve_force_component(k, c.styles, at_, "fix setforce " + id_, true);
-      variable_ = variable_ || k.variable();
-    }
+    variable_ = resolve_force_components(comp_, c.styles, at_, "fix setforce " + id_, true);
   }
   ForceComponent comp_[3];
   SourcePos at_;
