@@ -13,6 +13,7 @@
 
 #include "base/memory_budget.hpp"
 #include "io/hdf5_util.hpp"
+#include "io/text_file.hpp"
 
 namespace wmd::io {
 namespace {
@@ -277,8 +278,10 @@ CheckpointData CheckpointData::from_bytes(const std::vector<char>& b) {
   return d;
 }
 
-void write_checkpoint(const std::string& path, const CheckpointData& data) {
+void write_checkpoint(const std::string& named, const CheckpointData& data) {
   h5::quiet_errors();
+  // Through a symlink, the file it points to is replaced (the link survives); a device or FIFO is refused.
+  const std::string path = atomic_replace_target(named, "checkpoint file");
   const std::string tmp = path + ".tmp";
   const bool kill_halfway = fault_due();
   const size_t total = data.reals.size() + data.ints.size() + data.texts.size();

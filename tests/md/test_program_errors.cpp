@@ -1,6 +1,7 @@
 // The wafermd program end to end: bad input exits 2 with "error: FILE:LINE: ..." and writes nothing; failed
 // runs exit 3 naming the atom and the step; a good run writes the output directory.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <filesystem>
@@ -199,6 +200,49 @@ TEST(Program, HelpAndVersion) {
   EXPECT_EQ(v.status, 0);
   EXPECT_NE(v.out.find("wafermd"), std::string::npos);
   EXPECT_EQ(run_wafermd_in(dir, "run").status, 2);
+}
+
+// A lost write to the run's own outputs (log.txt, thermo.csv; here the full device /dev/full stands for a
+// full disk) fails the run (exit 3) naming the file, never exit 0 with output missing.
+TEST(Program, LostWritesToLogAndThermoFilesFailTheRun) {
+  for (const char* name : {"log.txt", "thermo.csv.partial"}) {
+    const std::string dir = wmd::test::scratch_dir(std::string("full_") + name);
+    fs::create_directories(dir + "/out");
+    fs::remove(dir + "/out/" + name);
+    fs::create_symlink("/dev/full", dir + "/out/" + name);
+    std::ofstream(dir + "/in.a") << kHead << "fix 1 all nve\nthermo 1\nrun 20\n";
+    const Result r = run_wafermd_in(dir, "run in.a --output out");
+    EXPECT_EQ(r.status, 3) << name << ": " << r.err;
+    EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  }
+}
+
+// A restart file written through a symlink replaces the file the link points to; the link survives.
+TEST(Program, RestartThroughASymlinkKeepsTheLink) {
+  const std::string dir = wmd::test::scratch_dir("restart_symlink");
+  fs::create_directories(dir + "/store");
+  fs::create_symlink("store/real.restart", dir + "/link.restart");
+  std::ofstream(dir + "/in.a") << kHead << "write_restart link.restart\nwrite_restart link.restart\n";
+  const Result r = run_wafermd_in(dir, "run in.a --output out");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.restart"));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir + "/store/real.restart")));
+  EXPECT_FALSE(fs::exists(dir + "/link.restart.tmp"));
+}
+
+// An atomic replace never replaces what is not a regular file: a FIFO (or a device) named as a restart file
+// is refused, naming it, and is still there afterwards.
+TEST(Program, RestartOntoAFifoIsRefusedAndTheFifoKept) {
+  const std::string dir = wmd::test::scratch_dir("restart_fifo");
+  fs::remove(dir + "/a.fifo");
+  ASSERT_EQ(::mkfifo((dir + "/a.fifo").c_str(), 0600), 0);
+  std::ofstream(dir + "/in.a") << kHead << "write_restart a.fifo\n";
+  const Result r = run_wafermd_in(dir, "run in.a --output out");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("a.fifo"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  EXPECT_EQ(fs::symlink_status(dir + "/a.fifo").type(), fs::file_type::fifo);
 }
 
 }  // namespace
