@@ -202,6 +202,20 @@ TEST(Program, HelpAndVersion) {
   EXPECT_EQ(run_wafermd_in(dir, "run").status, 2);
 }
 
+// Kokkos's own options stay behind --kokkos-help: --help lists wafermd's alone.
+TEST(Program, HelpListsOurOptionsOnly) {
+  const std::string dir = wmd::test::scratch_dir("help_ours");
+  for (const char* args : {"--help", "model --help", "run --help"}) {
+    const Result r = run_wafermd_in(dir, args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.out.find("kokkos-"), std::string::npos) << args << ": " << r.out;
+    EXPECT_NE(r.out.find("--help"), std::string::npos) << args << ": " << r.out;
+  }
+  const Result k = run_wafermd_in(dir, "--kokkos-help");
+  EXPECT_EQ(k.status, 0) << k.err;
+  EXPECT_NE(k.out.find("kokkos-"), std::string::npos) << k.out;
+}
+
 // A lost write to the run's own outputs (log.txt, thermo.csv; here the full device /dev/full stands for a
 // full disk) fails the run (exit 3) naming the file, never exit 0 with output missing.
 TEST(Program, LostWritesToLogAndThermoFilesFailTheRun) {
