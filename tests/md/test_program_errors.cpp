@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/checkpoint.hpp"
+#include "io/text_file.hpp"
 #include "md/programs/program.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
@@ -246,17 +248,37 @@ TEST(Program, RestartThroughASymlinkKeepsTheLink) {
 }
 
 // An atomic replace never replaces what is not a regular file: a FIFO (or a device) named as a restart file
-// is refused, naming it, and is still there afterwards.
+// is refused at the command (exit 2), naming it, and is still there afterwards.
 TEST(Program, RestartOntoAFifoIsRefusedAndTheFifoKept) {
   const std::string dir = wmd::test::scratch_dir("restart_fifo");
   fs::remove(dir + "/a.fifo");
   ASSERT_EQ(::mkfifo((dir + "/a.fifo").c_str(), 0600), 0);
   std::ofstream(dir + "/in.a") << kHead << "write_restart a.fifo\n";
   const Result r = run_wafermd_in(dir, "run in.a --output out");
-  EXPECT_EQ(r.status, 3) << r.err;
-  EXPECT_NE(r.err.find("a.fifo"), std::string::npos) << r.err;
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: in.a:10: restart file 'a.fifo' is not a regular file", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
   EXPECT_EQ(fs::symlink_status(dir + "/a.fifo").type(), fs::file_type::fifo);
+}
+
+// The writer's own check (a node that appears after the dry run): links followed one by one, a dangling
+// link names the file to create, a FIFO or directory refused, and write_checkpoint leaves the FIFO alone.
+TEST(Program, AtomicReplaceTargetFollowsLinksAndRefusesNodes) {
+  const std::string dir = wmd::test::scratch_dir("atomic_target");
+  fs::create_directories(dir + "/d");
+  std::ofstream(dir + "/d/real") << "x";
+  fs::create_symlink("d/real", dir + "/one");
+  fs::create_symlink("one", dir + "/two");
+  fs::create_symlink("d/none", dir + "/dangling");
+  ASSERT_EQ(::mkfifo((dir + "/f").c_str(), 0600), 0);
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/two", "x"), dir + "/d/real");
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/dangling", "x"), dir + "/d/none");
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/new", "x"), dir + "/new");
+  EXPECT_THROW(wmd::io::atomic_replace_target(dir + "/f", "x"), wmd::RunError);
+  EXPECT_THROW(wmd::io::atomic_replace_target(dir + "/d", "x"), wmd::RunError);
+  EXPECT_THROW(wmd::io::write_checkpoint(dir + "/f", wmd::io::CheckpointData{}), wmd::RunError);
+  EXPECT_EQ(fs::symlink_status(dir + "/f").type(), fs::file_type::fifo);
+  EXPECT_FALSE(fs::exists(dir + "/f.tmp"));
 }
 
 }  // namespace
