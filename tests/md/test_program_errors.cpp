@@ -281,6 +281,29 @@ TEST(Program, AtomicReplaceTargetFollowsLinksAndRefusesNodes) {
   EXPECT_FALSE(fs::exists(dir + "/f.tmp"));
 }
 
+// A checkpoint that cannot be written (a full disk: its temporary file on /dev/full) is a RunError naming the
+// checkpoint; the last good checkpoint is kept and the half-written temporary removed.
+TEST(Program, ACheckpointOnAFullDiskFailsNamingItAndKeepsTheLastGoodOne) {
+  const std::string dir = wmd::test::scratch_dir("checkpoint_full");
+  std::ofstream(dir + "/ck.h5") << "the last good checkpoint";
+  fs::create_symlink("/dev/full", dir + "/ck.h5.tmp");
+  wmd::io::CheckpointData d;
+  d.reals["x"] = std::vector<double>(100000, 1.0);
+  try {
+    wmd::io::write_checkpoint(dir + "/ck.h5", d);
+    ADD_FAILURE() << "no error";
+  } catch (const wmd::RunError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cannot write checkpoint file '" + dir + "/ck.h5'", 0), 0u)
+        << e.what();
+  }
+  std::ifstream in(dir + "/ck.h5");
+  std::string kept;
+  std::getline(in, kept);
+  EXPECT_EQ(kept, "the last good checkpoint");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir + "/ck.h5.tmp")));
+  EXPECT_EQ(fs::status("/dev/full").type(), fs::file_type::character);
+}
+
 }  // namespace
 
 namespace {
