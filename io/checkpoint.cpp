@@ -13,6 +13,7 @@
 
 #include "base/memory_budget.hpp"
 #include "io/hdf5_util.hpp"
+#include "io/text_file.hpp"
 
 namespace wmd::io {
 namespace {
@@ -277,9 +278,10 @@ CheckpointData CheckpointData::from_bytes(const std::vector<char>& b) {
   return d;
 }
 
-void write_checkpoint(const std::string& path, const CheckpointData& data) {
-  h5::quiet_errors();
-  const std::string tmp = path + ".tmp";
+namespace {
+
+// Writes the whole checkpoint into `tmp` and syncs it to disk.
+void write_checkpoint_file(const std::string& tmp, const CheckpointData& data) {
   const bool kill_halfway = fault_due();
   const size_t total = data.reals.size() + data.ints.size() + data.texts.size();
   size_t written = 0;
@@ -323,6 +325,23 @@ void write_checkpoint(const std::string& path, const CheckpointData& data) {
   }
   stamp_file(tmp);
   fsync_path(tmp, false);
+}
+
+}  // namespace
+
+void write_checkpoint(const std::string& named, const CheckpointData& data) {
+  h5::quiet_errors();
+  // Through a symlink, the file it points to is replaced (the link survives); a device or FIFO is refused.
+  const std::string path = atomic_replace_target(named, "checkpoint file");
+  const std::string tmp = path + ".tmp";
+  try {
+    write_checkpoint_file(tmp, data);
+  } catch (const RunError& e) {
+    // A full disk or an I/O error: the half-written temporary goes, the last good checkpoint stays.
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw RunError("cannot write checkpoint file '" + path + "': " + e.what());
+  }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());

@@ -52,7 +52,7 @@ class DumpTextWriter {
   bool open(const std::string& path, bool gz = false) { return out_.open(path, gz); }
   /// Appends one frame's text; false on an I/O error.
   bool write(const std::string& text) { return out_.write(text) && out_.flush(); }
-  void close() { out_.close(); }
+  bool close() { return out_.close(); }
 
  private:
   TextSink out_;

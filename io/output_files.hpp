@@ -7,7 +7,8 @@
 
 namespace wmd::io {
 
-/// Prints lines to stdout and, once opened, to log.txt.
+/// Prints lines to stdout and, once opened, to log.txt. A lost write to either file is a RunError naming
+/// it (the file is closed: the error line itself is not written there again).
 class Log {
  public:
   /// Opens the log file; false if it cannot be written.
@@ -16,6 +17,8 @@ class Log {
   void line(const std::string& text);
   /// Writes to the log file only.
   void file_only(const std::string& text);
+  /// Flushes log.txt; a RunError naming it if anything written was lost.
+  void flush();
   /// Drops every line from now on (the MPI ranks other than 0, which print nothing).
   void mute() { muted_ = true; }
   /// LAMMPS's `log FILE [append]`: from now on every line also goes to FILE (replacing any earlier copy);
@@ -25,10 +28,11 @@ class Log {
  private:
   std::ofstream file_;
   std::ofstream copy_;
+  std::string file_path_, copy_path_;
   bool muted_ = false;
 };
 
-/// thermo.csv: one header row, one row per thermo output.
+/// thermo.csv: one header row, one row per thermo output (each flushed; a lost write is a RunError).
 class ThermoCsv {
  public:
   bool open(const std::string& path);
@@ -36,9 +40,12 @@ class ThermoCsv {
   void columns(const std::vector<std::string>& names);
   void row(const std::vector<double>& values);
   bool is_open() const { return out_.is_open(); }
+  /// Closes the file; a RunError naming it if what was buffered could not be written.
+  void close();
 
  private:
   std::ofstream out_;
+  std::string path_;
   std::vector<std::string> names_;
 };
 

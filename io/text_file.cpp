@@ -3,6 +3,10 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
 namespace wmd::io {
 
 bool is_gz_name(const std::string& path) {
@@ -72,6 +76,42 @@ std::string read_text_file(const std::string& path, const std::string& what, con
   return text;
 }
 
+void fail_write(const std::string& path, const std::string& what) {
+  const int err = errno;
+  throw RunError("cannot write " + what + " '" + path + "'" +
+                 (err != 0 ? ": " + std::string(std::strerror(err)) : ""));
+}
+
+void check_written(std::ostream& out, const std::string& path, const std::string& what) {
+  errno = 0;
+  out.flush();
+  if (!out) fail_write(path, what);
+}
+
+std::string atomic_replace_target(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  fs::path target = path;
+  // Follow the links one by one (a dangling link names the file to create); 40 as the kernel's ELOOP.
+  for (int hops = 0;; ++hops) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(target, ec);
+    if (st.type() == fs::file_type::not_found) break;
+    if (ec) throw RunError("cannot write " + what + " '" + path + "': " + ec.message());
+    if (st.type() == fs::file_type::regular) break;
+    if (st.type() != fs::file_type::symlink)
+      throw RunError(what + " '" + path +
+                     "' is not a regular file (a device, FIFO or directory): wafermd "
+                     "replaces a " +
+                     what + " through a temporary file and a rename, which would replace it");
+    if (hops >= 40)
+      throw RunError("cannot write " + what + " '" + path + "': too many levels of symbolic links");
+    const fs::path link = fs::read_symlink(target, ec);
+    if (ec) throw RunError("cannot write " + what + " '" + path + "': " + ec.message());
+    target = link.is_absolute() ? link : target.parent_path() / link;
+  }
+  return target.string();
+}
+
 bool TextSink::open(const std::string& path, bool gz) {
   close();
   if (gz)
@@ -96,10 +136,12 @@ bool TextSink::flush() {
   return false;
 }
 
-void TextSink::close() {
-  if (plain_) std::fclose(plain_);
-  if (gz_) gzclose(static_cast<gzFile>(gz_));
+bool TextSink::close() {
+  bool ok = true;
+  if (plain_) ok = std::fclose(plain_) == 0;
+  if (gz_) ok = gzclose(static_cast<gzFile>(gz_)) == Z_OK;
   plain_ = nullptr, gz_ = nullptr;
+  return ok;
 }
 
 }  // namespace wmd::io

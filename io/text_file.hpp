@@ -2,6 +2,7 @@
 // `dump …/gz`): the compression follows the file name's `.gz` ending, as in LAMMPS.
 #pragma once
 #include <cstdio>
+#include <ostream>
 #include <string>
 
 #include "base/error.hpp"
@@ -22,6 +23,17 @@ std::string read_text_file(const std::string& path, const std::string& what, con
 std::string read_plain_file(const std::string& path, const std::string& what, const SourcePos& from,
                             size_t max_bytes);
 
+/// A lost write to an output (a full disk: ENOSPC, an I/O error) is a run failure naming the file, never
+/// silence: throws RunError "cannot write WHAT 'PATH': REASON".
+[[noreturn]] void fail_write(const std::string& path, const std::string& what);
+/// Flushes `out` and calls fail_write if anything written to it so far was lost.
+void check_written(std::ostream& out, const std::string& path, const std::string& what);
+/// The path an atomic replace of `path` (write a temporary file beside it, then rename it over it) renames
+/// onto: `path` itself, or the file its symlinks lead to, so that a link survives. A `path` that exists as
+/// anything but a regular file (a device, a FIFO, a directory) is a RunError naming it: a rename would
+/// replace the node itself (as root, `/dev/null` with a file).
+std::string atomic_replace_target(const std::string& path, const std::string& what);
+
 /// A text file being written, plain or gzip-compressed.
 class TextSink {
  public:
@@ -36,7 +48,8 @@ class TextSink {
   bool write(const std::string& text);
   /// Flushes what was written so far (gz: a complete deflate block, readable by zcat); false on an error.
   bool flush();
-  void close();
+  /// Closes the file; false if what was still buffered could not be written.
+  bool close();
 
  private:
   std::FILE* plain_ = nullptr;

@@ -2,6 +2,7 @@
 // variables) and `echo none|screen|log|both`.
 #include <fstream>
 
+#include "io/text_file.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -31,8 +32,9 @@ void cmd_print(Simulation& sim, const io::Command& c) {
     sim.log.file_only(text);
   if (file.empty() || !sim.comm.root()) return;
   std::ofstream out(file, append ? std::ios::app : std::ios::trunc);
+  if (!out) throw RunError("print: cannot open '" + file + "'");
   out << text << "\n";
-  if (!out) throw RunError("print: cannot write '" + file + "'");
+  io::check_written(out, file, "print file");
 }
 
 void cmd_echo(Simulation&, const io::Command& c) {

@@ -1,6 +1,7 @@
 // `write_restart FILE [noinit]`, `read_restart FILE` and `restart 0 | N FILE [FILE2]` with wafermd's restart
 // files (the checkpoint format, md/run/restart_files.cpp). LAMMPS's file-layout keywords (fileper, nfile and
 // '%' names for one file per processor) are refused: a wafermd restart file is always one file.
+#include "io/text_file.hpp"
 #include "md/core/boundaries.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
@@ -12,6 +13,13 @@ std::string restart_name(io::ArgCursor& a) {
   const std::string file = a.word("a restart file name");
   if (file.find('%') != std::string::npos)
     a.fail("restart file names with '%' (one file per processor) are not supported: wafermd writes one file");
+  // A device, FIFO or directory of that name would be replaced by the atomic rename: refused here already,
+  // at the command (exit 2); write_checkpoint checks again when it writes.
+  try {
+    io::atomic_replace_target(file, "restart file");
+  } catch (const RunError& e) {
+    a.fail(e.what());
+  }
   return file;
 }
 

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <iostream>
+#include <vector>
 
 #include "base/error.hpp"
 #include "fabric/simulate_command.hpp"
@@ -167,10 +168,27 @@ int main(int argc, char** argv) {
   }
   int status = wmd::exit_run_failed;
   bool started = false;  // Kokkos up: failures from here on are the command's, not Kokkos's options
+  // Kokkos sees its own options (--kokkos-*) alone: given the whole command line it prints its ~40 lines of
+  // options in front of ours for --help. `--kokkos-help` prints them.
+  std::vector<char*> kokkos_args{argv[0]}, our_args{argv[0]};
+  bool kokkos_help = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool kokkos_option = std::string(argv[i]).rfind("--kokkos-", 0) == 0;
+    kokkos_help = kokkos_help || std::string(argv[i]) == "--kokkos-help";
+    (kokkos_option ? kokkos_args : our_args).push_back(argv[i]);
+  }
+  int kokkos_argc = static_cast<int>(kokkos_args.size());
+  kokkos_args.push_back(nullptr);
   try {
-    Kokkos::ScopeGuard kokkos(argc, argv);
+    Kokkos::ScopeGuard kokkos(kokkos_argc, kokkos_args.data());
     started = true;
-    status = dispatch(argc, argv);
+    // A --kokkos-* word Kokkos did not take is refused by our parser, as before.
+    for (int i = kokkos_argc - 1; i >= 1; --i)
+      if (std::string(kokkos_args[i]) != "--kokkos-help")
+        our_args.insert(our_args.begin() + 1, kokkos_args[i]);
+    int our_argc = static_cast<int>(our_args.size());
+    our_args.push_back(nullptr);
+    status = kokkos_help ? wmd::exit_ok : dispatch(our_argc, our_args.data());
   } catch (...) {
     // Before Kokkos started, the cause is one of its --kokkos-* options or environment variables.
     const wmd::md::Failure f = wmd::md::describe_failure(

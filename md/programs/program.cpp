@@ -250,6 +250,9 @@ int run_program(const RunOptions& opt) {
     try {
       replay(in, opt, sim);
       std::filesystem::current_path(start_dir);
+      // A lost write to log.txt or thermo.csv fails the run before the report says it completed.
+      log.flush();
+      if (world.root()) csv.close();
     } catch (...) {
       std::error_code ec;
       std::filesystem::current_path(start_dir, ec);
@@ -273,7 +276,6 @@ int run_program(const RunOptions& opt) {
     const nlohmann::json report = write_report(dir, opt, in.settings, sim, wall);
     if (world.root()) {
       // thermo.csv appears only now: a run that fails or is killed leaves thermo.csv.partial.
-      csv = io::ThermoCsv();
       std::error_code ec;
       std::filesystem::rename(dir + "/thermo.csv.partial", dir + "/thermo.csv", ec);
       if (ec) throw RunError("cannot write " + dir + "/thermo.csv: " + ec.message());
@@ -290,6 +292,7 @@ int run_program(const RunOptions& opt) {
           f["predicted_steps_per_second"].get<double>(), f["cycles_per_step"]["total"].get<double>(),
           f["window_b"].get<int>()));
     }
+    log.flush();
     return exit_ok;
   } catch (...) {
     std::error_code ec;

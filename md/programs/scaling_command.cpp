@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "base/error.hpp"
+#include "io/text_file.hpp"
 #include "md/programs/program.hpp"
 
 extern char** environ;
@@ -101,6 +102,7 @@ void write_steps_copy(const std::string& input, int64_t steps, const std::string
     if (std::regex_match(line, m, run_line)) line = m[1].str() + std::to_string(steps) + m[3].str();
     out << line << '\n';
   }
+  io::check_written(out, copy, "script copy");
 }
 
 RunRow read_report(const std::string& path, int ranks) {
@@ -373,6 +375,7 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
           r.other, r.peak_rss_mb, efficiency(r, rows.front().med), m.n, m.lo, m.hi, r.comm_wait,
           r.host_steal);
     }
+    io::check_written(f, csv, "scaling table");
   }
   out << "scaling: wrote " << csv << std::endl;
   // lammps.csv: LAMMPS's loop at each rank count and wafermd's speed relative to it (medians).
@@ -390,6 +393,7 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
                        rows[i].med.atom_steps_per_second / r.atom_steps_per_second, lmp_rows[i].n,
                        lmp_rows[i].lo, lmp_rows[i].hi);
     }
+    io::check_written(f, lcsv, "scaling table");
     out << "scaling: wrote " << lcsv << std::endl;
   }
   for (size_t i = 0; i < rows.size(); ++i) {

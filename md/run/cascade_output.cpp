@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "io/text_file.hpp"
 #include "md/run/simulation.hpp"
 #include "potentials/zbl_splice.hpp"
 
@@ -74,6 +75,7 @@ void Simulation::finish_cascade_report() {
     out << "time_ps,step,vacancies,interstitials,clusters\n";
     for (const auto& row : cascade.defects->series())
       out << fmt::format("{:.9g},{:.0f},{:.0f},{:.0f},{:.0f}\n", row[0], row[1], row[2], row[3], row[4]);
+    io::check_written(out, settings.output_dir + "/defects.csv", "defect file");
   }
 }
 

@@ -1,12 +1,15 @@
 // The wafermd program end to end: bad input exits 2 with "error: FILE:LINE: ..." and writes nothing; failed
 // runs exit 3 naming the atom and the step; a good run writes the output directory.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "io/checkpoint.hpp"
+#include "io/text_file.hpp"
 #include "md/programs/program.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
@@ -199,6 +202,106 @@ TEST(Program, HelpAndVersion) {
   EXPECT_EQ(v.status, 0);
   EXPECT_NE(v.out.find("wafermd"), std::string::npos);
   EXPECT_EQ(run_wafermd_in(dir, "run").status, 2);
+}
+
+// Kokkos's own options stay behind --kokkos-help: --help lists wafermd's alone.
+TEST(Program, HelpListsOurOptionsOnly) {
+  const std::string dir = wmd::test::scratch_dir("help_ours");
+  for (const char* args : {"--help", "model --help", "run --help"}) {
+    const Result r = run_wafermd_in(dir, args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.out.find("kokkos-"), std::string::npos) << args << ": " << r.out;
+    EXPECT_NE(r.out.find("--help"), std::string::npos) << args << ": " << r.out;
+  }
+  const Result k = run_wafermd_in(dir, "--kokkos-help");
+  EXPECT_EQ(k.status, 0) << k.err;
+  EXPECT_NE(k.out.find("kokkos-"), std::string::npos) << k.out;
+}
+
+// A lost write to the run's own outputs (log.txt, thermo.csv; here the full device /dev/full stands for a
+// full disk) fails the run (exit 3) naming the file, never exit 0 with output missing.
+TEST(Program, LostWritesToLogAndThermoFilesFailTheRun) {
+  for (const char* name : {"log.txt", "thermo.csv.partial"}) {
+    const std::string dir = wmd::test::scratch_dir(std::string("full_") + name);
+    fs::create_directories(dir + "/out");
+    fs::remove(dir + "/out/" + name);
+    fs::create_symlink("/dev/full", dir + "/out/" + name);
+    std::ofstream(dir + "/in.a") << kHead << "fix 1 all nve\nthermo 1\nrun 20\n";
+    const Result r = run_wafermd_in(dir, "run in.a --output out");
+    EXPECT_EQ(r.status, 3) << name << ": " << r.err;
+    EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  }
+}
+
+// A restart file written through a symlink replaces the file the link points to; the link survives.
+TEST(Program, RestartThroughASymlinkKeepsTheLink) {
+  const std::string dir = wmd::test::scratch_dir("restart_symlink");
+  fs::create_directories(dir + "/store");
+  fs::create_symlink("store/real.restart", dir + "/link.restart");
+  std::ofstream(dir + "/in.a") << kHead << "write_restart link.restart\nwrite_restart link.restart\n";
+  const Result r = run_wafermd_in(dir, "run in.a --output out");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.restart"));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir + "/store/real.restart")));
+  EXPECT_FALSE(fs::exists(dir + "/link.restart.tmp"));
+}
+
+// An atomic replace never replaces what is not a regular file: a FIFO (or a device) named as a restart file
+// is refused at the command (exit 2), naming it, and is still there afterwards.
+TEST(Program, RestartOntoAFifoIsRefusedAndTheFifoKept) {
+  const std::string dir = wmd::test::scratch_dir("restart_fifo");
+  fs::remove(dir + "/a.fifo");
+  ASSERT_EQ(::mkfifo((dir + "/a.fifo").c_str(), 0600), 0);
+  std::ofstream(dir + "/in.a") << kHead << "write_restart a.fifo\n";
+  const Result r = run_wafermd_in(dir, "run in.a --output out");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: in.a:10: restart file 'a.fifo' is not a regular file", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  EXPECT_EQ(fs::symlink_status(dir + "/a.fifo").type(), fs::file_type::fifo);
+}
+
+// The writer's own check (a node that appears after the dry run): links followed one by one, a dangling
+// link names the file to create, a FIFO or directory refused, and write_checkpoint leaves the FIFO alone.
+TEST(Program, AtomicReplaceTargetFollowsLinksAndRefusesNodes) {
+  const std::string dir = wmd::test::scratch_dir("atomic_target");
+  fs::create_directories(dir + "/d");
+  std::ofstream(dir + "/d/real") << "x";
+  fs::create_symlink("d/real", dir + "/one");
+  fs::create_symlink("one", dir + "/two");
+  fs::create_symlink("d/none", dir + "/dangling");
+  ASSERT_EQ(::mkfifo((dir + "/f").c_str(), 0600), 0);
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/two", "x"), dir + "/d/real");
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/dangling", "x"), dir + "/d/none");
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/new", "x"), dir + "/new");
+  EXPECT_THROW(wmd::io::atomic_replace_target(dir + "/f", "x"), wmd::RunError);
+  EXPECT_THROW(wmd::io::atomic_replace_target(dir + "/d", "x"), wmd::RunError);
+  EXPECT_THROW(wmd::io::write_checkpoint(dir + "/f", wmd::io::CheckpointData{}), wmd::RunError);
+  EXPECT_EQ(fs::symlink_status(dir + "/f").type(), fs::file_type::fifo);
+  EXPECT_FALSE(fs::exists(dir + "/f.tmp"));
+}
+
+// A checkpoint that cannot be written (a full disk: its temporary file on /dev/full) is a RunError naming the
+// checkpoint; the last good checkpoint is kept and the half-written temporary removed.
+TEST(Program, ACheckpointOnAFullDiskFailsNamingItAndKeepsTheLastGoodOne) {
+  const std::string dir = wmd::test::scratch_dir("checkpoint_full");
+  std::ofstream(dir + "/ck.h5") << "the last good checkpoint";
+  fs::create_symlink("/dev/full", dir + "/ck.h5.tmp");
+  wmd::io::CheckpointData d;
+  d.reals["x"] = std::vector<double>(100000, 1.0);
+  try {
+    wmd::io::write_checkpoint(dir + "/ck.h5", d);
+    ADD_FAILURE() << "no error";
+  } catch (const wmd::RunError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cannot write checkpoint file '" + dir + "/ck.h5'", 0), 0u)
+        << e.what();
+  }
+  std::ifstream in(dir + "/ck.h5");
+  std::string kept;
+  std::getline(in, kept);
+  EXPECT_EQ(kept, "the last good checkpoint");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir + "/ck.h5.tmp")));
+  EXPECT_EQ(fs::status("/dev/full").type(), fs::file_type::character);
 }
 
 }  // namespace
