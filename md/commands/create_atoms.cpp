@@ -136,11 +136,7 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
           a.fail("create_atoms random: 10^8 random points missed region " + region->id);
         for (int d = 0; d < 3; ++d) x[d] = lo[d] + rng.uniform() * (hi[d] - lo[d]);
         if (region && !region->match(x[0], x[1], x[2])) continue;
-        if (grid) {
-          bool close = false;
-          grid->visit(x[0], x[1], x[2], [&close](int, double, bool) { close = true; });
-          if (close) continue;
-        }
+        if (grid && grid->any_within(x[0], x[1], x[2])) continue;
         ok = true;
         break;
       }
