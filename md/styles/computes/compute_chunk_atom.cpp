@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/memory_budget.hpp"
 #include "md/styles/style_args.hpp"
 
 namespace wmd::md {
@@ -125,19 +124,6 @@ int ComputeChunkAtom::setup_bins(const State& s) {
     if (!(nbins_real <= kMaxBins)) too_many(nbins_real);
     nlayers_[m] = static_cast<int>(layers);
     nbins *= nlayers_[m];
-  }
-  // The bin centres here, and per bin in whatever averages the chunks (fix ave/chunk charges its own).
-  memory::check_allocation("compute chunk/atom " + id_ + " with " + std::to_string(nbins) + " bins",
-                           nbins_real * (8.0 * s_.ndim + 8.0), pos_);
-  // Bin centres, the last dimension varying fastest.
-  coord_.assign(static_cast<size_t>(nbins) * s_.ndim, 0.0);
-  for (int b = 0; b < nbins; ++b) {
-    int rest = b;
-    for (int m = s_.ndim - 1; m >= 0; --m) {
-      const int k = rest % nlayers_[m];
-      rest /= nlayers_[m];
-      coord_[static_cast<size_t>(b) * s_.ndim + m] = offset_[m] + (k + 0.5) * s_.delta[m];
-    }
   }
   return nbins;
 }
