@@ -37,13 +37,9 @@ void shrink_wrap(Box& b, const Atoms& a, const Comm& comm, const io::ArgCursor& 
   }
 }
 
-/// The most box widths an atom may lie outside a periodic box before remap_atoms: each width is one pass
-/// of its loops and one image count, so a box shrunk far below the atoms' spread (a width of 1e-9 Å) would
-/// loop ~10^10 times per atom and overflow the image flags.
-constexpr double kMaxRemapWidths = 1e6;
-
 /// LAMMPS's Domain::remap of every atom: while loops along periodic directions, image flags updated. The
-/// loops' length is checked first, on every rank together.
+/// loops' length (kMaxRemapWidths: a box shrunk to 1e-9 Å looped ~10^10 times per atom) is checked first,
+/// on every rank together.
 void remap_atoms(const Box& b, Atoms& a, const Comm& comm, const io::ArgCursor& cur) {
   std::vector<double>* pos[3] = {&a.x, &a.y, &a.z};
   std::vector<int>* img[3] = {&a.ix, &a.iy, &a.iz};
@@ -51,9 +47,7 @@ void remap_atoms(const Box& b, Atoms& a, const Comm& comm, const io::ArgCursor& 
   for (int d = 0; d < 3; ++d) {
     if (!b.periodic(d)) continue;
     for (size_t i = 0; i < a.size(); ++i) {
-      const double x = (*pos[d])[i];
-      const double out = x < b.lo[d] ? b.lo[d] - x : x >= b.hi[d] ? x - b.hi[d] : 0.0;
-      widths[d] = std::fmax(widths[d], out / b.prd(d));
+      widths[d] = std::fmax(widths[d], widths_outside((*pos[d])[i], b.lo[d], b.hi[d], b.prd(d)));
     }
   }
   comm.max(widths, 3);

@@ -102,7 +102,16 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
   } else if (style == "box" || style == "region") {
     n = create_lattice_atoms(sim.state, sim.lattice, basis_type, region, first_id, mine, first_order, c.pos);
   } else if (style == "single") {
-    if (remap) remap_point(box, xone);
+    if (remap) {
+      for (int d = 0; d < 3; ++d)
+        if (box.periodic(d) &&
+            !(widths_outside(xone[d], box.lo[d], box.hi[d], box.prd(d)) <= kMaxRemapWidths))
+          a.fail(
+              fmt::format("create_atoms single: the point is more than {:.0e} box widths outside the box "
+                          "along {}; remap cannot wrap it back",
+                          kMaxRemapWidths, "xyz"[d]));
+      remap_point(box, xone);
+    }
     if (xone[0] >= box.lo[0] && xone[0] < box.hi[0] && xone[1] >= box.lo[1] && xone[1] < box.hi[1] &&
         xone[2] >= box.lo[2] && xone[2] < box.hi[2]) {
       if (mine(xone[0], xone[1], xone[2]))
