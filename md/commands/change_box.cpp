@@ -37,10 +37,26 @@ void shrink_wrap(Box& b, const Atoms& a, const Comm& comm, const io::ArgCursor& 
   }
 }
 
-/// LAMMPS's Domain::remap of every atom: while loops along periodic directions, image flags updated.
-void remap_atoms(const Box& b, Atoms& a) {
+/// LAMMPS's Domain::remap of every atom: while loops along periodic directions, image flags updated. The
+/// loops' length (kMaxRemapWidths: a box shrunk to 1e-9 Å looped ~10^10 times per atom) is checked first,
+/// on every rank together.
+void remap_atoms(const Box& b, Atoms& a, const Comm& comm, const io::ArgCursor& cur) {
   std::vector<double>* pos[3] = {&a.x, &a.y, &a.z};
   std::vector<int>* img[3] = {&a.ix, &a.iy, &a.iz};
+  double widths[3] = {0.0, 0.0, 0.0};
+  for (int d = 0; d < 3; ++d) {
+    if (!b.periodic(d)) continue;
+    for (size_t i = 0; i < a.size(); ++i) {
+      widths[d] = std::fmax(widths[d], widths_outside((*pos[d])[i], b.lo[d], b.hi[d], b.prd(d)));
+    }
+  }
+  comm.max(widths, 3);
+  for (int d = 0; d < 3; ++d)
+    if (!(widths[d] <= kMaxRemapWidths))
+      cur.fail(fmt::format(
+          "change_box leaves atoms {:.3g} box widths outside the new box along {} (its width {:.3g}); more "
+          "than {:.0e} widths cannot be wrapped back",
+          widths[d], "xyz"[d], b.prd(d), kMaxRemapWidths));
   for (int d = 0; d < 3; ++d) {
     if (!b.periodic(d)) continue;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -214,7 +230,7 @@ void cmd_change_box(Simulation& sim, const io::Command& c) {
     }
   }
   shrink_wrap(b, at, sim.comm, a);
-  remap_atoms(b, at);
+  remap_atoms(b, at, sim.comm, a);
   ++sim.state.edits;
   sim.forces_current = false;
   if (!sim.dry_run) {

@@ -54,7 +54,11 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
   std::vector<int> basis_type(sim.lattice.basis.size(), type);
   bool lattice_units = true, remap = false;
   double overlap = 0.0;
-  long long maxtry = 10;
+  // Newer LAMMPS's maxtry (Debian's 2021 lmp has neither keyword and tries until the region is hit): with
+  // overlap or maxtry given, every try counts (a region miss too), 1000 by default, and an atom that used
+  // them all is skipped.
+  long long maxtry = 1000;
+  bool bounded_tries = false;
   while (!a.done()) {
     const std::string key = a.word("a create_atoms keyword (basis, units, remap, overlap, maxtry)");
     if (key == "basis") {
@@ -69,9 +73,11 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
     } else if (key == "overlap") {
       if (style != "random") a.fail("create_atoms keyword overlap applies to style random only");
       overlap = a.positive("the overlap distance (Å)");
+      bounded_tries = true;
     } else if (key == "maxtry") {
       if (style != "random") a.fail("create_atoms keyword maxtry applies to style random only");
       maxtry = a.integer("the number of tries", 1, 1000000000LL);
+      bounded_tries = true;
     } else if (key == "mol" || key == "var" || key == "set" || key == "rotate" || key == "subset") {
       a.fail("create_atoms keyword '" + key + "' is not supported (basis, units, remap, overlap, maxtry)");
     } else {
@@ -96,7 +102,16 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
   } else if (style == "box" || style == "region") {
     n = create_lattice_atoms(sim.state, sim.lattice, basis_type, region, first_id, mine, first_order, c.pos);
   } else if (style == "single") {
-    if (remap) remap_point(box, xone);
+    if (remap) {
+      for (int d = 0; d < 3; ++d)
+        if (box.periodic(d) &&
+            !(widths_outside(xone[d], box.lo[d], box.hi[d], box.prd(d)) <= kMaxRemapWidths))
+          a.fail(
+              fmt::format("create_atoms single: the point is more than {:.0e} box widths outside the box "
+                          "along {}; remap cannot wrap it back",
+                          kMaxRemapWidths, "xyz"[d]));
+      remap_point(box, xone);
+    }
     if (xone[0] >= box.lo[0] && xone[0] < box.hi[0] && xone[1] >= box.lo[1] && xone[1] < box.hi[1] &&
         xone[2] >= box.lo[2] && xone[2] < box.hi[2]) {
       if (mine(xone[0], xone[1], xone[2]))
@@ -131,16 +146,12 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
       double x[3];
       bool ok = false;
       for (long long tries = 0;; ++tries) {
-        if (overlap > 0.0 && tries >= maxtry) break;
-        if (overlap <= 0.0 && tries >= 100000000LL)
+        if (bounded_tries && tries >= maxtry) break;
+        if (!bounded_tries && tries >= 100000000LL)
           a.fail("create_atoms random: 10^8 random points missed region " + region->id);
         for (int d = 0; d < 3; ++d) x[d] = lo[d] + rng.uniform() * (hi[d] - lo[d]);
         if (region && !region->match(x[0], x[1], x[2])) continue;
-        if (grid) {
-          bool close = false;
-          grid->visit(x[0], x[1], x[2], [&close](int, double, bool) { close = true; });
-          if (close) continue;
-        }
+        if (grid && grid->any_within(x[0], x[1], x[2])) continue;
         ok = true;
         break;
       }
@@ -157,10 +168,8 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
       }
     }
     if (failed > 0)
-      note = fmt::format(
-          "WARNING: create_atoms random inserted {} of {} atoms: {} found no place {} Å from "
-          "every other atom in {} tries",
-          n, nrandom, failed, overlap, maxtry);
+      note = fmt::format("WARNING: Only inserted {} particles out of {} ({} found no place in {} tries)", n,
+                         nrandom, failed, maxtry);
   }
   ++sim.state.edits;
   sim.forces_current = false;

@@ -43,6 +43,16 @@ inline bool box_interval_ok(double lo, double hi) {
   return std::fabs(lo) < kMaxBoxCoordinate && std::fabs(hi) < kMaxBoxCoordinate && lo < hi;
 }
 
+/// The most box widths a point may lie outside a periodic box when a command remaps it with LAMMPS's
+/// Domain::remap (one width per pass of its while loops): beyond it the loops would run ~forever (a box
+/// 1e-9 Å wide, a point at 1e15 Å) and the image count would overflow.
+inline constexpr double kMaxRemapWidths = 1e6;
+
+/// How many box widths x lies outside [lo, hi) of width prd (0 inside; NaN stays NaN).
+inline double widths_outside(double x, double lo, double hi, double prd) {
+  return (x < lo ? lo - x : x >= hi ? x - hi : 0.0) / prd;
+}
+
 /// An image count that no longer fits an int means the motion diverged (a huge timestep or force): a failed
 /// run, not a silently truncated image flag.
 inline void check_image_jump(double image) {

@@ -12,7 +12,8 @@ namespace wmd::md {
 class PointGrid {
  public:
   PointGrid(const Box& box, double cut) : box_(box), cut_(cut) {
-    for (int d = 0; d < 3; ++d) n_[d] = std::max(1, std::min(256, static_cast<int>(box.prd(d) / cut)));
+    // Capped in floating point first: a cutoff far below the box width must not overflow the int.
+    for (int d = 0; d < 3; ++d) n_[d] = std::max(1, static_cast<int>(std::fmin(256.0, box.prd(d) / cut)));
     head_.assign(static_cast<size_t>(n_[0]) * n_[1] * n_[2], -1);
   }
   /// Adds point k (indices must be added in increasing order, from 0).
@@ -23,6 +24,41 @@ class PointGrid {
     xs_[3 * k] = x, xs_[3 * k + 1] = y, xs_[3 * k + 2] = z;
     next_[k] = head_[c];
     head_[c] = k;
+  }
+  /// True when some stored point's nearest image is closer than the cutoff (create_atoms … overlap). Only
+  /// the nearest image is measured, so the cost does not grow with how many images a long cutoff reaches.
+  bool any_within(double x, double y, double z) const {
+    const double p[3] = {x, y, z};
+    int lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) {
+      const double f = (p[d] - box_.lo[d]) / box_.prd(d) * n_[d], reach = cut_ / box_.prd(d) * n_[d];
+      const double a = std::floor(f - reach) - 1.0, b = std::floor(f + reach) + 1.0;
+      if (!(b - a + 1.0 < n_[d])) {
+        lo[d] = 0, hi[d] = n_[d] - 1;  // each cell once (also for a non-finite reach)
+      } else {
+        lo[d] = static_cast<int>(a), hi[d] = static_cast<int>(b);
+        if (!box_.periodic(d)) lo[d] = std::max(lo[d], 0), hi[d] = std::min(hi[d], n_[d] - 1);
+      }
+    }
+    const double cutsq = cut_ * cut_;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+      for (int cy = lo[1]; cy <= hi[1]; ++cy)
+        for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+          const int c[3] = {cx, cy, cz};
+          int w[3];
+          for (int d = 0; d < 3; ++d) w[d] = ((c[d] % n_[d]) + n_[d]) % n_[d];
+          for (int k = head_[(static_cast<size_t>(w[2]) * n_[1] + w[1]) * n_[0] + w[0]]; k >= 0;
+               k = next_[k]) {
+            double rsq = 0.0;
+            for (int d = 0; d < 3; ++d) {
+              double delta = p[d] - xs_[3 * k + d];
+              if (box_.periodic(d)) delta -= box_.prd(d) * std::nearbyint(delta / box_.prd(d));
+              rsq += delta * delta;
+            }
+            if (rsq < cutsq) return true;
+          }
+        }
+    return false;
   }
   /// Calls fn(k, rsq, shifted) for every stored point k with an image closer than the cutoff to (x, y, z);
   /// `shifted` is true for an image across a periodic face (LAMMPS's ghost atoms).

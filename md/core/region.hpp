@@ -34,6 +34,10 @@ class RegionShape {
   }
   /// True for regions built from other regions (union, intersect): their sub-regions prematch themselves.
   virtual void prematch_parts() const {}
+  /// Nesting depth (1 for a plain shape) and the number of plain shapes one inside() may test (each use of
+  /// a shared sub-region counts): union and intersect bound both when they are defined.
+  virtual int depth() const { return 1; }
+  virtual double tests() const { return 1.0; }
 };
 
 class Region {

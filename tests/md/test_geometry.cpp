@@ -182,6 +182,18 @@ TEST(LammpsGeometry, CreateAtomsRandomOverlapKeepsItsDistance) {
   EXPECT_EQ(a.max_id(), 108 + added);
 }
 
+TEST(LammpsGeometry, CreateAtomsRandomMaxtryCountsRegionMisses) {
+  // Newer LAMMPS: maxtry bounds every try, a miss of the region too, with or without overlap; an atom out
+  // of tries is skipped (two spheres of 1e-3 Å at opposite corners of their 8 Å bounding box are hit once in
+  // ~10^10 tries).
+  wmd::test::ScriptRun run(
+      "units metal\nregion box block 0 10 0 10 0 10 units box\ncreate_box 1 box\n"
+      "region a sphere 1 1 1 0.001 units box\nregion b sphere 9 9 9 0.001 units box\n"
+      "region tiny union 2 a b\ncreate_atoms 1 random 20 5 tiny maxtry 7\n",
+      wmd::test::scratch_dir("geometry_maxtry"));
+  EXPECT_EQ(run.state().atoms.size(), 0u);
+}
+
 TEST(LammpsGeometry, ShearExamplesGetPastTheirGeometryLines) {
   // examples/shear/in.shear and in.shear.void, unchanged: their lattice, regions, groups, set and (void)
   // delete_atoms lines run (the scripts now run to the end; StylesLammps.examples_shear* compares them with

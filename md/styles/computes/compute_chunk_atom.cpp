@@ -7,7 +7,10 @@
 // bin/cylinder, c_ID, f_ID, v_name) and compress, limit, ids once|nfreq are refused.
 #include "md/styles/computes/compute_chunk_atom.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 
 #include "md/styles/style_args.hpp"
 
@@ -72,6 +75,14 @@ void ComputeChunkAtom::bounds(const State& s, int d, double& lo, double& hi) con
 // LAMMPS's setup_xyz_bins: the bin edges nearest below the lower bound and above the upper one, on the
 // origin's grid.
 int ComputeChunkAtom::setup_bins(const State& s) {
+  // Bin counts come from input widths: each layer count and their product are checked in floating point
+  // before any int conversion or allocation (a product past INT_MAX would wrap).
+  const double kMaxBins = 2147483647.0;
+  auto too_many = [&](double n) {
+    fail_input(pos_, "compute chunk/atom " + id_ + ": " + fmt::format("{:.4g}", n) +
+                         " bins is more than the 2147483647 a chunk ID can count (widen delta or bound)");
+  };
+  double nbins_real = 1.0;
   int nbins = 1;
   for (int m = 0; m < s_.ndim; ++m) {
     const int d = s_.dim[m];
@@ -86,6 +97,9 @@ int ComputeChunkAtom::setup_bins(const State& s) {
       origin = binhi;
     else if (s_.origin_flag[m] == Origin::center)
       origin = 0.5 * (binlo + binhi);
+    // The layers between the origin and either bound must count in an int (as LAMMPS's casts do).
+    const double reach = std::max(std::fabs(binlo - origin), std::fabs(binhi - origin)) * invdelta_[m];
+    if (!(reach < kMaxBins - 2.0)) too_many(reach);
     double lo, hi;
     if (origin < binlo) {
       const int n = static_cast<int>((binlo - origin) * invdelta_[m]);
@@ -105,18 +119,11 @@ int ComputeChunkAtom::setup_bins(const State& s) {
     }
     if (lo > hi) fail_input(pos_, "compute chunk/atom " + id_ + ": invalid bin bounds");
     offset_[m] = lo;
-    nlayers_[m] = static_cast<int>((hi - lo) * invdelta_[m] + 0.5);
+    const double layers = std::floor((hi - lo) * invdelta_[m] + 0.5);
+    nbins_real *= layers;
+    if (!(nbins_real <= kMaxBins)) too_many(nbins_real);
+    nlayers_[m] = static_cast<int>(layers);
     nbins *= nlayers_[m];
-  }
-  // Bin centres, the last dimension varying fastest.
-  coord_.assign(static_cast<size_t>(nbins) * s_.ndim, 0.0);
-  for (int b = 0; b < nbins; ++b) {
-    int rest = b;
-    for (int m = s_.ndim - 1; m >= 0; --m) {
-      const int k = rest % nlayers_[m];
-      rest /= nlayers_[m];
-      coord_[static_cast<size_t>(b) * s_.ndim + m] = offset_[m] + (k + 0.5) * s_.delta[m];
-    }
   }
   return nbins;
 }

@@ -52,7 +52,13 @@ class ComputeChunkAtom : public Compute {
   int nchunk() const { return nchunk_; }
   /// Coordinates per chunk: bins have ndim (their centres), types none.
   int ncoord() const { return s_.style == Style::bin ? s_.ndim : 0; }
-  double coord(int chunk, int k) const { return coord_[static_cast<size_t>(chunk) * ncoord() + k]; }
+  /// Bin centre k of a chunk (0-based), the last dimension varying fastest; computed, not stored, so the
+  /// bins cost no memory here.
+  double coord(int chunk, int k) const {
+    int rest = chunk;
+    for (int m = s_.ndim - 1; m > k; --m) rest /= nlayers_[m];
+    return offset_[k] + (rest % nlayers_[k] + 0.5) * s_.delta[k];
+  }
   /// The volume of one bin (Å³); the box volume for types.
   double chunk_volume() const { return volume_; }
 
@@ -69,7 +75,6 @@ class ComputeChunkAtom : public Compute {
   const void* lock_owner_ = nullptr;  // the fix holding the lock (compared, never dereferenced)
   double offset_[3] = {0.0, 0.0, 0.0}, invdelta_[3] = {1.0, 1.0, 1.0};
   int nlayers_[3] = {1, 1, 1};
-  std::vector<double> coord_;
   double volume_ = 1.0;
   std::vector<int> ichunk_;
   SourcePos pos_;

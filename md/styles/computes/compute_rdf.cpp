@@ -7,6 +7,7 @@
 // LAMMPS's ghost atoms and is refused as lmp refuses it.
 #include <cmath>
 
+#include "base/memory_budget.hpp"
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/all_neighbors.hpp"
 
@@ -132,6 +133,11 @@ std::unique_ptr<Compute> make(const ComputeArgs& c) {
     pairs.push_back(p);
   }
   if (pairs.empty()) pairs.push_back({1, nt, 1, nt});
+  // Nbin comes from input: per bin the array (1 + 2·Npairs columns), the pair counts, and the copy a
+  // reader of the array (fix ave/time) keeps, asked of the memory budget before any is allocated.
+  const double cols = 1.0 + 2.0 * static_cast<double>(pairs.size());
+  memory::check_allocation("compute rdf " + c.id + " with " + std::to_string(nbin) + " bins",
+                           8.0 * nbin * (2.0 * cols + static_cast<double>(pairs.size())), c.a.pos());
   return std::make_unique<ComputeRdf>(c, nbin, std::move(pairs), cut);
 }
 

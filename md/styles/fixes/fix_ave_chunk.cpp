@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "base/memory_budget.hpp"
 #include "base/units.hpp"
 #include "md/styles/averaging.hpp"
 #include "md/styles/computes/compute_chunk_atom.hpp"
@@ -52,6 +53,22 @@ class FixAveChunk : public Fix {
     for (size_t k = 0; k < f.ctx.s.group_names.size(); ++k)
       if ((1u << k) == group_) group_name_ = f.ctx.s.group_names[k];
     nvalid_ = next_valid(f.ctx.s.step);
+    charge(rows0_);
+  }
+
+  /// Checks the per-chunk arrays against the memory budget before they are sized (the chunk count comes
+  /// from input bin widths): per value and count, the total, the Nrepeat sum, one sample, its reduction
+  /// (3 words) and its result, plus the window's history and the coordinates.
+  void charge(int nchunk) const {
+    const double per_chunk =
+        8.0 * ((which_.size() + 1.0) * (7.0 + (o_.ave == Options::window ? o_.nwindow : 0)) + ncoord_);
+    memory::check_allocation("fix ave/chunk " + id_ + " over " + std::to_string(nchunk) + " chunks",
+                             per_chunk * nchunk, pos_);
+    // One reduction holds every chunk's values: its length is an int.
+    if (static_cast<double>(nchunk) * (which_.size() + 1.0) > 2147483647.0)
+      fail_input(pos_, "fix ave/chunk " + id_ + ": " + std::to_string(nchunk) + " chunks of " +
+                           std::to_string(which_.size() + 1) +
+                           " values are more than one reduction can hold");
   }
 
   OutputShape shape() const override {
@@ -121,7 +138,9 @@ class FixAveChunk : public Fix {
     if (irepeat_ == 0) {
       // The chunks of this Nfreq average, held until its last sample (for ever with running or window
       // averages: LAMMPS's lock).
-      nchunk_ = chunks_->setup_chunks(c.s);
+      const int nchunk = chunks_->setup_chunks(c.s);
+      if (nchunk != nchunk_) charge(nchunk);
+      nchunk_ = nchunk;
       if (nrepeat_ > 1 || o_.ave != Options::one) chunks_->lock(id_, this);
       const size_t n = static_cast<size_t>(nchunk_) * nv;
       if (many_.size() != n) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/memory_budget.hpp"
 #include "md/styles/averaging.hpp"
 
 namespace wmd::md {
@@ -218,6 +219,11 @@ FixAveHisto::FixAveHisto(const FixArgs& f, Setup s)
       pos_(f.a.pos()) {
   const bool extra = o_.beyond == Options::extra;
   if (extra) nbins_ += 2;
+  // Per bin: its coordinate, this step's, this Nfreq's and the total counts, the reduction (3 words) and the
+  // window's history; Nbin comes from input, so the budget is asked first.
+  memory::check_allocation(
+      "fix " + style_ + " " + id_ + " with " + std::to_string(nbins_) + " bins",
+      8.0 * nbins_ * (7.0 + (o_.ave == Options::window ? static_cast<double>(o_.nwindow) : 0.0)), pos_);
   const double binsize = (hi_ - lo_) / (extra ? nbins_ - 2 : nbins_);
   bininv_ = 1.0 / binsize;
   coord_.resize(nbins_);

@@ -1,5 +1,7 @@
 // `region ID union N reg1 reg2 …` and `region ID intersect N reg1 reg2 …`: points any (all) of the
 // sub-regions match, each with its own side and motion.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -47,7 +49,18 @@ class RegCombined : public RegionShape {
   void prematch_parts() const override {
     for (const Region& r : parts) r.prematch();
   }
+  int depth() const override { return depth_; }
+  double tests() const override { return tests_; }
+  int depth_ = 1;
+  double tests_ = 0.0;
 };
+
+// Sub-regions are held by value, so a region cannot contain itself; but nesting is recursive (inside(),
+// prematch, the destructor: 300,000 levels overflow the stack) and a region used twice at each of 40 levels
+// is tested 2^40 times per point. Both are bounded when the region is defined, as expressions bound their
+// nesting.
+constexpr int kMaxRegionDepth = 200;
+constexpr double kMaxRegionTests = 100000.0;
 
 std::shared_ptr<RegionShape> make_combined(RegionArgs& r, bool any) {
   auto s = std::make_shared<RegCombined>();
@@ -58,7 +71,16 @@ std::shared_ptr<RegionShape> make_combined(RegionArgs& r, bool any) {
     const auto it = r.regions.find(rid);
     if (it == r.regions.end()) r.a.fail("region " + r.id + ": unknown region '" + rid + "'");
     s->parts.push_back(it->second);
+    s->depth_ = std::max(s->depth_, 1 + it->second.shape().depth());
+    s->tests_ += it->second.shape().tests();
   }
+  if (s->depth_ > kMaxRegionDepth)
+    r.a.fail("region " + r.id + ": regions nested more than " + std::to_string(kMaxRegionDepth) +
+             " levels deep (union and intersect of unions and intersects)");
+  if (s->tests_ > kMaxRegionTests)
+    r.a.fail("region " + r.id + " would test " + fmt::format("{:.4g}", s->tests_) +
+             " plain regions for each point, more than " + std::to_string(static_cast<int>(kMaxRegionTests)) +
+             " (sub-regions used many times over)");
   return s;
 }
 
