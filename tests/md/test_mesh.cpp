@@ -295,6 +295,8 @@ TEST(MeshBackend, LocalTriggerMissesNoPairInACascade) {
     if (c.name == "fix" && c.args.size() > 2 && c.args[2] == "langevin")
       c.args.insert(c.args.end(), {"noise", "hashed"});
   y.settings.output_dir = dir + "/out";
+  std::filesystem::create_directories(
+      y.settings.output_dir);  // as the program makes it (defects.csv goes there)
   io::Log log;
   md::Simulation sim(log, y.settings, false, nullptr);
   auto* mesh = dynamic_cast<md::mesh::MeshBackend*>(&*sim.backend);
