@@ -281,7 +281,21 @@ INSTANTIATE_TEST_SUITE_P(
         LammpsError{"file_missing", 1, "no.such.file"},
         LammpsError{"atom_variable_in_equal", 4, "Atom-style variable in equal-style variable formula"},
         LammpsError{"substitute_atom_variable", 3, "Substitution for illegal variable"},
-        LammpsError{"boolean_word_with_dash", 2, "Invalid Boolean syntax"}),
+        LammpsError{"boolean_word_with_dash", 2, "Invalid Boolean syntax"},
+        // Commands (issue 41): region prism, deform, force fixes, displace_atoms, velocity, fix print
+        LammpsError{"prism_flat", 8, "ylo must be less than yhi"},
+        LammpsError{"prism_tilt_infinite", 8, "INF at both ends"},
+        LammpsError{"deform_volume_alone", 9, "Fix deform volume setting is invalid"},
+        LammpsError{"deform_volume_all", 9, "Fix deform volume setting is invalid"},
+        LammpsError{"deform_shrink_wrapped", 7, "Cannot use fix deform on a shrink-wrapped boundary"},
+        LammpsError{"addforce_energy_constant", 10, "Cannot use variable energy with constant force", false},
+        LammpsError{"addforce_missing_variable", 9, "variable nope does not exist", false},
+        LammpsError{"aveforce_atom_variable", 10, "must be equal-style", false},
+        LammpsError{"setforce_minimize", 8, "Cannot use non-zero forces in an energy minimization", false},
+        LammpsError{"addforce_minimize", 9, "Must use variable energy with fix addforce", false},
+        LammpsError{"displace_missing_variable", 8, "variable nope does not exist"},
+        LammpsError{"velocity_string_variable", 10, "must be equal- or atom-style"},
+        LammpsError{"print_bad_step", 10, "Fix print timestep variable returned a bad timestep", false}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ScriptErrors, AtomValueOfAMissingAtom) {
