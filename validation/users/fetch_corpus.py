@@ -6,7 +6,7 @@ recorded commit and checks their sha256.
 
 usage: validation/users/fetch_corpus.py [--mirrors DIR] [--clone [--cache DIR]] [NAME...]
 
---mirrors DIR (default /work/.mirror) holds one bare-or-normal git directory per repository as OWNER+NAME/repo (the
+--mirrors DIR (default $WAFERMD_CORPUS_MIRRORS; none when unset) holds one bare-or-normal git directory per repository as OWNER+NAME/repo (the
 layout the search tool's `fetch github:OWNER/NAME` leaves). An entry whose repository is not there is listed with
 the fetch to do, unless --clone is given: then the repository is cloned from https://github.com/OWNER/NAME into
 --cache DIR (default ~/.cache/wafermd-corpus) as OWNER+NAME/repo, the recorded commit is fetched if the clone
@@ -36,6 +36,8 @@ def git_show(gitdir, commit, path):
 
 def git_dir(root, repo):
     """The git directory of OWNER/NAME under root (bare, or the .git of a normal clone), or None."""
+    if not root:
+        return None
     d = os.path.join(root, repo.replace("/", "+"), "repo")
     if os.path.isdir(os.path.join(d, ".git")):
         return os.path.join(d, ".git")
@@ -60,7 +62,8 @@ def clone(cache, repo, commit):
 
 def main():
     args = sys.argv[1:]
-    mirrors, cache, use_clone = "/work/.mirror", os.path.expanduser("~/.cache/wafermd-corpus"), False
+    mirrors = os.environ.get("WAFERMD_CORPUS_MIRRORS")
+    cache, use_clone = os.path.expanduser("~/.cache/wafermd-corpus"), False
     while args and args[0].startswith("--"):
         if args[0] == "--mirrors" and len(args) > 1:
             mirrors, args = args[1], args[2:]
