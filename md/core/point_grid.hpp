@@ -29,83 +29,77 @@ class PointGrid {
   /// the nearest image is measured, so the cost does not grow with how many images a long cutoff reaches.
   bool any_within(double x, double y, double z) const {
     const double p[3] = {x, y, z};
-    int lo[3], hi[3];
-    for (int d = 0; d < 3; ++d) {
-      const double f = (p[d] - box_.lo[d]) / box_.prd(d) * n_[d], reach = cut_ / box_.prd(d) * n_[d];
-      const double a = std::floor(f - reach) - 1.0, b = std::floor(f + reach) + 1.0;
-      if (!(b - a + 1.0 < n_[d])) {
-        lo[d] = 0, hi[d] = n_[d] - 1;  // each cell once (also for a non-finite reach)
-      } else {
-        lo[d] = static_cast<int>(a), hi[d] = static_cast<int>(b);
-        if (!box_.periodic(d)) lo[d] = std::max(lo[d], 0), hi[d] = std::min(hi[d], n_[d] - 1);
-      }
-    }
     const double cutsq = cut_ * cut_;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-      for (int cy = lo[1]; cy <= hi[1]; ++cy)
-        for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-          const int c[3] = {cx, cy, cz};
-          int w[3];
-          for (int d = 0; d < 3; ++d) w[d] = ((c[d] % n_[d]) + n_[d]) % n_[d];
-          for (int k = head_[(static_cast<size_t>(w[2]) * n_[1] + w[1]) * n_[0] + w[0]]; k >= 0;
-               k = next_[k]) {
-            double rsq = 0.0;
-            for (int d = 0; d < 3; ++d) {
-              double delta = p[d] - xs_[3 * k + d];
-              if (box_.periodic(d)) delta -= box_.prd(d) * std::nearbyint(delta / box_.prd(d));
-              rsq += delta * delta;
-            }
-            if (rsq < cutsq) return true;
-          }
-        }
-    return false;
+    return for_each_stored(p, [&](int k) {
+      double rsq = 0.0;
+      for (int d = 0; d < 3; ++d) {
+        double delta = p[d] - xs_[3 * k + d];
+        if (box_.periodic(d)) delta -= box_.prd(d) * std::nearbyint(delta / box_.prd(d));
+        rsq += delta * delta;
+      }
+      return rsq < cutsq;
+    });
   }
   /// Calls fn(k, rsq, shifted) for every stored point k with an image closer than the cutoff to (x, y, z);
   /// `shifted` is true for an image across a periodic face (LAMMPS's ghost atoms).
   template <class Fn>
   void visit(double x, double y, double z, Fn fn) const {
     const double p[3] = {x, y, z};
+    const double cutsq = cut_ * cut_;
+    for_each_stored(p, [&](int k) {
+      // The images of k along each periodic direction that come within the cutoff.
+      int s0[3], s1[3];
+      for (int d = 0; d < 3; ++d) {
+        s0[d] = s1[d] = 0;
+        if (!box_.periodic(d)) continue;
+        const double L = box_.prd(d), q = xs_[3 * k + d];
+        s0[d] = static_cast<int>(std::ceil((p[d] - cut_ - q) / L));
+        s1[d] = static_cast<int>(std::floor((p[d] + cut_ - q) / L));
+      }
+      for (int sz = s0[2]; sz <= s1[2]; ++sz)
+        for (int sy = s0[1]; sy <= s1[1]; ++sy)
+          for (int sx = s0[0]; sx <= s1[0]; ++sx) {
+            const double dx = p[0] - (xs_[3 * k] + sx * box_.prd(0));
+            const double dy = p[1] - (xs_[3 * k + 1] + sy * box_.prd(1));
+            const double dz = p[2] - (xs_[3 * k + 2] + sz * box_.prd(2));
+            const double rsq = dx * dx + dy * dy + dz * dz;
+            if (rsq < cutsq) fn(k, rsq, sx != 0 || sy != 0 || sz != 0);
+          }
+      return false;
+    });
+  }
+
+ private:
+  // Calls visit(k) for every stored point k in the cells the cutoff sphere around p can reach, each cell once
+  // (a span as wide as the grid is the grid: periodic images come from the caller's shifts), until visit
+  // returns true; returns whether it did. The range is found in floating point, so a cutoff far beyond the
+  // box cannot overflow an int.
+  template <class Visit>
+  bool for_each_stored(const double p[3], Visit visit) const {
     int lo[3], hi[3];
     for (int d = 0; d < 3; ++d) {
-      const double f = (p[d] - box_.lo[d]) / box_.prd(d) * n_[d];
-      lo[d] = static_cast<int>(std::floor(f - cut_ / box_.prd(d) * n_[d])) - 1;
-      hi[d] = static_cast<int>(std::floor(f + cut_ / box_.prd(d) * n_[d])) + 1;
-      if (!box_.periodic(d)) lo[d] = std::max(lo[d], 0), hi[d] = std::min(hi[d], n_[d] - 1);
-      // Each cell at most once (a span as wide as the grid is the grid): images come from the shifts below.
-      if (hi[d] - lo[d] + 1 >= n_[d]) lo[d] = 0, hi[d] = n_[d] - 1;
+      const double f = (p[d] - box_.lo[d]) / box_.prd(d) * n_[d], reach = cut_ / box_.prd(d) * n_[d];
+      const double a = std::floor(f - reach) - 1.0, b = std::floor(f + reach) + 1.0;
+      if (!box_.periodic(d)) {
+        lo[d] = static_cast<int>(std::fmax(a, 0.0)), hi[d] = static_cast<int>(std::fmin(b, n_[d] - 1.0));
+      } else if (!(b - a + 1.0 < n_[d])) {
+        lo[d] = 0, hi[d] = n_[d] - 1;  // also for a non-finite reach
+      } else {
+        lo[d] = static_cast<int>(a), hi[d] = static_cast<int>(b);
+      }
     }
-    const double cutsq = cut_ * cut_;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
       for (int cy = lo[1]; cy <= hi[1]; ++cy)
         for (int cx = lo[0]; cx <= hi[0]; ++cx) {
           const int c[3] = {cx, cy, cz};
           int w[3];
           for (int d = 0; d < 3; ++d) w[d] = ((c[d] % n_[d]) + n_[d]) % n_[d];
-          for (int k = head_[(static_cast<size_t>(w[2]) * n_[1] + w[1]) * n_[0] + w[0]]; k >= 0;
-               k = next_[k]) {
-            // The images of k along each periodic direction that come within the cutoff.
-            int s0[3], s1[3];
-            for (int d = 0; d < 3; ++d) {
-              s0[d] = s1[d] = 0;
-              if (!box_.periodic(d)) continue;
-              const double L = box_.prd(d), q = xs_[3 * k + d];
-              s0[d] = static_cast<int>(std::ceil((p[d] - cut_ - q) / L));
-              s1[d] = static_cast<int>(std::floor((p[d] + cut_ - q) / L));
-            }
-            for (int sz = s0[2]; sz <= s1[2]; ++sz)
-              for (int sy = s0[1]; sy <= s1[1]; ++sy)
-                for (int sx = s0[0]; sx <= s1[0]; ++sx) {
-                  const double dx = p[0] - (xs_[3 * k] + sx * box_.prd(0));
-                  const double dy = p[1] - (xs_[3 * k + 1] + sy * box_.prd(1));
-                  const double dz = p[2] - (xs_[3 * k + 2] + sz * box_.prd(2));
-                  const double rsq = dx * dx + dy * dy + dz * dz;
-                  if (rsq < cutsq) fn(k, rsq, sx != 0 || sy != 0 || sz != 0);
-                }
-          }
+          for (int k = head_[(static_cast<size_t>(w[2]) * n_[1] + w[1]) * n_[0] + w[0]]; k >= 0; k = next_[k])
+            if (visit(k)) return true;
         }
+    return false;
   }
 
- private:
   int cell_of(double x, double y, double z) const {
     const double p[3] = {x, y, z};
     int c[3];
