@@ -210,6 +210,8 @@ DET_CASES = {
                            _DET_THERMO.format(" lx f_1") + "run 40\n"),
     "npt_aniso": small_input(4, _DET_HOT + "fix 1 all npt temp 1200 1000 0.1 aniso 0 3000 0.2 drag 0.5\n" +
                              _DET_THERMO.format(" lx ly lz f_1") + "run 40\n"),
+    "nph": small_input(4, _DET_HOT + "fix 1 all nph aniso 0 3000 0.2 drag 0.5\n" +
+                       _DET_THERMO.format(" lx ly lz f_1") + "run 40\nrun 10\n"),
     "temp_berendsen": small_input(4, _DET_HOT + "fix 1 all nve\nfix 2 all temp/berendsen 1200 600 0.02\n" +
                                   _DET_THERMO.format(" f_2") + "run 40\n"),
     "temp_rescale": small_input(4, _DET_HOT + "fix 1 all nve\nfix 2 all temp/rescale 5 1200 600 10 0.5\n" +
