@@ -125,6 +125,12 @@ void read_threshold(Simulation& sim, io::ArgCursor& a, Dump& d) {
   d.thresholds.push_back(std::move(t));
 }
 
+bool ThresholdDumpStyle::modify(Simulation& sim, io::ArgCursor& a, const std::string& key, Dump& d) const {
+  if (key != "thresh") return false;
+  read_threshold(sim, a, d);
+  return true;
+}
+
 io::DumpFormats dump_formats(const Dump& d) {
   return io::DumpFormats{d.elements, d.column_formats, d.line_format};
 }

@@ -66,6 +66,13 @@ class TextDumpStyle : public DumpStyle {
   virtual std::string frame_text(const io::DumpFrame& f, const Dump& d) const = 0;
 };
 
+/// A per-atom dump whose atoms dump_modify thresh selects (custom and cfg, as LAMMPS 2021).
+class ThresholdDumpStyle : public TextDumpStyle {
+ public:
+  bool takes(const std::string& key) const override { return key == "thresh"; }
+  bool modify(Simulation& sim, io::ArgCursor& a, const std::string& key, Dump& d) const override;
+};
+
 using DumpRegistry = Registry<std::shared_ptr<const DumpStyle>>;
 
 /// The style that `name` (STYLE, or STYLE/gz where the style has it) names, or null; `gz` tells which.

@@ -9,7 +9,7 @@
 namespace wmd::md {
 namespace {
 
-class DumpCfg : public TextDumpStyle {
+class DumpCfg : public ThresholdDumpStyle {
  public:
   void read_columns(Simulation& sim, io::ArgCursor& a, Dump& d, const DumpHead& head) const override {
     if (!d.multifile && !head.one_shot)  // write_dump's one frame needs no '*' (LAMMPS's multifile_override)
@@ -23,12 +23,6 @@ class DumpCfg : public TextDumpStyle {
     const bool unwrapped = k.size() >= 5 && k[2] == "xsu" && k[3] == "ysu" && k[4] == "zsu";
     if (k.size() < 5 || k[0] != "mass" || k[1] != "type" || !(wrapped || unwrapped))
       a.fail("dump cfg columns must start with 'mass type xs ys zs' or 'mass type xsu ysu zsu'");
-  }
-  bool takes(const std::string& key) const override { return key == "thresh"; }
-  bool modify(Simulation& sim, io::ArgCursor& a, const std::string& key, Dump& d) const override {
-    if (key != "thresh") return false;
-    read_threshold(sim, a, d);
-    return true;
   }
   // Zero box entries end with a space, the mass and the element stand on lines of their own (each followed
   // by a space), the element defaults to "C", and unwrapped coordinates (xsu) are shrunk tenfold about the

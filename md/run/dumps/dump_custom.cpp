@@ -7,16 +7,10 @@
 namespace wmd::md {
 namespace {
 
-class DumpCustom : public TextDumpStyle {
+class DumpCustom : public ThresholdDumpStyle {
  public:
   void read_columns(Simulation& sim, io::ArgCursor& a, Dump& d, const DumpHead& /*head*/) const override {
     read_peratom_columns(sim, a, d);
-  }
-  bool takes(const std::string& key) const override { return key == "thresh"; }
-  bool modify(Simulation& sim, io::ArgCursor& a, const std::string& key, Dump& d) const override {
-    if (key != "thresh") return false;
-    read_threshold(sim, a, d);
-    return true;
   }
   std::string frame_text(const io::DumpFrame& f, const Dump& d) const override {
     return io::item_frame_text(f, dump_formats(d), "ATOMS", false);
