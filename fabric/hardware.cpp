@@ -14,7 +14,13 @@
 namespace wmd::fabric {
 namespace {
 
-const char* const kPresetNames[] = {"wse2", "wse3"};
+const char* const kPresetNames[] = {"wse2", "wse3", "cs2_sc24"};
+constexpr int kPresets = 3;
+const char* const kPresetTexts[] = {generated::wse2_yaml, generated::wse3_yaml, generated::cs2_sc24_yaml};
+
+bool is_preset(const std::string& name) {
+  return std::find(kPresetNames, kPresetNames + kPresets, name) != kPresetNames + kPresets;
+}
 
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& node, const std::string& msg) {
   throw InputError(file, node.Mark().line + 1, msg);
@@ -56,6 +62,12 @@ void apply_compute(const std::string& file, const YAML::Node& node, ComputeCycle
                                                  {"fdiv", &c.fdiv},
                                                  {"fsqrt", &c.fsqrt},
                                                  {"mem_word", &c.mem_word},
+                                                 {"fp_to_int", &c.fp_to_int},
+                                                 {"int_op", &c.int_op},
+                                                 {"loop_iteration", &c.loop_iteration},
+                                                 {"task_activation", &c.task_activation},
+                                                 {"land_word", &c.land_word},
+                                                 {"send_word", &c.send_word},
                                                  {"vector_issue", &c.vector_issue},
                                                  {"vector_elements_per_cycle", &c.vector_elements_per_cycle}};
   for (const auto& kv : node) {
@@ -64,9 +76,12 @@ void apply_compute(const std::string& file, const YAML::Node& node, ComputeCycle
     if (it == fields.end())
       fail_at(file, kv.first,
               "unknown operation class 'compute_cycles." + key +
-                  "' (known: fadd, fmul, fma, fminmax, fdiv, fsqrt, mem_word, vector_issue, "
+                  "' (known: fadd, fmul, fma, fminmax, fdiv, fsqrt, mem_word, fp_to_int, int_op, "
+                  "loop_iteration, task_activation, land_word, send_word, vector_issue, "
                   "vector_elements_per_cycle)");
-    read_positive(file, kv.second, "compute_cycles." + key, *it->second);
+    // Work the core may hand to its data movers can cost nothing; an arithmetic operation cannot.
+    const bool may_be_free = key == "land_word" || key == "send_word" || key == "loop_iteration";
+    read_positive(file, kv.second, "compute_cycles." + key, *it->second, may_be_free);
   }
 }
 
@@ -154,6 +169,10 @@ void apply(const std::string& file, const YAML::Node& root, HardwareSpec& h) {
       read_positive(file, v, key, h.phase_sync_cycles, /*allow_zero=*/true);
     } else if (key == "power_per_pe_watts") {
       read_positive(file, v, key, h.power_per_pe_watts, /*allow_zero=*/true);
+    } else if (key == "runtime_bytes_per_pe") {
+      read_positive(file, v, key, h.runtime_bytes_per_pe, /*allow_zero=*/true);
+    } else if (key == "code_bytes_per_instruction") {
+      read_positive(file, v, key, h.code_bytes_per_instruction);
     } else if (key == "compute_cycles") {
       apply_compute(file, v, h.compute);
     } else if (key == "ranges") {
@@ -181,16 +200,15 @@ void require_complete(const std::string& file, const HardwareSpec& h) {
 }  // namespace
 
 const char* const* preset_names(int* count) {
-  *count = 2;
+  *count = kPresets;
   return kPresetNames;
 }
 
 const std::string& preset_yaml(const std::string& name) {
-  static const std::string wse2 = generated::wse2_yaml;
-  static const std::string wse3 = generated::wse3_yaml;
-  if (name == "wse2") return wse2;
-  if (name == "wse3") return wse3;
-  throw InputError("<command line>", 0, "unknown wafer preset '" + name + "' (known: wse2, wse3)");
+  static const std::vector<std::string> texts(kPresetTexts, kPresetTexts + kPresets);
+  for (int i = 0; i < kPresets; ++i)
+    if (name == kPresetNames[i]) return texts[i];
+  throw InputError("<command line>", 0, "unknown wafer preset '" + name + "' (known: wse2, wse3, cs2_sc24)");
 }
 
 HardwareSpec parse_hardware_yaml(const std::string& text, const std::string& file) {
@@ -205,8 +223,7 @@ HardwareSpec parse_hardware_yaml(const std::string& text, const std::string& fil
   try {
     if (const YAML::Node base = root["base"]) {
       const std::string b = base.as<std::string>();
-      if (b != "wse2" && b != "wse3")
-        fail_at(file, base, "unknown base preset '" + b + "' (known: wse2, wse3)");
+      if (!is_preset(b)) fail_at(file, base, "unknown base preset '" + b + "' (known: wse2, wse3, cs2_sc24)");
       h = parse_hardware_yaml(preset_yaml(b), "<preset " + b + ">");
     }
     apply(file, root, h);
@@ -228,11 +245,12 @@ HardwareSpec preset(const std::string& name) {
 }
 
 HardwareSpec load_hardware(const std::string& name_or_file) {
-  if (name_or_file == "wse2" || name_or_file == "wse3") return preset(name_or_file);
+  if (is_preset(name_or_file)) return preset(name_or_file);
   std::ifstream in(name_or_file);
   if (!in)
-    throw InputError("<command line>", 0,
-                     "--wafer '" + name_or_file + "' is neither a preset (wse2, wse3) nor a readable file");
+    throw InputError(
+        "<command line>", 0,
+        "--wafer '" + name_or_file + "' is neither a preset (wse2, wse3, cs2_sc24) nor a readable file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_hardware_yaml(ss.str(), name_or_file);

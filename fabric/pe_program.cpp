@@ -26,6 +26,18 @@ double op_cycles(OpClass op, const ComputeCycles& c) {
       return c.fsqrt;
     case OpClass::MemWord:
       return c.mem_word;
+    case OpClass::FpToInt:
+      return c.fp_to_int;
+    case OpClass::IntOp:
+      return c.int_op;
+    case OpClass::LoopIteration:
+      return c.loop_iteration;
+    case OpClass::TaskActivation:
+      return c.task_activation;
+    case OpClass::LandWord:
+      return c.land_word;
+    case OpClass::SendWord:
+      return c.send_word;
   }
   return 0;
 }
@@ -34,8 +46,14 @@ double instr_cycles(const std::vector<Instr>& seq, const ComputeCycles& c) {
   double t = 0;
   for (const Instr& i : seq) {
     const double one = op_cycles(i.op, c);
-    if (i.elements <= 0)
+    const bool control = i.op == OpClass::LoopIteration || i.op == OpClass::TaskActivation ||
+                         i.op == OpClass::LandWord || i.op == OpClass::SendWord;
+    if (i.elements <= 0 || control)
       t += i.count * one;
+    else if (i.gather)  // scalar per element, each gathered word stored for the vector operations
+      t += static_cast<double>(i.count) * i.elements * (one + (i.op == OpClass::MemWord ? c.mem_word : 0.0));
+    else if (i.op == OpClass::MemWord)  // a DSD operand or destination of the vector operation
+      continue;
     else
       t += i.count * (c.vector_issue + std::ceil(i.elements / c.vector_elements_per_cycle) * one);
   }

@@ -19,14 +19,34 @@
 namespace wmd::fabric {
 
 /// Instruction classes with a cost in the preset (`compute_cycles`).
-enum class OpClass : std::uint8_t { Fadd, Fmul, Fma, Fminmax, Fdiv, Fsqrt, MemWord };
+enum class OpClass : std::uint8_t {
+  Fadd,
+  Fmul,
+  Fma,
+  Fminmax,
+  Fdiv,
+  Fsqrt,
+  MemWord,
+  FpToInt,
+  IntOp,
+  LoopIteration,
+  TaskActivation,
+  LandWord,
+  SendWord
+};
 
-/// `count` scalar instructions of class `op` (elements == 0), or `count` vector instructions each over
-/// `elements` elements: issue overhead plus ceil(elements / elements per cycle) times the class cost.
+/// `count` scalar instructions of class `op` (elements == 0), or `count` vector (DSD) instructions each over
+/// `elements` elements. A vector form follows DSD rules: an arithmetic operation costs the issue overhead
+/// plus ceil(elements / elements per cycle) times the class cost, and its memory operands and destination are
+/// part of it (a MemWord instruction that is not a gather costs nothing in a vector form). A `gather` (a
+/// table lookup: its index, address and data-dependent loads) has no DSD form: it stays scalar, once per
+/// element, and each gathered word is stored for the vector operations that read it. Control classes (loop,
+/// task, fabric words) are charged as counted in either form.
 struct Instr {
   OpClass op = OpClass::Fadd;
   int count = 1;
   int elements = 0;
+  bool gather = false;
 };
 
 /// Cycles of one instruction class on `c`.

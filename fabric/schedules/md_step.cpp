@@ -22,21 +22,89 @@ namespace {
 using I = Instr;
 using O = OpClass;
 
-// Per-entry and per-atom instruction sequences, scalar forms (the counts of docs/fabric.md's cycle account).
+Instr gather(O op, int count) {
+  Instr i{op, count};
+  i.gather = true;
+  return i;
+}
+
+// Per-entry and per-atom instruction sequences, scalar forms (docs/fabric.md lists them). Memory words of
+// streamed data (window slots, kept distances, list stores) are DSD operands in vector forms; table lookups
+// are gathers and stay scalar.
 // A candidate: load 3 position words, displacement (3 sub), r² (mul + 2 fma), compare with the cutoff.
 const std::vector<Instr> kCandidate = {
     {O::MemWord, 3}, {O::Fadd, 3}, {O::Fmul, 1}, {O::Fma, 2}, {O::Fminmax, 1}};
-// Density of a pair: sqrt, table lookup (fma, 2 clamps), cubic value (4 coefficient loads, 3 fma), add.
-const std::vector<Instr> kDensityPair = {{O::Fsqrt, 1},   {O::Fma, 1}, {O::Fminmax, 2},
-                                         {O::MemWord, 4}, {O::Fma, 3}, {O::Fadd, 1}};
-// Force of a pair: sqrt, 1/r, lookup, three derivative cubics, one value cubic, the neighbour's F′, φ and φ′,
-// fpair and the three force components.
-const std::vector<Instr> kForcePair = {{O::Fsqrt, 1},   {O::Fdiv, 1}, {O::Fma, 1},     {O::Fminmax, 2},
-                                       {O::MemWord, 9}, {O::Fma, 6},  {O::MemWord, 4}, {O::Fma, 3},
-                                       {O::MemWord, 1}, {O::Fmul, 3}, {O::Fma, 2},     {O::Fmul, 1},
-                                       {O::Fma, 3}};
-// Embedding of the own atom: lookup, value and derivative cubics.
-const std::vector<Instr> kEmbed = {{O::Fma, 1}, {O::Fminmax, 2}, {O::MemWord, 7}, {O::Fma, 5}, {O::Fadd, 1}};
+// The knot interval of r (or ρ̄): x·(1/dx), to an integer and back, the fraction, the clamp to the table.
+const std::vector<Instr> kIndex = {gather(O::Fmul, 1), gather(O::FpToInt, 2), gather(O::Fadd, 1),
+                                   gather(O::Fminmax, 2)};
+// One table's cubic at the interval found: the address, the knot's words, the value and/or the derivative.
+void append_eval(std::vector<Instr>& v, TableLayout t, bool value, bool deriv) {
+  v.push_back(gather(O::IntOp, 1));
+  switch (t) {
+    case TableLayout::Spline7:  // value cubic 4 coefficients, derivative cubic 3 (LAMMPS's spline[m][0..6])
+      v.push_back(gather(O::MemWord, (value ? 4 : 0) + (deriv ? 3 : 0)));
+      if (value) v.push_back({O::Fma, 3});
+      if (deriv) v.push_back({O::Fma, 2});
+      return;
+    case TableLayout::Spline4:  // the derivative from the value cubic: (3d·p + 2c)·p + b, times 1/dx
+      v.push_back(gather(O::MemWord, value ? 4 : 3));
+      break;
+    case TableLayout::Hermite2:  // f0, f0', f1, f1': Δ, c = 3Δ − 2f0' − f1', d = f0' + f1' − 2Δ
+      v.push_back(gather(O::MemWord, 4));
+      v.push_back({O::Fadd, 3});
+      v.push_back({O::Fmul, 1});
+      v.push_back({O::Fma, 2});
+      break;
+  }
+  if (value) v.push_back({O::Fma, 3});
+  if (deriv) {
+    v.push_back({O::Fmul, 3});
+    v.push_back({O::Fma, 2});
+  }
+}
+std::vector<Instr> join(std::initializer_list<std::vector<Instr>> parts) {
+  std::vector<Instr> v;
+  for (const auto& p : parts) v.insert(v.end(), p.begin(), p.end());
+  return v;
+}
+// Density of a pair: sqrt, the interval, ρ(r), the sum (Newton: the neighbour's share too, and its store);
+// with kept distances the displacement, r and the interval are stored for the force pass.
+std::vector<Instr> density_pair(const MdStepSpec& s) {
+  std::vector<Instr> v = join({{{O::Fsqrt, 1}}, kIndex});
+  append_eval(v, s.table_layout, true, false);
+  v.push_back({O::Fadd, 1});
+  if (s.newton) v.insert(v.end(), {{O::Fadd, 1}, {O::MemWord, 1}});
+  if (s.keep_distances) v.push_back({O::MemWord, 6});
+  return v;
+}
+// Force of a pair: r, 1/r and the interval (recomputed, or read back when kept); ρ′ (once for one species,
+// ρ′_i and ρ′_j otherwise); z2r and z2r′; the neighbour's F′; ψ′, φ, φ′, fpair and the three components
+// (Newton: the neighbour's share, three adds and stores).
+std::vector<Instr> force_pair(const MdStepSpec& s) {
+  std::vector<Instr> v;
+  if (s.keep_distances)
+    v = {{O::MemWord, 6}, {O::Fdiv, 1}};
+  else
+    v = join({{{O::Fsqrt, 1}, {O::Fdiv, 1}}, kIndex});
+  append_eval(v, s.table_layout, false, true);
+  if (!s.one_species) append_eval(v, s.table_layout, false, true);
+  append_eval(v, s.table_layout, true, true);
+  v.push_back({O::MemWord, 1});
+  if (s.one_species)
+    v.insert(v.end(), {{O::Fadd, 1}, {O::Fmul, 1}});
+  else
+    v.insert(v.end(), {{O::Fmul, 1}, {O::Fma, 1}});
+  v.insert(v.end(), {{O::Fmul, 2}, {O::Fma, 1}, {O::Fadd, 1}, {O::Fmul, 1}, {O::Fma, 3}});
+  if (s.newton) v.insert(v.end(), {{O::Fadd, 3}, {O::MemWord, 3}});
+  return v;
+}
+// Embedding of the own atom: the interval of ρ̄, F and F′.
+std::vector<Instr> embed_seq(const MdStepSpec& s) {
+  std::vector<Instr> v = kIndex;
+  append_eval(v, s.table_layout, true, true);
+  v.push_back({O::Fadd, 1});
+  return v;
+}
 // Velocity Verlet: half kick and drift before the step's exchanges, the closing half kick after the force.
 const std::vector<Instr> kDrift = {{O::Fma, 6}, {O::MemWord, 10}};
 const std::vector<Instr> kKick = {{O::Fma, 3}, {O::MemWord, 5}};
@@ -47,15 +115,11 @@ const std::vector<Instr> kScanExtra = {{O::Fminmax, 3}};
 const std::vector<Instr> kListStore = {{O::MemWord, 2}};
 // Local trigger: each window slot's flag word, loaded and folded into the PE's "rescan" flag as it lands.
 const std::vector<Instr> kFlagCheck = {{O::MemWord, 1}, {O::Fminmax, 1}};
-// Newton variant: a pair also accumulates the neighbour's share into its outgoing partial (the density: one
-// add and a store; the force: three adds and three stores); each reverse-sum word received is folded in.
-const std::vector<Instr> kDensityPairNewton = {{O::Fsqrt, 1}, {O::Fma, 1},  {O::Fminmax, 2}, {O::MemWord, 4},
-                                               {O::Fma, 3},   {O::Fadd, 2}, {O::MemWord, 1}};
-const std::vector<Instr> kForcePairNewton = {{O::Fsqrt, 1},   {O::Fdiv, 1}, {O::Fma, 1},     {O::Fminmax, 2},
-                                             {O::MemWord, 9}, {O::Fma, 6},  {O::MemWord, 4}, {O::Fma, 3},
-                                             {O::MemWord, 1}, {O::Fmul, 3}, {O::Fma, 2},     {O::Fmul, 1},
-                                             {O::Fma, 3},     {O::Fadd, 3}, {O::MemWord, 3}};
+// Newton variant: each reverse-sum word received is folded in.
 const std::vector<Instr> kFold = {{O::MemWord, 1}, {O::Fadd, 1}};
+// A received word lands in memory and, in the systolic multicast, is sent on: as many words leave a PE as
+// land there (4b(b+1) per payload word), so each landed word is charged one landing and one send.
+const std::vector<Instr> kWire = {{O::LandWord, 1}, {O::SendWord, 1}};
 
 std::int32_t cycles_of(const std::vector<Instr>& seq, const ComputeCycles& c, double times = 1) {
   return static_cast<std::int32_t>(std::ceil(times * instr_cycles(seq, c)));
@@ -75,7 +139,7 @@ struct Offset {
 };
 
 // The per-entry sequences of the passes, indexed in a pass unit's counts.
-enum Seq : int { SeqCandidate = 0, SeqDensity, SeqForce, SeqScan, SeqFlag, SeqFold, kSeqs };
+enum Seq : int { SeqCandidate = 0, SeqDensity, SeqForce, SeqScan, SeqFlag, SeqFold, SeqWire, kSeqs };
 
 // The Newton variant's half window: the PE computes pairs with these offsets; the rest it receives back.
 bool in_half(int dx, int dy) {
@@ -218,31 +282,32 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
     p.pe_class[pe] = it->second;
   }
 
-  // Per-entry sequences. Scalar forms cost n times one entry; vector forms (when they are cheaper on this
-  // preset, and the program allows groups) one instruction per operation over the group's n elements.
+  // Per-entry sequences. Scalar forms cost n times one entry; vector forms (when the group's candidates are
+  // cheaper in DSD form on this preset, and the program allows groups) take, sequence by sequence, the
+  // cheaper of one instruction per operation over the group's n elements and n scalar entries.
   std::vector<Instr> scan_seq = kCandidate;
   scan_seq.insert(scan_seq.end(), kScanExtra.begin(), kScanExtra.end());
-  const std::array<const std::vector<Instr>*, kSeqs> seqs = {&kCandidate,
-                                                             s.newton ? &kDensityPairNewton : &kDensityPair,
-                                                             s.newton ? &kForcePairNewton : &kForcePair,
-                                                             &scan_seq,
-                                                             &kFlagCheck,
-                                                             &kFold};
+  const std::vector<Instr> density_seq = density_pair(s), force_seq = force_pair(s);
+  const std::array<const std::vector<Instr>*, kSeqs> seqs = {&kCandidate, &density_seq, &force_seq, &scan_seq,
+                                                             &kFlagCheck, &kFold,       &kWire};
   auto vector_form = [](const std::vector<Instr>& seq, int n) {
     std::vector<Instr> v = seq;
     for (Instr& i : v) i.elements = n;
     return v;
   };
   const int want = std::max(1, s.vector_group);
-  bool vec = want > 1;
-  for (const auto* q : seqs)
-    vec = vec && instr_cycles(vector_form(*q, want), k) < want * std::ceil(instr_cycles(*q, k));
+  const bool vec = want > 1 && instr_cycles(vector_form(kCandidate, want), k) <
+                                   want * std::ceil(instr_cycles(kCandidate, k));
   const int group = vec ? want : 1;
   auto seq_cycles = [&](int q, int n) -> std::int32_t {
     if (n <= 0) return 0;
-    if (!vec) return n * cycles_of(*seqs[q], k);
-    return static_cast<std::int32_t>(std::ceil(instr_cycles(vector_form(*seqs[q], n), k)));
+    const std::int32_t scalar = n * cycles_of(*seqs[q], k);
+    if (!vec) return scalar;
+    return std::min(scalar, static_cast<std::int32_t>(std::ceil(instr_cycles(vector_form(*seqs[q], n), k))));
   };
+  // Each item is one loop iteration (an entry, or a vector group); a data item also wakes its task.
+  const std::int32_t loop_cycles = cycles_of({{O::LoopIteration, 1}}, k);
+  const std::int32_t wake_cycles = cycles_of({{O::TaskActivation, 1}}, k);
   ProgramBuilder pb(p);
   for (const auto& key : keys) {
     const int cand = key[0], in_cut = key[1];
@@ -290,6 +355,7 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
           if (units[u].comm >= 0) it.comm = units[u].comm, it.slot = units[u].slot;
         }
         for (int q = 0; q < kSeqs; ++q) it.cycles += seq_cycles(q, n[q]);
+        it.cycles += loop_cycles + (it.comm >= 0 ? wake_cycles : 0);
         pb.add(it);
       }
       units.clear();
@@ -303,6 +369,12 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
       for (const auto& [q, m] : counts) u.n[q] = m;
       return u;
     };
+    // Words of the slots no entry waits for: landed and sent on, charged as one item at the pass's end.
+    auto wire_lump = [&](int words, auto other) {
+      int slots = 0;
+      for (std::size_t q = 0; q < by_landing.size(); ++q) slots += exists(by_landing[q]) && other(q);
+      if (slots > 0) pb.add({-1, -1, cycles_of(kWire, k, static_cast<double>(slots) * words)});
+    };
     for (std::size_t t = 0; t < p.tasks.size(); ++t) {
       pb.next_task();
       const int ti = static_cast<int>(t);
@@ -312,7 +384,8 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
         pb.add({-1, -1, cycles_of({{O::Fminmax, 8}, {O::MemWord, 4 * s.swap_words}}, k)});
       if (ti == scan) {
         for (const Offset& o : by_landing)
-          if (exists(o)) units.push_back(waits(positions, pos_words, o, unit({{SeqScan, 1}})));
+          if (exists(o))
+            units.push_back(waits(positions, pos_words, o, unit({{SeqScan, 1}, {SeqWire, pos_words}})));
         emit();
         if (kept > 0) pb.add({-1, -1, cycles_of(kListStore, k, kept)});
       }
@@ -321,25 +394,32 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
           const Offset& o = by_landing[q];
           if (s.rebuild) {  // after a scan the window is already here: no waits
             if (near[q]) units.push_back(unit({{SeqCandidate, 1}, {SeqDensity, cut[q]}}));
-          } else if (s.local_trigger) {  // every slot's flag as it lands; entries also their pair work
-            if (exists(o))
-              units.push_back(waits(positions, pos_words, o,
-                                    unit({{SeqFlag, 1}, {SeqCandidate, near[q]}, {SeqDensity, cut[q]}})));
-          } else if (near[q]) {
-            units.push_back(waits(positions, pos_words, o, unit({{SeqCandidate, 1}, {SeqDensity, cut[q]}})));
+          } else if (exists(o) && (s.local_trigger || near[q])) {  // with the flag, every slot waits
+            units.push_back(waits(positions, pos_words, o,
+                                  unit({{SeqFlag, s.local_trigger ? 1 : 0},
+                                        {SeqCandidate, near[q]},
+                                        {SeqDensity, cut[q]},
+                                        {SeqWire, pos_words}})));
           }
         }
         emit();
+        // The other slots' words land and are sent on too; nothing waits for them.
+        if (!s.rebuild && !s.local_trigger) wire_lump(pos_words, [&](std::size_t q) { return !near[q]; });
       }
       if (ti == force) {
-        // Entries outside the cutoff need no F′: they go first, then in-cut pairs as their F′ lands.
-        for (std::size_t q = 0; q < by_landing.size(); ++q)
-          if (near[q] && !cut[q]) units.push_back(unit({{SeqCandidate, 1}}));
+        // Entries outside the cutoff need no F′: they go first (with kept distances the density pass has
+        // already left them out), then every slot's F′ as it lands, in-cut pairs with their force.
+        if (!s.keep_distances)
+          for (std::size_t q = 0; q < by_landing.size(); ++q)
+            if (near[q] && !cut[q]) units.push_back(unit({{SeqCandidate, 1}}));
         emit();
+        const int recheck = s.keep_distances ? 0 : 1;
         for (std::size_t q = 0; q < by_landing.size(); ++q)
           if (near[q] && cut[q])
-            units.push_back(waits(fp, s.fp_words, by_landing[q], unit({{SeqCandidate, 1}, {SeqForce, 1}})));
+            units.push_back(waits(fp, s.fp_words, by_landing[q],
+                                  unit({{SeqCandidate, recheck}, {SeqForce, 1}, {SeqWire, s.fp_words}})));
         emit();
+        wire_lump(s.fp_words, [&](std::size_t q) { return !(near[q] && cut[q]); });
       }
       if (ti == rho_sum || ti == f_sum) {  // the words of the other half's PEs, folded in as they land
         const int c = ti == rho_sum ? rho_back : f_back, words = ti == rho_sum ? 1 : 3;
@@ -347,14 +427,80 @@ PeProgram build_md_step(const MdStepSpec& s, const HardwareSpec& hw) {
           if (exists(o) && !in_half(o.dx, o.dy))
             units.push_back(waits(c, words, o, unit({{SeqFold, words}})));
         emit();
+        wire_lump(words, [&](std::size_t q) { return !in_half(by_landing[q].dx, by_landing[q].dy); });
       }
-      if (ti == embed) pb.add({-1, -1, cycles_of(kEmbed, k)});
+      if (ti == embed) pb.add({-1, -1, cycles_of(embed_seq(s), k)});
       if (ti == static_cast<int>(p.tasks.size()) - 1) pb.add({-1, -1, cycles_of(kKick, k)});
     }
   }
   pb.finish();
   check_program(p);
   return p;
+}
+
+int table_words_per_point(TableLayout t) {
+  switch (t) {
+    case TableLayout::Spline7:
+      return 7;
+    case TableLayout::Spline4:
+      return 4;
+    case TableLayout::Hermite2:
+      return 2;
+  }
+  return 7;
+}
+
+const char* table_layout_name(TableLayout t) {
+  switch (t) {
+    case TableLayout::Spline7:
+      return "spline7";
+    case TableLayout::Spline4:
+      return "spline4";
+    case TableLayout::Hermite2:
+      return "hermite2";
+  }
+  return "spline7";
+}
+
+PeMemory md_step_memory(const MdStepSpec& s, const HardwareSpec& hw) {
+  constexpr long long kWord = 4;
+  PeMemory m;
+  // Code: the runtime's reserve, then every instruction of the program once (each pass is a loop over its
+  // entries; vector forms are one instruction per operation, as the scalar ones), and per task a prologue.
+  long long instructions = 0;
+  auto count = [&](const std::vector<Instr>& seq) {
+    for (const Instr& i : seq) instructions += i.count;
+  };
+  std::vector<Instr> scan_seq = kCandidate;
+  scan_seq.insert(scan_seq.end(), kScanExtra.begin(), kScanExtra.end());
+  for (const auto& seq : {kCandidate, density_pair(s), force_pair(s), embed_seq(s), kDrift, kKick, kTrigger,
+                          scan_seq, kListStore, kFlagCheck, kFold, kWire})
+    count(seq);
+  constexpr long long kTasks = 12, kPrologue = 8;  // the step's tasks and their entry and exit
+  instructions += kTasks * kPrologue;
+  m.code =
+      hw.runtime_bytes_per_pe +
+      static_cast<long long>(std::ceil(hw.code_bytes_per_instruction * static_cast<double>(instructions)));
+  m.tables = kWord * table_words_per_point(s.table_layout) *
+             (static_cast<long long>(s.tables.r_tables) * s.tables.r_points +
+              static_cast<long long>(s.tables.rho_tables) * s.tables.rho_points);
+  // Receive buffers: the whole window of positions (a rebuild's scan words in the same buffer), of F′, and
+  // of the Newton variant's reverse sums (three words), each with the PE's own slot.
+  const long long slots = (2LL * s.b + 1) * (2LL * s.b + 1);
+  const int pos_words = s.local_trigger ? s.position_words + 1 : s.position_words;
+  m.buffers = kWord * slots * (std::max(pos_words, s.scan_words) + s.fp_words + (s.newton ? 3 : 0)) +
+              kWord * 4 * s.swap_words;  // the swap's records, one per neighbour
+  long long entries = 0, in_cut = 0;
+  for (std::size_t pe = 0; pe < s.candidates.size(); ++pe) {
+    entries = std::max<long long>(entries, s.candidates[pe]);
+    in_cut = std::max<long long>(in_cut, s.in_cut[pe]);
+  }
+  // An entry: its slot, periodic image and type in one word; kept distances 6 words per in-cut pair.
+  m.lists = kWord * entries + (s.keep_distances ? kWord * 6 * in_cut : 0);
+  // The own atom: position, velocity and force (fp32 words), reference position, ρ̄, F′, type, id and the
+  // rebuild state.
+  m.atom = kWord * 20;
+  return m;
 }
 
 }  // namespace wmd::fabric

@@ -25,6 +25,24 @@ enum MdActivity : int {
   MdActivities
 };
 
+/// How a PE keeps a potential's tabulated functions (each with `points` knots; a lookup finds the knot
+/// interval of r or ρ̄ and evaluates a cubic there):
+/// - Spline7: LAMMPS's layout, 7 coefficients per knot (the value cubic's 4 and the derivative's 3);
+/// - Spline4: the value cubic's 4 coefficients, the derivative formed from them (3 multiplies more);
+/// - Hermite2: the knot's value and slope, the interval's cubic formed from both ends' (6 operations more).
+/// All three give LAMMPS's cubic on each interval (docs/fabric.md, "The PE's memory").
+enum class TableLayout : int { Spline7 = 0, Spline4, Hermite2 };
+/// Words per knot of a layout, and its name ("spline7", "spline4", "hermite2").
+int table_words_per_point(TableLayout t);
+const char* table_layout_name(TableLayout t);
+
+/// The potential's tables as a PE holds them: functions of r (ρ(r) and z2r(r) per species and pair of
+/// species) with `r_points` knots each, functions of ρ̄ (F per species) with `rho_points` each.
+struct TableShape {
+  int r_points = 0, rho_points = 0;
+  int r_tables = 2, rho_tables = 1;
+};
+
 /// One MD step's work per PE.
 struct MdStepSpec {
   Grid grid;
@@ -53,7 +71,25 @@ struct MdStepSpec {
   // three after the force pass. The half-window multicast and the reverse sums are priced as window
   // multicasts of the same words (docs/fabric.md: what that stand-in does and does not capture).
   bool newton = false;
+  TableLayout table_layout = TableLayout::Spline7;
+  TableShape tables;        // sizes for the memory account (0 knots: tables not counted)
+  bool one_species = true;  // ρ′ is one function for every pair (LAMMPS evaluates ρ′_i and ρ′_j)
+  // The density pass keeps each in-cut pair's displacement, r and table interval (6 words); the force pass
+  // reads them instead of recomputing the distance and the lookup, and skips entries outside the cutoff.
+  bool keep_distances = false;
 };
+
+/// Bytes one PE holds for the step's program (docs/fabric.md, "The PE's memory"), by part.
+struct PeMemory {
+  long long code = 0;     // runtime reserve and the program's instructions
+  long long tables = 0;   // the potential's tables in the spec's layout
+  long long buffers = 0;  // receive buffers: the positions' (or the scan's) window, F′'s, the reverse sums'
+  long long lists = 0;    // neighbour entries (and kept distances)
+  long long atom = 0;     // the own atom's state
+  long long total() const { return code + tables + buffers + lists + atom; }
+};
+/// The memory the program of `s` needs on the PE with the most entries.
+PeMemory md_step_memory(const MdStepSpec& s, const HardwareSpec& hw);
 
 /// Fills `s.candidates` and `s.in_cut` with a crystal-like neighbourhood: about `fraction` of the window
 /// (the 801,792-atom Cu slab has 78 of 440) with a deterministic ±2 jitter per PE, `in_cut_fraction` of them

@@ -45,6 +45,12 @@ StepCycles account_step(const StepWork& w, const fabric::HardwareSpec& hw) {
   // Steps mix: with or without the rebuild vote (checks_per_step), with or without a rebuild (1/interval).
   spec.local_trigger = w.local_trigger;
   spec.newton = w.newton;
+  spec.table_layout = w.table_layout;
+  spec.tables = w.tables;
+  spec.one_species = w.one_species;
+  spec.keep_distances = w.keep_distances;
+  c.memory = md_step_memory(spec, hw);
+  c.fits = c.memory.total() <= hw.sram_bytes_per_pe;
   const double vote = w.local_trigger ? 0.0 : std::clamp(w.checks_per_step, 0.0, 1.0);
   const double rebuild = 1.0 / std::max(1.0, w.rebuild_interval);
   std::vector<double> path(MdActivities, 0), busy(MdActivities, 0);
@@ -118,6 +124,14 @@ nlohmann::json cycles_json(const StepCycles& c) {
           {"total", c.total},
           {"additive", c.additive},
           {"critical_path", path},
+          {"bytes_per_pe",
+           {{"code", c.memory.code},
+            {"tables", c.memory.tables},
+            {"buffers", c.memory.buffers},
+            {"lists", c.memory.lists},
+            {"atom", c.memory.atom},
+            {"total", c.memory.total()}}},
+          {"fits", c.fits},
           {"compute_detail",
            {{"pairs", c.compute_pairs},
             {"zbl", c.compute_zbl},

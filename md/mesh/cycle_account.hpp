@@ -14,6 +14,7 @@
 
 #include "fabric/hardware.hpp"
 #include "fabric/schedule.hpp"
+#include "fabric/schedules/md_step.hpp"
 #include "md/force/backend.hpp"
 
 namespace wmd::md::mesh {
@@ -36,6 +37,10 @@ struct StepWork {
   double style_reduction_cycles_per_step = 0;  // fixes' and outputs' global sums (Backend::charge)
   bool zbl = false;                            // the pair potential has a ZBL term (hybrid/overlay … zbl)
   double zbl_pairs = 0;                        // pairs within its outer cut-off of the busiest PE
+  fabric::TableLayout table_layout = fabric::TableLayout::Spline7;  // how a PE keeps the potential's tables
+  fabric::TableShape tables;    // their sizes (0 knots: not counted in the memory account)
+  bool one_species = true;      // one ρ′ function for every pair
+  bool keep_distances = false;  // the density pass keeps r and the interval for the force pass
 };
 
 /// Cycles per step by component, the predicted speed and the energy of one step. Components are busy cycles
@@ -49,6 +54,8 @@ struct StepCycles {
   std::vector<std::pair<std::string, double>> critical_path;  // cycles each activity holds the path
   double steps_per_second = 0;
   double energy_per_step_j = 0;
+  fabric::PeMemory memory;  // bytes per PE of the step's program (the rebuild step's buffers included)
+  bool fits = true;         // memory.total() within the PE's memory
 };
 
 /// Prices one step of `w` on wafer `hw`.

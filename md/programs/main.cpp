@@ -85,7 +85,8 @@ int dispatch(int argc, char** argv) {
   auto* model_cmd =
       app.add_subcommand("model", "Predict the wafer's speed for an input without running dynamics");
   model_cmd->add_option("INPUT", model.input, "Input file")->required();
-  model_cmd->add_option("--wafer", model.wafer, "Hardware: wse2, wse3 or a YAML file (default: mesh.wafer)");
+  model_cmd->add_option("--wafer,--preset", model.wafer,
+                        "Hardware: wse2, wse3, cs2_sc24 or a YAML file (default: mesh.wafer)");
   model_cmd->add_flag("--json", model.json, "Print JSON");
   model_cmd->add_option("--set", model_sets, "Override an input key: KEY=VALUE (YAML path)")
       ->take_all()

@@ -24,7 +24,76 @@ struct Snapshot {
   State state;
   double cutmax = 0;
   NeighborSettings nb;
+  fabric::TableShape tables;
+  int ntypes = 1;
 };
+
+// The step programs `wafermd model` prices side by side; `emulated`: the mesh backend runs its arithmetic, so
+// its trajectories prove it (kept distances are the same fp32 values the force pass would recompute).
+struct StepVariant {
+  const char* name;
+  bool newton, keep_distances, emulated;
+};
+constexpr StepVariant kVariants[] = {{"full_window", false, false, true},
+                                     {"full_window_kept_distances", false, true, true},
+                                     {"newton_half_window", true, false, false},
+                                     {"newton_kept_distances", true, true, false}};
+constexpr fabric::TableLayout kLayouts[] = {fabric::TableLayout::Spline7, fabric::TableLayout::Spline4,
+                                            fabric::TableLayout::Hermite2};
+
+std::string programs_name(const mesh::StepWork& w) {
+  return std::string(w.newton ? "newton_half_window" : "full_window") +
+         (w.keep_distances ? "_kept_distances" : "");
+}
+
+// The value a ranged parameter has in `h` (its key as `ranges` names it).
+double range_value(const fabric::HardwareSpec& h, const std::string& key) {
+  const fabric::ComputeCycles& c = h.compute;
+  const std::pair<const char*, double> values[] = {
+      {"clock_hz", h.clock_hz},
+      {"ramp_latency_cycles", h.ramp_latency_cycles},
+      {"hop_latency_cycles", h.hop_latency_cycles},
+      {"phase_sync_cycles", h.phase_sync_cycles},
+      {"compute_cycles.fadd", c.fadd},
+      {"compute_cycles.fmul", c.fmul},
+      {"compute_cycles.fma", c.fma},
+      {"compute_cycles.fminmax", c.fminmax},
+      {"compute_cycles.fdiv", c.fdiv},
+      {"compute_cycles.fsqrt", c.fsqrt},
+      {"compute_cycles.mem_word", c.mem_word},
+      {"compute_cycles.fp_to_int", c.fp_to_int},
+      {"compute_cycles.int_op", c.int_op},
+      {"compute_cycles.loop_iteration", c.loop_iteration},
+      {"compute_cycles.task_activation", c.task_activation},
+      {"compute_cycles.land_word", c.land_word},
+      {"compute_cycles.send_word", c.send_word},
+      {"compute_cycles.vector_issue", c.vector_issue},
+      {"compute_cycles.vector_elements_per_cycle", c.vector_elements_per_cycle}};
+  for (const auto& [k, v] : values)
+    if (key == k) return v;
+  return std::nan("");
+}
+
+// The range's ends found jointly: from each parameter's own slower (faster) end, a coordinate search flips
+// any parameter whose other end slows (speeds) the step further, until none does. A tie keeps the end
+// already chosen, so the answer does not depend on which end a tie would favour alone.
+fabric::HardwareSpec range_end(const mesh::StepWork& w, const fabric::HardwareSpec& hw, bool fast,
+                               fabric::HardwareSpec start) {
+  auto speed = [&](const fabric::HardwareSpec& h) { return mesh::account_step(w, h).steps_per_second; };
+  double best = speed(start);
+  for (int pass = 0; pass < 4; ++pass) {
+    bool changed = false;
+    for (const fabric::ParameterRange& r : hw.ranges) {
+      for (double v : {r.low, r.high}) {
+        const fabric::HardwareSpec trial = fabric::with_parameter(start, r.key, v);
+        const double t = speed(trial);
+        if (fast ? t > best * (1 + 1e-12) : t < best * (1 - 1e-12)) start = trial, best = t, changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return start;
+}
 
 bool is_yaml(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
@@ -56,7 +125,19 @@ nlohmann::json model_input(const ModelOptions& opt) {
   io::Log quiet;
   Simulation sim(quiet, settings, true, nullptr);
   sim.set_run_hook([&](const State& s, const potentials::EamTables& t, const NeighborSettings& nb) {
-    if (!snap) snap = Snapshot{s, t.cutmax, nb};
+    if (!snap) {
+      fabric::TableShape shape;
+      shape.r_points = t.nr;
+      shape.rho_points = t.nrho;
+      shape.r_tables = t.nrhor + t.nz2r;
+      // The F(ρ̄) arrays the types use (LAMMPS adds an unused zero array).
+      std::vector<int> used;
+      for (int ty = 1; ty < static_cast<int>(t.type2frho.size()); ++ty)
+        if (std::find(used.begin(), used.end(), t.type2frho[ty]) == used.end())
+          used.push_back(t.type2frho[ty]);
+      shape.rho_tables = std::max<int>(1, static_cast<int>(used.size()));
+      snap = Snapshot{s, t.cutmax, nb, shape, std::max(1, t.ntypes)};
+    }
   });
   if (yaml) {
     for (const auto& c : yaml_commands) sim.execute(c);
@@ -133,30 +214,67 @@ nlohmann::json model_input(const ModelOptions& opt) {
     local_total = mesh::account_step(work, hw).total;
     work.local_trigger = local_total <= vote_total;
   }
-  const mesh::StepCycles c = mesh::account_step(work, hw);
-  // The range: every [E] parameter (and the clock's reported spread) at the end of its range that slows the
-  // step, then every one at the end that speeds it; each parameter's own two ends are listed too.
+  work.tables = snap->tables;
+  work.one_species = snap->ntypes == 1;
+  // Every step variant in every table layout, side by side; the prediction is the fastest one that fits the
+  // PE's memory among those the emulator runs.
+  nlohmann::json programs = nlohmann::json::array();
+  std::optional<mesh::StepWork> best_work;
+  mesh::StepCycles c, newton_best;
+  double best = 0, newton_speed = 0;
+  for (const StepVariant& v : kVariants)
+    for (fabric::TableLayout layout : kLayouts) {
+      mesh::StepWork vw = work;
+      vw.newton = v.newton;
+      vw.keep_distances = v.keep_distances;
+      vw.table_layout = layout;
+      const mesh::StepCycles vc = mesh::account_step(vw, hw);
+      programs.push_back({{"variant", v.name},
+                          {"table_layout", fabric::table_layout_name(layout)},
+                          {"emulated", v.emulated},
+                          {"fits", vc.fits},
+                          {"cycles_per_step", vc.total},
+                          {"steps_per_second", vc.steps_per_second},
+                          {"bytes_per_pe", vc.memory.total()},
+                          {"reverse_sums", vc.reverse_sums}});
+      // Newton's best is reported whether or not it fits (bytes_per_pe and fits say which).
+      if (v.newton && vc.steps_per_second > newton_speed)
+        newton_speed = vc.steps_per_second, newton_best = vc;
+      if (vc.fits && v.emulated && vc.steps_per_second > best)
+        best = vc.steps_per_second, c = vc, best_work = vw;
+    }
+  const bool feasible = best_work.has_value();
+  if (!feasible) {  // nothing fits: the cycles shown are the emulator's step in LAMMPS's layout, marked
+    best_work = work;
+    c = mesh::account_step(work, hw);
+  }
+  // The range: every [E] parameter (and a reported spread) at the ends that slow, then speed, the chosen
+  // program most, found jointly; each parameter's own two ends are listed too.
   nlohmann::json ranges = nlohmann::json::array();
   fabric::HardwareSpec slow = hw, fast = hw;
   for (const fabric::ParameterRange& r : hw.ranges) {
-    const double at_low = mesh::account_step(work, fabric::with_parameter(hw, r.key, r.low)).steps_per_second;
+    const double at_low =
+        mesh::account_step(*best_work, fabric::with_parameter(hw, r.key, r.low)).steps_per_second;
     const double at_high =
-        mesh::account_step(work, fabric::with_parameter(hw, r.key, r.high)).steps_per_second;
+        mesh::account_step(*best_work, fabric::with_parameter(hw, r.key, r.high)).steps_per_second;
     slow = fabric::with_parameter(slow, r.key, at_low <= at_high ? r.low : r.high);
-    fast = fabric::with_parameter(fast, r.key, at_low <= at_high ? r.high : r.low);
+    fast = fabric::with_parameter(fast, r.key, at_high >= at_low ? r.high : r.low);
     ranges.push_back({{"parameter", r.key},
                       {"low", r.low},
                       {"high", r.high},
                       {"steps_per_second_at_low", at_low},
                       {"steps_per_second_at_high", at_high}});
   }
-  const double low = mesh::account_step(work, slow).steps_per_second;
-  const double high = mesh::account_step(work, fast).steps_per_second;
-  // Newton's third law on the mesh, priced alongside: the emulator runs the full-window step (deterministic
-  // mode must keep its bits), so the prediction stays the full-window one whichever is faster.
-  mesh::StepWork newton_work = work;
-  newton_work.newton = true;
-  const mesh::StepCycles nc = mesh::account_step(newton_work, hw);
+  slow = range_end(*best_work, hw, false, slow);
+  fast = range_end(*best_work, hw, true, fast);
+  const double low = mesh::account_step(*best_work, slow).steps_per_second;
+  const double high = mesh::account_step(*best_work, fast).steps_per_second;
+  nlohmann::json fast_end = nlohmann::json::object(), slow_end = nlohmann::json::object();
+  for (const fabric::ParameterRange& r : hw.ranges) {
+    fast_end[r.key] = range_value(fast, r.key);
+    slow_end[r.key] = range_value(slow, r.key);
+  }
+  const mesh::StepCycles& nc = newton_speed > 0 ? newton_best : c;
   nlohmann::json j;
   j["input"] = opt.input;
   j["wafer"] = hw.name;
@@ -170,11 +288,16 @@ nlohmann::json model_input(const ModelOptions& opt) {
   j["rebuild_interval_steps_estimate"] = interval;
   j["cycles_per_step"] = mesh::cycles_json(c);
   j["clock_hz"] = hw.clock_hz;
-  j["predicted_steps_per_second"] = c.steps_per_second;
-  j["predicted_steps_per_second_low"] = low;
-  j["predicted_steps_per_second_high"] = high;
+  j["feasible"] = feasible;
+  j["predicted_steps_per_second"] = feasible ? nlohmann::json(c.steps_per_second) : nlohmann::json();
+  j["predicted_steps_per_second_low"] = feasible ? nlohmann::json(low) : nlohmann::json();
+  j["predicted_steps_per_second_high"] = feasible ? nlohmann::json(high) : nlohmann::json();
   j["parameter_ranges"] = ranges;
-  j["step_variant"] = "full_window";
+  j["range_ends"] = {{"slow", slow_end}, {"fast", fast_end}};
+  j["step_variant"] = feasible ? programs_name(*best_work) : "none fits";
+  j["table_layout"] = fabric::table_layout_name(best_work->table_layout);
+  j["sram_bytes_per_pe"] = hw.sram_bytes_per_pe;
+  j["programs"] = programs;
   j["newton_half_window_steps_per_second"] = nc.steps_per_second;
   j["newton_half_window_cycles_per_step"] = mesh::cycles_json(nc);
   j["faster_variant"] = nc.steps_per_second > c.steps_per_second ? "newton_half_window" : "full_window";
@@ -209,17 +332,40 @@ int run_model_command(const ModelOptions& opt, std::ostream& out) {
   out << fmt::format(
       "Critical path (cycles per step): {}; total {:.0f} against {:.0f} with nothing overlapped\n", path,
       c["total"].get<double>(), c["additive"].get<double>());
+  const auto& mem = c["bytes_per_pe"];
   out << fmt::format(
-      "Predicted: {:.4g} steps/s ({:.4g} to {:.4g} over the parameters' ranges), {:.3g} J per step\n",
-      j["predicted_steps_per_second"].get<double>(), j["predicted_steps_per_second_low"].get<double>(),
-      j["predicted_steps_per_second_high"].get<double>(), j["energy_per_step_joules"].get<double>());
+      "PE memory of this program ({} tables): code {}, tables {}, buffers {}, lists {}, atom {}; {} of {} "
+      "bytes{}\n",
+      j["table_layout"].get<std::string>(), mem["code"].get<long long>(), mem["tables"].get<long long>(),
+      mem["buffers"].get<long long>(), mem["lists"].get<long long>(), mem["atom"].get<long long>(),
+      mem["total"].get<long long>(), j["sram_bytes_per_pe"].get<long long>(),
+      c["fits"].get<bool>() ? "" : " (does not fit)");
+  if (j["feasible"].get<bool>()) {
+    out << fmt::format(
+        "Predicted ({}, {} tables): {:.4g} steps/s at {:.4g} Hz ({:.4g} to {:.4g} over the parameters' "
+        "ranges), {:.3g} J per step\n",
+        j["step_variant"].get<std::string>(), j["table_layout"].get<std::string>(),
+        j["predicted_steps_per_second"].get<double>(), j["clock_hz"].get<double>(),
+        j["predicted_steps_per_second_low"].get<double>(), j["predicted_steps_per_second_high"].get<double>(),
+        j["energy_per_step_joules"].get<double>());
+  } else {
+    out << "Predicted: none. No program the emulator runs fits the PE's memory in any table layout (the "
+           "potential's tables are too large); the figures above are LAMMPS's layout, marked infeasible\n";
+  }
   out << fmt::format(
-      "Newton half-window step: {:.4g} steps/s ({:.0f} cycles, reverse sums {:.0f}); faster variant: {}; the "
-      "prediction is the full-window step the emulator runs\n",
+      "Newton half-window step: {:.4g} steps/s ({:.0f} cycles, reverse sums {:.0f}{}); the emulator runs the "
+      "full-window step\n",
       j["newton_half_window_steps_per_second"].get<double>(),
       j["newton_half_window_cycles_per_step"]["total"].get<double>(),
       j["newton_half_window_cycles_per_step"]["reverse_sums"].get<double>(),
-      j["faster_variant"].get<std::string>());
+      j["newton_half_window_cycles_per_step"]["fits"].get<bool>() ? "" : "; does not fit");
+  out << "Programs (cycles per step, steps/s, bytes per PE):\n";
+  for (const auto& p : j["programs"])
+    out << fmt::format("  {:<28} {:<9} {:>7.0f} {:>11.4g} {:>7}{}{}\n", p["variant"].get<std::string>(),
+                       p["table_layout"].get<std::string>(), p["cycles_per_step"].get<double>(),
+                       p["steps_per_second"].get<double>(), p["bytes_per_pe"].get<long long>(),
+                       p["fits"].get<bool>() ? "" : "  does not fit",
+                       p["emulated"].get<bool>() ? "" : "  (not run by the emulator)");
   return 0;
 }
 

@@ -67,16 +67,26 @@ TEST(Hardware, RangesNameParametersAndTheirEnds) {
     const HardwareSpec h = preset(name);
     std::map<std::string, ParameterRange> r;
     for (const ParameterRange& x : h.ranges) r[x.key] = x;
-    for (const char* key : {"clock_hz", "ramp_latency_cycles", "phase_sync_cycles", "compute_cycles.fadd",
-                            "compute_cycles.fmul", "compute_cycles.fma", "compute_cycles.fminmax",
-                            "compute_cycles.fdiv", "compute_cycles.fsqrt", "compute_cycles.mem_word",
-                            "compute_cycles.vector_issue", "compute_cycles.vector_elements_per_cycle"})
+    for (const char* key :
+         {"clock_hz", "ramp_latency_cycles", "phase_sync_cycles", "compute_cycles.fadd",
+          "compute_cycles.fmul", "compute_cycles.fma", "compute_cycles.fminmax", "compute_cycles.fdiv",
+          "compute_cycles.fsqrt", "compute_cycles.mem_word", "compute_cycles.fp_to_int",
+          "compute_cycles.int_op", "compute_cycles.loop_iteration", "compute_cycles.task_activation",
+          "compute_cycles.land_word", "compute_cycles.send_word", "compute_cycles.vector_issue"})
       EXPECT_TRUE(r.count(key)) << name << " lacks a range for " << key;
     EXPECT_DOUBLE_EQ(r.at("clock_hz").low, 0.85e9);
     EXPECT_DOUBLE_EQ(r.at("clock_hz").high, 1.1e9);
     EXPECT_DOUBLE_EQ(with_parameter(h, "compute_cycles.fdiv", 16).compute.fdiv, 16);
     EXPECT_EQ(with_parameter(h, "ramp_latency_cycles", 3).ramp_latency_cycles, 3);
   }
+  // The published runs' machine: its clock and fabric are facts, so the clock has no range.
+  const HardwareSpec sc24 = preset("cs2_sc24");
+  EXPECT_DOUBLE_EQ(sc24.clock_hz, 0.85e9);
+  EXPECT_EQ(sc24.grid_width, 769);
+  EXPECT_EQ(sc24.grid_height, 1044);
+  EXPECT_EQ(sc24.pe_count, 769LL * 1044);
+  for (const ParameterRange& x : sc24.ranges) EXPECT_NE(x.key, "clock_hz");
+  EXPECT_FALSE(sc24.ranges.empty());
   auto line_of = [](const std::string& text) {
     try {
       parse_hardware_yaml(text, "bad.yaml");

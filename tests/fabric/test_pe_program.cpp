@@ -142,7 +142,10 @@ TEST(MdStep, SerialProgramReproducesTheAdditiveFigure) {
 }
 
 TEST(MdStep, StreamingOverlapsCommunicationWithCompute) {
-  const HardwareSpec hw = preset("wse2");
+  // Without task activations (a streaming item wakes its data task, a serial one does not) both programs do
+  // the same work.
+  HardwareSpec hw = preset("wse2");
+  hw.compute.task_activation = 0;
   for (bool wrap : {false, true}) {
     MdStepSpec serial = md_spec(24, 6, wrap, false);
     synthetic_neighbours(serial);
@@ -195,8 +198,14 @@ TEST(MdStep, EveryPeObeysItsTaskOrder) {
 // The local trigger has no vote: no reduction step, every window slot's flag word checked as it lands (so
 // the density pass does more work than the vote's), and a cheaper step than the vote's on a wide mesh.
 TEST(MdStep, LocalTriggerReplacesTheVote) {
-  const HardwareSpec hw = preset("wse2");
+  // Loop, task-activation and fabric-word costs aside (every slot is an item of its own with the flag, and
+  // the flag is a fourth word), in scalar forms the flag check is the only extra work.
+  HardwareSpec hw = preset("wse2");
+  hw.compute.task_activation = 0;
+  hw.compute.loop_iteration = 0;
+  hw.compute.land_word = hw.compute.send_word = 0;
   MdStepSpec vote = md_spec(32, 4, true, true);
+  vote.vector_group = 0;
   uniform_neighbours(vote, 20, 11);
   MdStepSpec local = vote;
   local.local_trigger = true;
@@ -230,14 +239,18 @@ TEST(MdStep, VectorFormsFollowThePresetsVectorWidth) {
   synthetic_neighbours(s);
   MdStepSpec scalar = s;
   scalar.vector_group = 0;
-  const PeProgram pv = build_md_step(s, hw), ps = build_md_step(scalar, hw);
-  EXPECT_EQ(pv.items.size(), ps.items.size()) << "issue 2, one element per cycle: scalar forms";
-  EXPECT_EQ(model_program(pv, hw).cycles, model_program(ps, hw).cycles);
-  HardwareSpec wide = hw;
-  wide.compute.vector_issue = 1;
-  wide.compute.vector_elements_per_cycle = 2;
+  // A slow vector issue (8 cycles) makes the candidate's DSD form dearer than 8 scalar entries.
+  HardwareSpec slow_issue = hw;
+  slow_issue.compute.vector_issue = 8;
+  const PeProgram pv = build_md_step(s, slow_issue), ps = build_md_step(scalar, slow_issue);
+  EXPECT_EQ(pv.items.size(), ps.items.size()) << "issue 8: scalar forms";
+  EXPECT_EQ(model_program(pv, slow_issue).cycles, model_program(ps, slow_issue).cycles);
+  // At the preset (issue 2, one element per cycle) the DSD forms pay: their memory operands are part of the
+  // operation, where scalar forms load each word.
+  const HardwareSpec& wide = hw;
   const PeProgram wv = build_md_step(s, wide), ws = build_md_step(scalar, wide);
   EXPECT_LT(wv.items.size(), ws.items.size()) << "groups of 8 entries per item";
+  EXPECT_LT(model_program(wv, wide).cycles, model_program(ws, wide).cycles);
   const ProgramSimulation a = simulate_program(wv, wide), b = simulate_program(ws, wide);
   EXPECT_LT(a.max_busy, b.max_busy);
   EXPECT_LT(a.cycles, b.cycles);
@@ -401,6 +414,82 @@ TEST(ProgramModel, PricesAFullWaferInMilliseconds) {
   EXPECT_GT(m.cycles, 0);
   EXPECT_LT(ms, 100.0);
   std::printf("full wafer md_step model: %lld cycles in %.2f ms (%d classes)\n", m.cycles, ms, p.classes());
+}
+
+// The program variants `wafermd model` prices beside the emulator's step: kept distances and the three table
+// layouts, each with and without Newton's third law, model against simulator on small meshes (b = 1..8,
+// 2b+1 <= n, wrap on and off; the streaming step with the local trigger, its rescan step on the torus, and
+// the serial program).
+class MdStepVariantSweep : public ::testing::TestWithParam<int> {};
+
+TEST_P(MdStepVariantSweep, ModelWithinFivePercent) {
+  const HardwareSpec hw = preset("cs2_sc24");
+  const int n = GetParam();
+  double worst = 0;
+  int cases = 0;
+  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
+    for (bool wrap : {false, true})
+      for (int variant = 0; variant < 3; ++variant)
+        for (TableLayout layout : {TableLayout::Spline7, TableLayout::Spline4, TableLayout::Hermite2})
+          for (bool keep : {false, true})
+            for (bool newton : {false, true}) {
+              if (variant == 1 && !wrap) continue;
+              const bool streaming = variant < 2;
+              MdStepSpec s = md_spec(n, b, wrap, streaming);
+              s.local_trigger = streaming;
+              s.rebuild = variant == 1;
+              s.table_layout = layout;
+              s.keep_distances = keep;
+              s.newton = newton;
+              synthetic_neighbours(s);
+              const PeProgram p = build_md_step(s, hw);
+              const long long sim = simulate_program(p, hw).cycles;
+              const long long mod = model_program(p, hw).cycles;
+              const double err = std::fabs(static_cast<double>(mod - sim)) / static_cast<double>(sim);
+              worst = std::max(worst, err);
+              ++cases;
+              EXPECT_LE(err, 0.05) << "n=" << n << " b=" << b << " wrap=" << wrap << " variant=" << variant
+                                   << " layout=" << table_layout_name(layout) << " keep=" << keep
+                                   << " newton=" << newton << ": simulated " << sim << ", modeled " << mod;
+            }
+  std::printf("md_step variants n=%d: %d cases, worst model error %.4f\n", n, cases, worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(ProgramModel, MdStepVariantSweep, ::testing::Values(8, 9, 12, 16, 17, 24),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return "n" + std::to_string(i.param);
+                         });
+
+// Kept distances take the distance, r and the lookup out of the force pass (and the entries outside the
+// cutoff); the tables' layouts trade memory for operations; the memory account follows both.
+TEST(MdStep, KeptDistancesAndTableLayoutsPriceTheirWork) {
+  const HardwareSpec hw = preset("cs2_sc24");
+  MdStepSpec s = md_spec(24, 4, true, true);
+  s.local_trigger = true;
+  uniform_neighbours(s, 26, 14);
+  s.tables = TableShape{500, 500, 2, 1};
+  MdStepSpec kept = s;
+  kept.keep_distances = true;
+  const ProgramTimes a = model_program(build_md_step(s, hw), hw),
+                     b = model_program(build_md_step(kept, hw), hw);
+  EXPECT_LT(b.activity[ActForce], a.activity[ActForce]);
+  EXPECT_GT(b.activity[ActDensity], a.activity[ActDensity] - 1) << "the density pass stores what it keeps";
+  EXPECT_EQ(md_step_memory(kept, hw).lists - md_step_memory(s, hw).lists, 4 * 6 * 14);
+  long long bytes[3];
+  double force[3];
+  int i = 0;
+  for (TableLayout t : {TableLayout::Spline7, TableLayout::Spline4, TableLayout::Hermite2}) {
+    MdStepSpec v = s;
+    v.table_layout = t;
+    bytes[i] = md_step_memory(v, hw).tables;
+    force[i] = static_cast<double>(model_program(build_md_step(v, hw), hw).activity[ActForce]);
+    ++i;
+  }
+  EXPECT_EQ(bytes[0], 4LL * 7 * 1500);
+  EXPECT_EQ(bytes[1], 4LL * 4 * 1500);
+  EXPECT_EQ(bytes[2], 4LL * 2 * 1500);
+  EXPECT_LE(force[0], force[1]);
+  EXPECT_LT(force[1], force[2]) << "forming the cubic from knot values and slopes costs operations";
 }
 
 }  // namespace

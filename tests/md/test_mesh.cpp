@@ -488,9 +488,10 @@ TEST(MeshProgram, ModelJsonHasTheContractKeys) {
   EXPECT_GT(j.at("predicted_steps_per_second").get<double>(), 0.0);
   EXPECT_GE(j.at("window_b").get<int>(), 1);
   EXPECT_EQ(j.at("grid").size(), 2u);
-  for (const char* k :
-       {"multicast_positions", "multicast_fp", "reductions", "compute", "swap", "total", "additive"})
+  for (const char* k : {"multicast_positions", "multicast_fp", "compute", "swap", "total", "additive"})
     EXPECT_GT(j.at("cycles_per_step").at(k).get<double>(), 0.0) << k;
+  // The vote is a reduction; the local trigger has none.
+  EXPECT_EQ(j.at("cycles_per_step").at("reductions").get<double>() > 0.0, j.at("rebuild_trigger") == "vote");
   EXPECT_EQ(j.at("wafer"), "wse3");
   // The range from every [E] parameter's ends (and the clock's spread) brackets the prediction.
   const double low = j.at("predicted_steps_per_second_low").get<double>(),
@@ -518,7 +519,15 @@ TEST(MeshProgram, ModelJsonHasTheContractKeys) {
   EXPECT_GT(newton, 0.0);
   EXPECT_NEAR(newton * nc.at("total").get<double>(), j.at("clock_hz").get<double>(),
               1e-6 * j.at("clock_hz").get<double>());
-  EXPECT_EQ(j.at("step_variant"), "full_window");
+  // The prediction is the fastest program the emulator runs that fits the PE's memory.
+  double best = 0;
+  for (const auto& p : j.at("programs"))
+    if (p.at("fits").get<bool>() && p.at("emulated").get<bool>())
+      best = std::max(best, p.at("steps_per_second").get<double>());
+  EXPECT_DOUBLE_EQ(best, mid);
+  EXPECT_TRUE(c.at("fits").get<bool>());
+  EXPECT_LE(c.at("bytes_per_pe").at("total").get<long long>(), j.at("sram_bytes_per_pe").get<long long>());
+  EXPECT_EQ(j.at("step_variant").get<std::string>().rfind("full_window", 0), 0u);
   EXPECT_EQ(j.at("faster_variant"), newton > mid ? "newton_half_window" : "full_window");
   const Result text = run_wafermd_in(dir, "model in.test");
   ASSERT_EQ(text.status, 0) << text.err;
