@@ -123,7 +123,8 @@ TEST(Restart, MeshBitIdenticalInBothPrecisions) {
       const auto a = report(dir + "/straight/report.json").at("fabric");
       const auto b = report(dir + "/first/report.json").at("fabric");
       EXPECT_EQ(a, b) << a.dump() << "\n" << b.dump();
-      EXPECT_GT(a.at("rebuilds").get<int>(), 1);
+      // Global rebuilds (the vote) or per-PE rescans (the local trigger, where the wafer prices it lower).
+      EXPECT_GT(a.at("rebuilds").get<int>() + a.at("rescan_steps").get<int>(), 1);
       EXPECT_GT(a.at("swaps").get<int>(), 0);  // the swaps after the restart act on the restored assignment
     }
   }
