@@ -7,6 +7,7 @@
 
 #include "base/error.hpp"
 #include "fabric/cost_model.hpp"
+#include "md/core/boundaries.hpp"
 #include "md/mesh/mapping_upkeep.hpp"
 #include "md/mesh/mesh_checkpoint.hpp"
 #include "md/mesh/window_scan.hpp"
@@ -16,6 +17,17 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool shrink_face(Face f) {
+  return f == Face::shrink || f == Face::shrink_min;
+}
+
+// A face that follows the atoms (s, m): LAMMPS fits it at every re-neighbouring (Domain::reset_box).
+bool shrink_wrapped(const Box& box) {
+  for (int d = 0; d < 3; ++d)
+    if (shrink_face(box.face[d][0]) || shrink_face(box.face[d][1])) return true;
+  return false;
 }
 
 }  // namespace
@@ -32,15 +44,22 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
                         bool eatom) {
   tables_ = &tables;
   nb_ = nb;
-  trigger_.configure(nb, opt_.deterministic);
+  // Shrink-wrapped faces are fitted at LAMMPS's re-neighbouring steps, and the volume (and so the pressure)
+  // thermo prints is the box of the last one: the global decision tells when, as in deterministic mode.
+  shrink_ = shrink_wrapped(s.box);
+  trigger_.configure(nb, opt_.deterministic || shrink_);
   account_.start_run();
   validate(s, tables, nb);
   cutneigh_ = tables.cutmax + nb.skin;
   passes_.configure(tables, opt_.fp64, opt_.chunk_pes);
   // The PE assignment persists between runs of one system (it lives on the wafer); a new system is mapped.
   const int64_t natoms = comm_->sum(static_cast<int64_t>(s.atoms.size()));
+  // A shrink-wrapped face moves with the atoms (box fits are no new system; commands that edit the box
+  // bump State::edits).
   bool same = !pe_id_.empty() && mapped_atoms_ == natoms;
-  for (int d = 0; d < 3 && same; ++d) same = box_lo_[d] == s.box.lo[d] && box_hi_[d] == s.box.hi[d];
+  for (int d = 0; d < 3 && same; ++d)
+    same = (shrink_face(s.box.face[d][0]) || box_lo_[d] == s.box.lo[d]) &&
+           (shrink_face(s.box.face[d][1]) || box_hi_[d] == s.box.hi[d]);
   for (int d = 0; d < 3; ++d) box_lo_[d] = s.box.lo[d], box_hi_[d] = s.box.hi[d];
   const bool restored = restored_;
   // Atoms created, deleted or moved by commands since the last mapping (State::edits) are mapped afresh; the
@@ -68,16 +87,6 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
 
 void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
                            const NeighborSettings& nb) const {
-  for (int d = 0; d < 3; ++d) {
-    for (int side = 0; side < 2; ++side) {
-      const Face f = s.box.face[d][side];
-      if (f != Face::periodic && f != Face::fixed)
-        fail_input(
-            SourcePos{"<mesh>", 0},
-            "the mesh backend supports periodic (p) and fixed (f) boundaries only; shrink-wrapped faces "
-            "(s, m) need the cluster backend");
-    }
-  }
   check_single_image(s.box, tables.cutmax + nb.skin);
   int w = 0, h = 0;
   choose_grid(comm_->sum(static_cast<int64_t>(s.atoms.size())), s.box, hw_.grid_width, hw_.grid_height,
@@ -101,6 +110,20 @@ void MeshBackend::compute(State& s, bool eatom, bool tally) {
   forces(s, eatom, tally);
 }
 
+// The box's extent is a fabric max-reduction of six words (−x, −y, −z, x, y, z of each PE's atom) run at the
+// global rebuilds; its cycles are charged with the outputs' reductions (the program does not hold it).
+void MeshBackend::fit_box(State& s) {
+  wrap_and_fit_box(s, *comm_);
+  if (map_.width == 0) return;  // the first mapping: the grid is not chosen yet (the fit is set-up's)
+  const fabric::ScheduleSpec spec{fabric::ScheduleKind::Reduction,
+                                  fabric::Grid{map_.width, map_.height},
+                                  1,
+                                  6,
+                                  map_.wrap,
+                                  fabric::ReduceOp::Max};
+  account_.style_reductions(1, static_cast<double>(fabric::model_schedule(spec, hw_).cycles));
+}
+
 void MeshBackend::connect() {
   bands_.connect(map_.wrap, b_, opt_.fp64, hw_);
   account_.window(b_);
@@ -110,13 +133,15 @@ void MeshBackend::scan(const Box& box, const AllAtoms& g, const std::vector<char
   scan_windows(ScanInput{box, map_, g, b_, cutneigh_, opt_.fp64}, bands_, pes_.slots, only);
 }
 
-// A global rebuild: each PE wraps its own atom (periodic) or reports it lost (fixed faces); the first maps
-// the atoms afresh, later ones run a swap round and remap if the window no longer holds every pair; then
-// every window is scanned from the current positions, which become the references.
+// A global rebuild: shrink-wrapped faces are fitted to the atoms (LAMMPS's reset_box), each PE wraps its own
+// atom (periodic) or reports it lost (fixed faces); the first maps the atoms afresh, later ones run a swap
+// round and remap if the window no longer holds every pair; then every window is scanned from the current
+// positions, which become the references.
 void MeshBackend::rebuild(State& s, bool first) {
   const auto t0 = std::chrono::steady_clock::now();
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
+  if (shrink_) fit_box(s);
   for (int i = 0; i < n; ++i) wrap_or_lose(a, s.box, s.step, i);
   // The mapping's upkeep reads every atom: each rank runs it on the same gathered copy.
   AllAtoms g;

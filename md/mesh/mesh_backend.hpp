@@ -89,6 +89,8 @@ class MeshBackend : public Backend {
 
  private:
   void rebuild(State& s, bool first);
+  /// Fits shrink-wrapped faces to the atoms (collective), charged as one fabric max-reduction.
+  void fit_box(State& s);
   void rebuild_restored(State& s);
   void local_upkeep(State& s);
   /// The band's transports for the current grid and b (reported to the account).
@@ -107,6 +109,7 @@ class MeshBackend : public Backend {
   Mapping map_;  // grid and wrap; its atom_of/pe_of index the gathered atoms, during a rebuild only
   int b_ = 1;
   bool restored_ = false;  // setup continues from restore_state instead of rebuilding
+  bool shrink_ = false;    // the box has shrink-wrapped faces (s, m): fitted at every global rebuild
   double cutneigh_ = 0;
   double box_lo_[3] = {0, 0, 0}, box_hi_[3] = {0, 0, 0};  // box of the current mapping
   int64_t mapped_atoms_ = 0;                              // atoms in the current mapping (all ranks)

@@ -20,11 +20,12 @@ namespace wmd::md::mesh {
 
 class RebuildTrigger {
  public:
-  /// A run's neighbour settings; deterministic mode always takes the global decision.
-  void configure(const NeighborSettings& nb, bool deterministic) { nb_ = nb, deterministic_ = deterministic; }
+  /// A run's neighbour settings; `global` (deterministic mode, shrink-wrapped faces) always takes the global
+  /// decision.
+  void configure(const NeighborSettings& nb, bool global) { nb_ = nb, deterministic_ = global; }
   /// Tests: the local criterion (true) or the vote (false) whatever the prices (choose).
   void force(bool local) { forced_ = local ? 1 : 0; }
-  /// True when rebuilds are decided per PE (no global vote): `check yes`, not `once`, not deterministic, and
+  /// True when rebuilds are decided per PE (no global vote): `check yes`, not `once`, not global, and
   /// cheaper than the vote on this system's wafer program (choose).
   bool local() const { return nb_.check && !nb_.once && !deterministic_ && local_choice_; }
   /// report.json's name of the trigger: local, vote or interval.

@@ -3,7 +3,7 @@
 
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
 CASE: lammps_digits | lammps_digits_targets | deterministic | grid_mismatch | lost_atom | failures_once | mesh_bits | bad_restart |
-      mesh_tiled | mesh_tiled_restart | balance | fix_balance | minimize_empty_rank | comm | ghosts | thin_subdomains |
+      mesh_tiled | mesh_tiled_restart | mesh_shrink_wrap | balance | fix_balance | minimize_empty_rank | comm | ghosts | thin_subdomains |
       geometry
 TEST_PROGRAM: the GoogleTest executable that `comm` or `ghosts` runs on several ranks (test_comm_mpi,
       test_ghosts_mpi)
@@ -629,6 +629,67 @@ def mesh_tiled_restart():
     print(f"2-rank mesh restart: {len(a)} bytes identical; on 1 rank refused: {refused}")
 
 
+def shrink_slab_input(extra_run):
+    # The open-boundary recipe of the published wafer runs (tests/data/styles/in.shrink_slab at 12x12x6
+    # cells, 1,728 Ta atoms): boundary s s s, the box fitted to the atoms at every re-neighbouring.
+    return ("units metal\natom_style atomic\natom_modify map hash\nlattice bcc 3.29890\n"
+            "region box block 0 12 0 12 0 6\ncreate_box 1 box\ncreate_atoms 1 box\nmass 1 180.95\n"
+            "displace_atoms all move 0.25 0.25 0.25\nchange_box all boundary s s s\n"
+            "velocity all create 580.0 87287 loop geom\nvelocity all zero linear\nvelocity all zero angular\n"
+            "pair_style eam/alloy\npair_coeff * * CuTa.eam.alloy Ta\nneighbor 0.5 bin\n"
+            "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.002\nthermo 25\n" + extra_run)
+
+
+def mesh_shrink_wrap():
+    # Shrink-wrapped faces on the mesh: in deterministic mode the emulator writes the same bytes on 1, 2 and 3
+    # ranks (fp32 and fp64 PEs), fp64 the bytes of the cluster backend on 2 ranks; a 2-rank fp32 run
+    # checkpointed half-way and restarted ends byte-identical to the uninterrupted run (the fitted box comes
+    # back with the checkpoint).
+    d = fresh("mesh_shrink_wrap")
+    with open(os.path.join(d, "in.full"), "w") as f:
+        f.write(shrink_slab_input("run 100\nwrite_data full.data\n"))
+    with open(os.path.join(d, "in.half"), "w") as f:
+        f.write(shrink_slab_input("run 50\nwrite_data half.data\n"))
+    det = ["--set", "deterministic=true"]
+    rc, so, err = run(2, ["run", "in.full", "--output", "cluster"] + det, d)
+    if rc != 0:
+        fail(f"cluster on 2 ranks: exit {rc}\n{err}")
+    cluster = file_bytes(d, "full.data")
+    for prec in ("fp32", "fp64"):
+        ref = None
+        for ranks in (1, 2, 3):
+            out = f"{prec}_{ranks}"
+            rc, so, err = run(ranks, ["run", "in.full", "--backend", "mesh", "--set", f"mesh.precision={prec}",
+                                      "--output", out] + det, d)
+            if rc != 0:
+                fail(f"mesh {prec} on {ranks} ranks: exit {rc}\n{err}")
+            data, counts = file_bytes(d, "full.data"), fabric_counts(os.path.join(d, out))
+            if ref is None:
+                ref = (data, counts)
+                if counts["rebuilds"] < 3:
+                    fail(f"mesh {prec}: the slab should re-neighbour (and refit its box): {counts}")
+            elif data != ref[0] or counts != ref[1]:
+                fail(f"mesh {prec}: {ranks} ranks differ from 1 rank ({counts} against {ref[1]})")
+        if prec == "fp64" and ref[0] != cluster:
+            fail("mesh fp64 and the cluster backend on 2 ranks write different data files in deterministic mode")
+        print(f"mesh {prec}, shrink-wrapped: 1, 2 and 3 ranks byte-identical ({len(ref[0])} bytes), {ref[1]}")
+    mesh = ["--backend", "mesh"]
+    rc, so, err = run(2, ["run", "in.full", "--output", "full"] + mesh, d)
+    if rc != 0:
+        fail(f"full run: exit {rc}\n{err}")
+    full = file_bytes(d, "full.data")
+    rc, so, err = run(2, ["run", "in.half", "--output", "half", "--set", "output.checkpoint_every=50"] + mesh, d)
+    if rc != 0:
+        fail(f"first half: exit {rc}\n{err}")
+    rc, so, err = run(2, ["run", "in.half", "--output", "again", "--restart", os.path.join("half", "checkpoint.h5")]
+                      + mesh, d)
+    if rc != 0:
+        fail(f"restart: exit {rc}\n{err}")
+    if file_bytes(d, "half.data") != full:
+        fail("shrink-wrapped 2-rank mesh: the restarted run's data file differs from the uninterrupted run's")
+    print(f"shrink-wrapped 2-rank mesh restart: {len(full)} bytes identical; mesh fp64 == cluster")
+
+
 def bad_restart():
     # A checkpoint rank 0 cannot read fails every rank with its message (exit 2), instead of leaving rank 1
     # waiting for the broadcast.
@@ -871,6 +932,6 @@ def geometry():
 
 {"lammps_digits": lammps_digits, "lammps_digits_targets": lammps_digits_targets, "mesh_bits": mesh_bits,
  "deterministic": deterministic, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "failures_once": failures_once, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
- "mesh_tiled_restart": mesh_tiled_restart, "balance": balance,
+ "mesh_tiled_restart": mesh_tiled_restart, "mesh_shrink_wrap": mesh_shrink_wrap, "balance": balance,
  "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "ghosts": ghosts,
  "thin_subdomains": thin_subdomains, "geometry": geometry}[CASE]()

@@ -39,11 +39,12 @@ TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_over
              "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9}
 # Cases run on the mesh backend with fp64 PEs (wafermd's extra arguments).
 MESH_FP64 = ["--backend", "mesh", "--set", "mesh.precision=fp64"]
-BACKEND = {"zbl_snapshot_mesh": MESH_FP64, "zbl_cascade_mesh": MESH_FP64, "zbl_alone_mesh": MESH_FP64}
+BACKEND = {"zbl_snapshot_mesh": MESH_FP64, "zbl_cascade_mesh": MESH_FP64, "zbl_alone_mesh": MESH_FP64,
+           "shrink_slab_mesh": MESH_FP64}
 # Cases whose dump is another case's, written under that case's name (the same lmp dump, kept once).
 DUMP_OF = {"zbl_snapshot_mesh": "zbl_snapshot"}
 # Cases that run another case's input against its reference (on another backend).
-INPUT_OF = {"zbl_cascade_mesh": "zbl_cascade", "zbl_alone_mesh": "zbl_alone"}
+INPUT_OF = {"zbl_cascade_mesh": "zbl_cascade", "zbl_alone_mesh": "zbl_alone", "shrink_slab_mesh": "shrink_slab"}
 
 
 def rows_of(path, sep=None):
