@@ -13,6 +13,7 @@
 #include "io/output_files.hpp"
 #include "io/yaml_input.hpp"
 #include "md/mesh/cycle_account.hpp"
+#include "md/mesh/lattice_patches.hpp"
 #include "md/mesh/mapping.hpp"
 #include "md/run/simulation.hpp"
 
@@ -26,6 +27,7 @@ struct Snapshot {
   NeighborSettings nb;
   fabric::TableShape tables;
   int ntypes = 1;
+  Lattice lattice;
 };
 
 // The step programs `wafermd model` prices side by side; `emulated`: the mesh backend runs its arithmetic, so
@@ -136,7 +138,7 @@ nlohmann::json model_input(const ModelOptions& opt) {
         if (std::find(used.begin(), used.end(), t.type2frho[ty]) == used.end())
           used.push_back(t.type2frho[ty]);
       shape.rho_tables = std::max<int>(1, static_cast<int>(used.size()));
-      snap = Snapshot{s, t.cutmax, nb, shape, std::max(1, t.ntypes)};
+      snap = Snapshot{s, t.cutmax, nb, shape, std::max(1, t.ntypes), sim.lattice};
     }
   });
   if (yaml) {
@@ -194,6 +196,26 @@ nlohmann::json model_input(const ModelOptions& opt) {
   if (!snap->nb.check) interval = std::max(1, std::max(snap->nb.every, snap->nb.delay));  // fixed interval
   if (snap->nb.once) interval = 1e9;
 
+  // The lattice-site mapping (cell columns on PE patches), where the system is a crystal of the input's
+  // lattice with one atom per site: the same pairs, the window its patches need. The one with the smaller b
+  // is priced (ties: the lattice's, whose b does not grow as atoms vibrate).
+  nlohmann::json mappings = {{"bisection", {{"grid", {w, h}}, {"b", b}}}};
+  std::string mapping_name = "bisection";
+  mesh::PatchMapping pm;
+  std::string why;
+  if (mesh::map_lattice_patches(s.box, snap->lattice, a.x.data(), a.y.data(), a.z.data(), n, hw.grid_width,
+                                hw.grid_height, cutneigh, pm, &why)) {
+    mappings["lattice_patches"] = {{"grid", {pm.map.width, pm.map.height}},
+                                   {"b", pm.b},
+                                   {"patch", {pm.patch_w, pm.patch_h}},
+                                   {"transposed", pm.transposed}};
+    if (pm.b <= b) {
+      b = pm.b, w = pm.map.width, h = pm.map.height;
+      mapping_name = "lattice_patches";
+    }
+  } else {
+    mappings["lattice_patches"] = {{"unavailable", why}};
+  }
   mesh::StepWork work;
   work.grid = fabric::Grid{w, h};
   work.wrap = m.wrap;
@@ -282,6 +304,8 @@ nlohmann::json model_input(const ModelOptions& opt) {
   j["grid"] = {w, h};
   j["wrap"] = m.wrap;
   j["window_b"] = b;
+  j["mapping"] = mapping_name;
+  j["mappings"] = mappings;
   j["precision"] = fp64 ? "fp64" : "fp32";
   j["neighbours_max"] = work.candidates;
   j["in_cutoff_max"] = work.in_cut;
@@ -314,10 +338,18 @@ int run_model_command(const ModelOptions& opt, std::ostream& out) {
     return 0;
   }
   const auto& c = j["cycles_per_step"];
-  out << fmt::format("Model of {} on {}: {} atoms on a {}x{} PE grid ({}), window radius b = {}\n",
-                     j["input"].get<std::string>(), j["wafer"].get<std::string>(), j["atoms"].get<int>(),
-                     j["grid"][0].get<int>(), j["grid"][1].get<int>(),
-                     j["wrap"].get<bool>() ? "folded torus" : "no wrap", j["window_b"].get<int>());
+  out << fmt::format(
+      "Model of {} on {}: {} atoms on a {}x{} PE grid ({}, {} mapping), window radius b = {}\n",
+      j["input"].get<std::string>(), j["wafer"].get<std::string>(), j["atoms"].get<int>(),
+      j["grid"][0].get<int>(), j["grid"][1].get<int>(), j["wrap"].get<bool>() ? "folded torus" : "no wrap",
+      j["mapping"].get<std::string>(), j["window_b"].get<int>());
+  const auto& bis = j["mappings"]["bisection"];
+  const auto& lat = j["mappings"]["lattice_patches"];
+  out << fmt::format("Mappings: coordinate bisection b = {}; lattice patches {}\n", bis["b"].get<int>(),
+                     lat.contains("b")
+                         ? fmt::format("{}x{} PEs per cell column, b = {}", lat["patch"][0].get<int>(),
+                                       lat["patch"][1].get<int>(), lat["b"].get<int>())
+                         : "unavailable (" + lat["unavailable"].get<std::string>() + ")");
   out << fmt::format(
       "Busiest PE's cycles per step: positions {:.0f}, F' {:.0f}, reductions {:.0f}, compute {:.0f}, "
       "swaps {:.0f}; step {:.0f}\n",
