@@ -2,6 +2,8 @@
 // coordinate bisection and a brute-force window, under thermal displacements, and its refusals.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -9,6 +11,8 @@
 #include "md/core/lattice.hpp"
 #include "md/mesh/lattice_patches.hpp"
 #include "md/mesh/mapping.hpp"
+#include "program_harness.hpp"
+#include "sim_harness.hpp"
 
 namespace wmd::md::mesh {
 namespace {
@@ -151,6 +155,39 @@ TEST(LatticePatches, RefusesWhatIsNotOneAtomPerSite) {
   int empty = 0;
   for (int32_t at : pm.map.atom_of) empty += at < 0;
   EXPECT_GE(empty, 1);
+}
+
+// `wafermd model` on an open bcc slab of the SC24 recipe (CuTa's Ta, a Debian potential, 20 x 24 x 6 cells):
+// the lattice patches are priced where they need the smaller window, the prediction is a program that fits
+// the PE's memory, and the mappings are reported side by side.
+TEST(LatticePatches, ModelPricesThePatchMappingOnTheSc24Preset) {
+  const std::string dir = test::scratch_dir("lattice_patches_model");
+  std::ofstream(dir + "/in.slab") << "units metal\natom_style atomic\nlattice bcc 3.30\n"
+                                     "region box block 0 20 0 24 0 6\ncreate_box 1 box\ncreate_atoms 1 box\n"
+                                     "mass 1 180.95\ndisplace_atoms all move 0.25 0.25 0.25\n"
+                                     "change_box all boundary s s s\n"
+                                     "velocity all create 580 87287 loop geom\npair_style eam/alloy\n"
+                                     "pair_coeff * * CuTa.eam.alloy Ta\nneighbor 0.5 bin\n"
+                                     "neigh_modify every 1 delay 0 check yes\nfix 1 all nve\ntimestep 0.002\n"
+                                     "run 10\n";
+  const test::ProgramResult r = test::run_wafermd_in(dir, "model in.slab --preset cs2_sc24 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("wafer"), "cs2_sc24");
+  EXPECT_DOUBLE_EQ(j.at("clock_hz").get<double>(), 0.85e9);
+  const auto& m = j.at("mappings");
+  ASSERT_TRUE(m.at("lattice_patches").contains("b")) << m.dump();
+  EXPECT_LT(m.at("lattice_patches").at("b").get<int>(), m.at("bisection").at("b").get<int>());
+  EXPECT_EQ(j.at("mapping"), "lattice_patches");
+  EXPECT_EQ(j.at("window_b"), m.at("lattice_patches").at("b"));
+  // CuTa's 10,000-knot tables fit no PE in any layout: the model says so and predicts nothing.
+  EXPECT_FALSE(j.at("feasible").get<bool>());
+  EXPECT_TRUE(j.at("predicted_steps_per_second").is_null());
+  for (const auto& p : j.at("programs")) EXPECT_FALSE(p.at("fits").get<bool>()) << p.dump();
+  const test::ProgramResult text = test::run_wafermd_in(dir, "model in.slab --preset cs2_sc24");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("Predicted: none"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("lattice patches 3x4 PEs per cell column"), std::string::npos) << text.out;
 }
 
 }  // namespace
