@@ -87,8 +87,8 @@ def script_copy(elem, outdir, write_config, dump_every):
     return text
 
 
-def dump_frames(path, columns=4):
-    """(step, array of id-sorted rows) for every frame of a LAMMPS dump with `columns` numbers per atom."""
+def dump_frames(path):
+    """(step, id-sorted rows of id x y z) for every frame of a LAMMPS custom dump."""
     import numpy as np
     frames = []
     with open(path) as f:
@@ -101,8 +101,9 @@ def dump_frames(path, columns=4):
             elif line.startswith("ITEM: NUMBER OF ATOMS"):
                 count = int(f.readline())
             elif line.startswith("ITEM: ATOMS"):
+                names = line.split()[2:]
                 text = "".join(f.readline() for _ in range(count))
-                rows = np.fromstring(text, sep=" ").reshape(count, -1)[:, :columns]
+                rows = np.fromstring(text, sep=" ").reshape(count, -1)[:, [names.index(c) for c in ("id", "x", "y", "z")]]
                 frames.append((step, rows[np.argsort(rows[:, 0])]))
 
 
