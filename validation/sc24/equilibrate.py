@@ -11,7 +11,9 @@ displace_atoms, i.e. the initial sites) with 15 significant digits; after the ru
                     dump.<element>-crystal.<nx>x<ny>x<nz>.open columns (its in.bench reads them with read_dump)
 and the script writes DIR/summary.json (last thermo row: temperature, pe, etotal, press, MSD per axis and total,
 rms displacement sqrt(MSD); means of temp and MSD over the last 1000 steps' rows; energy drift; seconds per
-step) and DIR/thermo.txt (every thermo row).
+step; from the dumps: the slab's homogeneous strain, the rms displacement without it, and the local rms
+displacement — less the mean displacement of its 13 A in-plane block, i.e. vibration and surface relaxation
+without the slab's long-wavelength breathing) and DIR/thermo.txt (every thermo row).
 
 DIR is OUT/<element>_<nx>x<ny>x<nz>_<program>_<steps> (OUT default out/sc24/equilibrate, git-ignored).
 The default N per element is what one rank of the 2-vCPU development machine (shared) runs in ~15 minutes
@@ -39,6 +41,7 @@ DEFAULT_STEPS = {"ta": 6000, "w": 3000, "cu": 3500}
 FULL_CELLS = {"ta": (256, 261, 6), "w": (256, 261, 6), "cu": (174, 192, 6)}
 ATOMS_PER_CELL = {"ta": 2, "w": 2, "cu": 4}
 DT_PS = 0.002
+BLOCK_A = 13.0  # in-plane block (about 4 cells) for the local displacement
 THERMO = "thermo_style    custom step temp pe etotal press c_msd[1] c_msd[2] c_msd[3] c_msd[4]"
 
 
@@ -84,8 +87,8 @@ def script_copy(elem, outdir, write_config, dump_every):
     return text
 
 
-def dump_frames(path, columns=4):
-    """(step, array of id-sorted rows) for every frame of a LAMMPS dump with `columns` numbers per atom."""
+def dump_frames(path):
+    """(step, id-sorted rows of id x y z) for every frame of a LAMMPS custom dump."""
     import numpy as np
     frames = []
     with open(path) as f:
@@ -98,8 +101,9 @@ def dump_frames(path, columns=4):
             elif line.startswith("ITEM: NUMBER OF ATOMS"):
                 count = int(f.readline())
             elif line.startswith("ITEM: ATOMS"):
+                names = line.split()[2:]
                 text = "".join(f.readline() for _ in range(count))
-                rows = np.fromstring(text, sep=" ").reshape(count, -1)[:, :columns]
+                rows = np.fromstring(text, sep=" ").reshape(count, -1)[:, [names.index(c) for c in ("id", "x", "y", "z")]]
                 frames.append((step, rows[np.argsort(rows[:, 0])]))
 
 
@@ -114,11 +118,22 @@ def displacement_analysis(initial, frame):
     resid = x - design @ coef
     strain = coef[:3, :3].T - np.eye(3)
     msd = (d * d).sum(axis=1).mean()
+    # The local part: the displacement without the homogeneous strain (which takes out the thickness change)
+    # less its mean over the atom's in-plane block (BLOCK_A square, the slab's whole thickness, from the
+    # initial sites), which takes out the rest of the long-wavelength motion (the breathing is not exactly
+    # affine: its profile is a sine) and leaves vibration and surface relaxation.
+    cell = np.floor((x0[:, :2] - x0[:, :2].min(axis=0)) / BLOCK_A).astype(np.int64)
+    block = cell[:, 0] * (cell[:, 1].max() + 1) + cell[:, 1]
+    counts = np.bincount(block)
+    local = resid - np.stack([np.bincount(block, weights=resid[:, k])[block] / counts[block] for k in range(3)],
+                             axis=1)
     return {"msd_A2": float(msd), "rms_displacement_A": float(np.sqrt(msd)),
             "rms_displacement_z_A": float(np.sqrt((d[:, 2] ** 2).mean())),
             "strain_xx_yy_zz": [float(strain[0, 0]), float(strain[1, 1]), float(strain[2, 2])],
             "rms_without_strain_A": float(np.sqrt((resid * resid).sum(axis=1).mean())),
-            "rms_without_strain_z_A": float(np.sqrt((resid[:, 2] ** 2).mean()))}
+            "rms_without_strain_z_A": float(np.sqrt((resid[:, 2] ** 2).mean())),
+            "rms_local_A": float(np.sqrt((local * local).sum(axis=1).mean())),
+            "rms_local_z_A": float(np.sqrt((local[:, 2] ** 2).mean()))}
 
 
 def run_one(elem, args):
@@ -129,7 +144,7 @@ def run_one(elem, args):
     outdir = os.path.abspath(os.path.join(args.out, f"{elem}_{nx}x{ny}x{nz}_{args.program}_{steps}"))
     os.makedirs(outdir, exist_ok=True)
     script = os.path.join(outdir, f"in.sc24_{elem}")
-    with open(script, "w") as f:
+    with open(script if not args.analyse_only else os.devnull, "w") as f:
         f.write(script_copy(elem, outdir, not args.no_config, args.dump_every))
     every = args.thermo_every
     variables = {"nx": nx, "ny": ny, "steps": steps, "thermo_every": every}
@@ -144,18 +159,23 @@ def run_one(elem, args):
         cmd = mpi + [os.path.abspath(args.wafermd), "run", script, "--output", os.path.join(outdir, "wafermd")]
         for k, v in variables.items():
             cmd += ["--var", k, str(v)]
-    print(f"[{elem}] {' '.join(cmd)}  (in {INPUTS})", flush=True)
     start = time.time()
-    # Run in inputs/: Debian's lmp finds potentials/ only relative to the working directory.
-    with open(os.path.join(outdir, "stdout.txt"), "w") as log:
-        p = subprocess.run(cmd, cwd=INPUTS, stdout=log, stderr=subprocess.STDOUT)
-    wall = time.time() - start
+    if args.analyse_only:
+        p = subprocess.CompletedProcess(cmd, 0)
+        wall = json.load(open(os.path.join(outdir, "summary.json")))["wall_s"]
+    else:
+        print(f"[{elem}] {' '.join(cmd)}  (in {INPUTS})", flush=True)
+        # Run in inputs/: Debian's lmp finds potentials/ only relative to the working directory.
+        with open(os.path.join(outdir, "stdout.txt"), "w") as log:
+            p = subprocess.run(cmd, cwd=INPUTS, stdout=log, stderr=subprocess.STDOUT)
+        wall = time.time() - start
     text = open(os.path.join(outdir, "stdout.txt")).read()
     if p.returncode != 0:
         sys.exit(f"[{elem}] exit {p.returncode}:\n{text[-3000:]}")
     header, rows = thermo_rows(text)
     loop = re.search(r"Loop time of ([0-9.eE+-]+) on (\d+) procs for (\d+) steps with (\d+) atoms", text)
     loop_s, atoms = float(loop.group(1)), int(loop.group(4))
+    lattice = [float(v) for v in re.search(r"Lattice spacing in x,y,z = (\S+) (\S+) (\S+)", text).groups()]
     col = {name: i for i, name in enumerate(header)}
     with open(os.path.join(outdir, "thermo.txt"), "w") as f:
         f.write(" ".join(header) + "\n")
@@ -175,6 +195,7 @@ def run_one(elem, args):
         "cells": [nx, ny, nz],
         "atoms": atoms,
         "expected_atoms": ATOMS_PER_CELL[elem] * nx * ny * nz,
+        "lattice_A": lattice,
         "steps": int(last[0]),
         "time_ps": last[0] * DT_PS,
         "temp_K": last[col["Temp"]],
@@ -208,7 +229,7 @@ def run_one(elem, args):
     summary["displacements"] = analysed
     if analysed:
         print(f"[{elem}] step {analysed[-1]['step']}: rms {analysed[-1]['rms_displacement_A']:.4f} A, without the "
-              f"homogeneous strain {analysed[-1]['rms_without_strain_A']:.4f} A, strain "
+              f"homogeneous strain {analysed[-1]['rms_without_strain_A']:.4f} A, local {analysed[-1]['rms_local_A']:.4f} A, strain "
               f"{' '.join('%.2e' % e for e in analysed[-1]['strain_xx_yy_zz'])}", flush=True)
     with open(os.path.join(outdir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
@@ -227,6 +248,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO, "out", "sc24", "equilibrate"))
     ap.add_argument("--thermo-every", type=int, default=100)
     ap.add_argument("--no-config", action="store_true", help="write no configuration (summary only)")
+    ap.add_argument("--analyse-only", action="store_true",
+                    help="run nothing: analyse the dumps and output of an earlier run with the same options again")
     ap.add_argument("--dump-every", type=int, default=0, help="also dump positions every K steps (analysed)")
     ap.add_argument("--wafermd", default=os.path.join(REPO, "build", "wafermd"))
     ap.add_argument("--lmp", default="lmp")
