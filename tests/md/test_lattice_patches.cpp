@@ -128,11 +128,28 @@ TEST(LatticePatches, RefusesWhatIsNotOneAtomPerSite) {
   PatchMapping pm;
   std::string why;
   Slab s = slab("bcc", a, 8, 8);
-  Slab off = s;
-  off.x[5] += 0.25 * a;  // half way between two sites
-  EXPECT_FALSE(map_lattice_patches(off.box, off.lat, off.x.data(), off.y.data(), off.z.data(), off.n(), 999,
-                                   999, cut, pm, &why));
-  EXPECT_NE(why.find("off the lattice"), std::string::npos) << why;
+  // An adatom (a surface atom one cell above its site) is a stray: it takes the site it left.
+  PatchMapping base, hop;
+  ASSERT_TRUE(
+      map_lattice_patches(s.box, s.lat, s.x.data(), s.y.data(), s.z.data(), s.n(), 999, 999, cut, base, &why))
+      << why;
+  int top = 0;
+  for (int i = 0; i < s.n(); ++i)
+    if (s.z[i] > s.z[top]) top = i;
+  Slab ad = s;
+  ad.z[top] += a;
+  ASSERT_TRUE(map_lattice_patches(ad.box, ad.lat, ad.x.data(), ad.y.data(), ad.z.data(), ad.n(), 999, 999,
+                                  cut, hop, &why))
+      << why;
+  EXPECT_EQ(hop.map.pe_of, base.map.pe_of);
+  // An interstitial has no site of its own.
+  Slab inter = s;
+  inter.x.push_back(s.x[3] + 0.5 * a), inter.y.push_back(s.y[3] + 0.5 * a), inter.z.push_back(s.z[3]);
+  inter.id.push_back(9998);
+  EXPECT_FALSE(map_lattice_patches(inter.box, inter.lat, inter.x.data(), inter.y.data(), inter.z.data(),
+                                   inter.n(), 999, 999, cut, pm, &why));
+  EXPECT_TRUE(why.find("two atoms") != std::string::npos || why.find("off the lattice") != std::string::npos)
+      << why;
   Slab twice = s;
   twice.x.push_back(s.x[3]), twice.y.push_back(s.y[3]), twice.z.push_back(s.z[3]), twice.id.push_back(9999);
   EXPECT_FALSE(map_lattice_patches(twice.box, twice.lat, twice.x.data(), twice.y.data(), twice.z.data(),
