@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "md/mesh/mapping.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
 
@@ -80,6 +83,126 @@ TEST(MeshSlab, ShrinkWrappedSlabConservesEnergyInFp32) {
   std::printf(
       "fp32 slab: etotal drift %.3g eV/atom over 400 steps, |fp32 - fp64| %.3g eV/atom, volume %.3g\n", drift,
       apart, vol);
+}
+
+// The window radius b of the slab's atoms under a mapping kind.
+struct Mapped {
+  md::mesh::Mapping map;
+  int b = 0;
+};
+Mapped mapped(const md::State& s, const std::vector<double>& x, const std::vector<double>& y,
+              const std::vector<double>& z, md::mesh::MappingKind kind, double cutneigh) {
+  const int n = static_cast<int>(x.size());
+  int w = 0, h = 0;
+  md::mesh::choose_grid(n, s.box, 922, 922, 850000, "wse2", w, h);
+  Mapped m;
+  m.map = md::mesh::map_atoms(s.box, x.data(), y.data(), z.data(), s.atoms.id.data(), n, w, h, kind);
+  m.b = md::mesh::required_window(m.map, s.box, x.data(), y.data(), z.data(), n, cutneigh);
+  return m;
+}
+
+// The benchmark's open Ta slab (20x20x6 cells, 4,800 atoms) on its perfect lattice and with thermal
+// displacements: Gaussian, 0.15 A rms per component (seeded), and 300 steps of the 290 K run itself. The
+// coordinate bisection's window radius grows; the lattice mapping's stays the perfect lattice's. Under the
+// Gaussian noise the planes are found in the displaced atoms themselves and every atom lands on the PE of its
+// perfect-lattice site; the hot slab's planes ripple and its edges relax (its coordinates alone show no
+// planes apart), so there the perfect slab's planes are followed to it (follow_lattice_planes), as the
+// backend does between its set-up and a remap.
+TEST(MeshMapping, LatticeMappingKeepsThePerfectWindowUnderThermalMotion) {
+  const std::string dir = test::scratch_dir("mesh_lattice_b");
+  test::ScriptRun slab(open_slab(20, 20, 6, "run 0\n"), dir + "/perfect");
+  const md::State& s = slab.state();
+  const double cutneigh = slab.sim->tables().cutmax + 0.5;
+  const md::Atoms& a = s.atoms;
+  const int n = static_cast<int>(a.size());
+  using md::mesh::MappingKind;
+  const Mapped bis = mapped(s, a.x, a.y, a.z, MappingKind::bisection, cutneigh);
+  const Mapped lat = mapped(s, a.x, a.y, a.z, MappingKind::lattice, cutneigh);
+  EXPECT_EQ(lat.map.pe_of, bis.map.pe_of) << "on the perfect lattice both mappings are the bisection's";
+  EXPECT_EQ(lat.b, bis.b);
+  const md::mesh::LatticePlanes planes =
+      md::mesh::find_lattice_planes(s.box, a.x.data(), a.y.data(), a.z.data(), n);
+  EXPECT_EQ(planes.axis[0].centre.size(), 40u);
+  EXPECT_EQ(planes.axis[1].centre.size(), 40u);
+  EXPECT_EQ(planes.axis[2].centre.size(), 12u);
+  // Gaussian displacements.
+  std::mt19937 rng(4242);
+  std::normal_distribution<double> g(0.0, 0.15);
+  std::vector<double> x = a.x, y = a.y, z = a.z;
+  for (int i = 0; i < n; ++i) x[i] += g(rng), y[i] += g(rng), z[i] += g(rng);
+  const Mapped bis_g = mapped(s, x, y, z, MappingKind::bisection, cutneigh);
+  const Mapped lat_g = mapped(s, x, y, z, MappingKind::lattice, cutneigh);
+  EXPECT_GT(bis_g.b, bis.b) << "thermal noise reorders the bisection";
+  EXPECT_EQ(lat_g.map.pe_of, lat.map.pe_of) << "every atom on the PE of its perfect-lattice site";
+  EXPECT_EQ(lat_g.b, bis.b);
+  // The run's own thermal motion, the atoms in the perfect slab's order (by id).
+  test::ScriptRun hot(open_slab(20, 20, 6, "run 300\n"), dir + "/thermal");
+  const md::State& t = hot.state();
+  ASSERT_EQ(static_cast<int>(t.atoms.size()), n);
+  std::vector<double> hx(n), hy(n), hz(n);
+  for (int i = 0; i < n; ++i) {
+    const size_t k = static_cast<size_t>(t.atoms.id[i] - 1);
+    ASSERT_EQ(a.id[k], t.atoms.id[i]);
+    hx[k] = t.atoms.x[i], hy[k] = t.atoms.y[i], hz[k] = t.atoms.z[i];
+  }
+  const Mapped bis_t = mapped(t, hx, hy, hz, MappingKind::bisection, cutneigh);
+  const md::mesh::LatticePlanes followed =
+      md::mesh::follow_lattice_planes(planes, hx.data(), hy.data(), hz.data(), n);
+  int w = 0, h = 0;
+  md::mesh::choose_grid(n, t.box, 922, 922, 850000, "wse2", w, h);
+  const md::mesh::Mapping lat_t =
+      md::mesh::map_atoms_lattice(t.box, hx.data(), hy.data(), hz.data(), a.id.data(), n, w, h, followed);
+  const int b_lat_t = md::mesh::required_window(lat_t, t.box, hx.data(), hy.data(), hz.data(), n, cutneigh);
+  int elsewhere = 0;
+  for (int i = 0; i < n; ++i) elsewhere += lat_t.pe_of[i] != lat.map.pe_of[i];
+  std::printf(
+      "window radius b of the open Ta slab: perfect lattice %d (bisection), %d (lattice); Gaussian "
+      "0.15 A: %d (bisection), %d (lattice); 300 steps at 290 K: %d (bisection), %d (lattice: %d of %d "
+      "atoms off their perfect-lattice PE)\n",
+      bis.b, lat.b, bis_g.b, lat_g.b, bis_t.b, b_lat_t, elsewhere, n);
+  EXPECT_GT(bis_t.b, bis.b) << "thermal motion reorders the bisection";
+  EXPECT_EQ(b_lat_t, bis.b);
+  EXPECT_LT(elsewhere, n / 20);
+}
+
+// A periodic fcc crystal (8x8x8 cells, planes on the box faces) with Gaussian noise that wraps atoms across
+// the faces: the planes are found, a plane on a face is one plane, and every atom keeps its perfect-lattice
+// PE.
+TEST(MeshMapping, LatticeMappingOfAPeriodicCrystalIgnoresTheNoise) {
+  md::State s;
+  const double a0 = 3.615;
+  const int cells = 8;
+  for (int d = 0; d < 3; ++d) s.box.lo[d] = 0, s.box.hi[d] = cells * a0;
+  s.box.defined = true;
+  const double basis[4][3] = {{0, 0, 0}, {.5, .5, 0}, {.5, 0, .5}, {0, .5, .5}};
+  std::vector<double> x, y, z, nx, ny, nz;
+  std::mt19937 rng(77);
+  std::normal_distribution<double> g(0.0, 0.15);
+  int64_t id = 0;
+  for (int k = 0; k < cells; ++k)
+    for (int j = 0; j < cells; ++j)
+      for (int i = 0; i < cells; ++i)
+        for (const auto& b : basis) {
+          const double p[3] = {(i + b[0]) * a0, (j + b[1]) * a0, (k + b[2]) * a0};
+          s.atoms.add(++id, 1, p[0], p[1], p[2]);
+          x.push_back(p[0]), y.push_back(p[1]), z.push_back(p[2]);
+          double q[3];
+          for (int d = 0; d < 3; ++d) q[d] = std::fmod(p[d] + g(rng) + s.box.prd(d), s.box.prd(d));
+          nx.push_back(q[0]), ny.push_back(q[1]), nz.push_back(q[2]);
+        }
+  const Mapped perfect = mapped(s, x, y, z, md::mesh::MappingKind::lattice, 5.95);
+  const Mapped bis = mapped(s, x, y, z, md::mesh::MappingKind::bisection, 5.95);
+  const Mapped noisy = mapped(s, nx, ny, nz, md::mesh::MappingKind::lattice, 5.95);
+  const Mapped noisy_bis = mapped(s, nx, ny, nz, md::mesh::MappingKind::bisection, 5.95);
+  const int n = static_cast<int>(x.size());
+  const md::mesh::LatticePlanes planes =
+      md::mesh::find_lattice_planes(s.box, nx.data(), ny.data(), nz.data(), n);
+  for (int d = 0; d < 3; ++d) EXPECT_EQ(planes.axis[d].centre.size(), 16u) << "axis " << d;
+  EXPECT_EQ(perfect.map.pe_of, bis.map.pe_of);
+  EXPECT_EQ(noisy.map.pe_of, perfect.map.pe_of);
+  EXPECT_EQ(noisy.b, perfect.b);
+  std::printf("periodic fcc: b %d perfect, %d noisy (lattice), %d noisy (bisection)\n", perfect.b, noisy.b,
+              noisy_bis.b);
 }
 
 }  // namespace
