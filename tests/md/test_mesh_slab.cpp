@@ -6,14 +6,18 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "io/lammps_script.hpp"
 #include "md/mesh/mapping.hpp"
+#include "md/mesh/mesh_backend.hpp"
 #include "program_harness.hpp"
 #include "sim_harness.hpp"
 
@@ -203,6 +207,121 @@ TEST(MeshMapping, LatticeMappingOfAPeriodicCrystalIgnoresTheNoise) {
   EXPECT_EQ(noisy.b, perfect.b);
   std::printf("periodic fcc: b %d perfect, %d noisy (lattice), %d noisy (bisection)\n", perfect.b, noisy.b,
               noisy_bis.b);
+}
+
+// A mesh run of a LAMMPS script in `dir` whose backend's checks are set before the first command: the list
+// audit after every step's upkeep, and the window guard acting (remaps) or only counting.
+struct AuditedRun {
+  io::Log log;
+  io::Variables vars;
+  std::unique_ptr<md::Simulation> sim;
+  md::mesh::MeshBackend* mesh = nullptr;
+
+  AuditedRun(const std::string& script, const std::string& dir, const std::string& mapping,
+             bool guard_report_only = false, bool local_trigger = false) {
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/in.test") << script;
+    io::RunSettings settings;
+    settings.backend = "mesh";
+    settings.mesh_mapping = mapping;
+    sim = std::make_unique<md::Simulation>(log, settings, false, nullptr);
+    sim->attach_variables(vars);
+    mesh = dynamic_cast<md::mesh::MeshBackend*>(&*sim->backend);
+    if (!mesh) return;
+    mesh->set_checks(guard_report_only, /*audit_lists=*/true);
+    if (local_trigger) mesh->force_trigger(true);
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir);
+    try {
+      io::LammpsScript in("in.test", vars, SourcePos{"<test>", 0});
+      io::Command c;
+      while (in.next(c)) sim->execute(c);
+    } catch (...) {
+      std::filesystem::current_path(cwd);
+      throw;
+    }
+    std::filesystem::current_path(cwd);
+  }
+};
+
+// The benchmark's open Ta slab (16x16x6 cells, 3,072 atoms, fp32 PEs) through 300 steps of 2 fs from 2T = 580
+// K: with the list audited by brute force after every step's upkeep, no pair within the cutoff is missing
+// from either PE's list. Under the lattice mapping the window radius stays the perfect lattice's and no atom
+// is remapped; the coordinate bisection's thermal reordering needs remaps (or a wider window).
+TEST(MeshSlab, AuditFindsNoMissingPairInAThermalisedOpenSlab) {
+  const std::string dir = test::scratch_dir("mesh_slab_audit");
+  const std::string script = open_slab(16, 16, 6, "thermo 100\nrun 300\n");
+  AuditedRun lat(script, dir + "/lattice", "lattice");
+  ASSERT_NE(lat.mesh, nullptr);
+  const md::mesh::MeshCounters& c = lat.mesh->counters();
+  EXPECT_EQ(c.audit_steps, 300);
+  EXPECT_EQ(c.audit_missing, 0) << "pairs within the cutoff missing from a PE's list";
+  EXPECT_GE(c.rebuilds, 5) << "the slab should re-neighbour (the vote)";
+  EXPECT_EQ(lat.mesh->lattice_planes().axis[2].centre.size(), 12u);
+  EXPECT_EQ(c.remaps, 0);
+  EXPECT_EQ(lat.mesh->window_b(), c.max_b) << "the window never grew";
+  AuditedRun bis(script, dir + "/bisection", "bisection");
+  ASSERT_NE(bis.mesh, nullptr);
+  const md::mesh::MeshCounters& cb = bis.mesh->counters();
+  EXPECT_EQ(cb.audit_missing, 0);
+  std::printf(
+      "open Ta slab, 300 steps: lattice mapping b = %d, %lld swaps, %lld remaps; bisection b = %d (max "
+      "%d), %lld swaps, %lld remaps\n",
+      lat.mesh->window_b(), static_cast<long long>(c.swaps), static_cast<long long>(c.remaps),
+      bis.mesh->window_b(), cb.max_b, static_cast<long long>(cb.swaps), static_cast<long long>(cb.remaps));
+  EXPECT_LT(c.swaps * 20, cb.swaps) << "thermal motion should not reorder the lattice mapping";
+}
+
+// A 1 keV primary knock-on atom (Ta, 327 A/ps from the slab's centre, mostly in-plane) in the open slab with
+// ZBL at close range, 400 steps of 0.2 fs under the lattice mapping: no pair within the cutoff is missing
+// from either PE's list at any step, the guard remapping wherever the recoils outrun the window. The same
+// slab made periodic in x and y with vacuum above and below (fixed z faces) runs the local trigger instead of
+// the vote.
+std::string cascade(const std::string& boundary) {
+  const std::string head = boundary == "open"
+                               ? "region box block 0 16 0 16 0 6\ncreate_box 1 box\ncreate_atoms 1 box\n"
+                                 "displace_atoms all move 0.25 0.25 0.25\nchange_box all boundary s s s\n"
+                               : "boundary p p f\nregion box block 0 16 0 16 -3 9\ncreate_box 1 box\n"
+                                 "region slab block INF INF INF INF 0 5.9\ncreate_atoms 1 region slab\n"
+                                 "displace_atoms all move 0.25 0.25 0.25\n";
+  return "units metal\natom_style atomic\natom_modify map hash\nlattice bcc 3.298901088\n" + head +
+         "mass 1 180.95\nvelocity all create 580.0 87287 loop geom\nvelocity all zero linear\n"
+         "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\npair_coeff * * eam/alloy CuTa.eam.alloy Ta\n"
+         "pair_coeff 1 1 zbl 73 73\nneighbor 0.5 bin\nneigh_modify every 1 delay 0 check yes\n"
+         "fix 1 all nve\ntimestep 0.002\nrun 50\ngroup pka id 1809\nvelocity pka set 265.0 180.0 80.0 units box\n"
+         "timestep 0.0002\nthermo 100\nrun 400\n";
+}
+
+TEST(MeshSlab, AuditFindsNoMissingPairInACascadeUnderTheLatticeMapping) {
+  const std::string dir = test::scratch_dir("mesh_slab_cascade");
+  for (const std::string boundary : {"open", "periodic"}) {
+    AuditedRun run(cascade(boundary), dir + "/" + boundary, "lattice", false, boundary == "periodic");
+    ASSERT_NE(run.mesh, nullptr);
+    const md::mesh::MeshCounters& c = run.mesh->counters();
+    EXPECT_TRUE(run.mesh->lattice_planes().found());
+    EXPECT_EQ(run.mesh->local_trigger(), boundary == "periodic");
+    EXPECT_EQ(c.audit_steps, 450) << boundary;
+    EXPECT_EQ(c.audit_missing, 0) << boundary << ": pairs within the cutoff missing from a PE's list";
+    EXPECT_GT(c.swaps, 0) << boundary << ": the knock-on atom's PE swaps with its neighbours";
+    std::printf(
+        "%s slab cascade: %lld audited steps, %lld swaps, %lld remaps, %lld guard misses, b = %d, "
+        "%lld rebuilds, %lld rescan steps\n",
+        boundary.c_str(), static_cast<long long>(c.audit_steps), static_cast<long long>(c.swaps),
+        static_cast<long long>(c.remaps), static_cast<long long>(c.guard_misses), run.mesh->window_b(),
+        static_cast<long long>(c.rebuilds), static_cast<long long>(c.rescan_steps));
+  }
+}
+
+// The audit can fail on this slab: with the lists never rebuilt (check no, every 1000) while the knock-on
+// atom flies, the pairs it makes are in nobody's list, and the audit counts them.
+TEST(MeshSlab, AuditCatchesTheKnockOnAtomsPairsWhenListsAreNotRebuilt) {
+  const std::string dir = test::scratch_dir("mesh_slab_stale");
+  std::string script = cascade("open");
+  script.replace(script.find("neigh_modify every 1 delay 0 check yes"), 38,
+                 "neigh_modify every 1000 delay 0 check no");
+  AuditedRun run(script, dir, "lattice", /*guard_report_only=*/true);
+  ASSERT_NE(run.mesh, nullptr);
+  EXPECT_GT(run.mesh->counters().audit_missing, 0);
 }
 
 }  // namespace
