@@ -16,6 +16,7 @@ const std::vector<std::string>& setting_keys() {
                                                 "cluster.grid",
                                                 "simd",
                                                 "mesh.wafer",
+                                                "mesh.mapping",
                                                 "neighbor.skin",
                                                 "output.thermo_every",
                                                 "output.dir",
@@ -79,6 +80,8 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
   } else if (key == "mesh.wafer") {
     if (value.empty()) fail_input(pos, "mesh.wafer must be wse2, wse3 or a YAML file");
     s.mesh_wafer = value;
+  } else if (key == "mesh.mapping") {
+    s.mesh_mapping = pick(key, value, {"lattice", "bisection"}, pos);
   } else if (key == "neighbor.skin") {
     double v;
     if (!parse_double(value, v) || v < 0.0)

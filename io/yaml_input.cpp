@@ -149,9 +149,10 @@ class Translator {
     if (root["deterministic"]) set(root["deterministic"], "deterministic");
     if (root["simd"]) set(root["simd"], "simd");
     if (const auto m = root["mesh"]) {
-      only_keys(m, "mesh", {"precision", "wafer"});
+      only_keys(m, "mesh", {"precision", "wafer", "mapping"});
       if (m["precision"]) set(m["precision"], "mesh.precision");
       if (m["wafer"]) set(m["wafer"], "mesh.wafer");
+      if (m["mapping"]) set(m["mapping"], "mesh.mapping");
     }
     if (const auto c = root["cluster"]) {
       only_keys(c, "cluster", {"precision", "grid"});

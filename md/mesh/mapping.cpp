@@ -90,19 +90,24 @@ struct Bisector {
 
 }  // namespace
 
-Mapping map_atoms(const Box& box, const double* x, const double* y, const double* z, const int64_t* id, int n,
-                  int width, int height) {
+Mapping map_atoms_by_keys(bool wrap, const double* kx, const double* ky, const double* kz, const int64_t* id,
+                          int n, int width, int height) {
   Mapping m;
   m.width = width;
   m.height = height;
-  m.wrap = box.periodic(0) || box.periodic(1);
+  m.wrap = wrap;
   m.atom_of.assign(static_cast<size_t>(width) * height, -1);
   m.pe_of.assign(n, -1);
   std::vector<int32_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  Bisector bis{{x, y, z}, id, width, &m};
+  Bisector bis{{kx, ky, kz}, id, width, &m};
   bis.run(order.data(), order.data() + n, 0, width, 0, height);
   return m;
+}
+
+Mapping map_atoms(const Box& box, const double* x, const double* y, const double* z, const int64_t* id, int n,
+                  int width, int height) {
+  return map_atoms_by_keys(box.periodic(0) || box.periodic(1), x, y, z, id, n, width, height);
 }
 
 void check_single_image(const Box& box, double cutneigh) {

@@ -65,19 +65,24 @@ void index_band(const Atoms& a, const std::vector<int64_t>& pe_id, const BandTra
 // x pairs from even then odd columns, then y pairs likewise. A pair swaps its atoms when they are out of
 // order along that axis, keeping the mapping sorted (and so local) as atoms move. Every rank runs the whole
 // grid's round on the gathered atoms.
-void swap_round(Mapping& map, const Box& box, const AllAtoms& g, fabric::FastTransport& swap,
-                CycleAccount& account, const std::vector<uint32_t>* active, std::vector<uint32_t>* swapped) {
+void swap_round(Mapping& map, const Box& box, const AllAtoms& g, const LatticePlanes& planes,
+                fabric::FastTransport& swap, CycleAccount& account, const std::vector<uint32_t>* active,
+                std::vector<uint32_t>* swapped) {
   bool exchanged = false;
   int64_t swaps = 0;
   const int W = map.width, H = map.height, npe = map.size();
   std::vector<uint32_t> payload(static_cast<size_t>(npe) * kSwapWords, 0u);
   std::vector<int32_t> off(npe + 1), src;
   std::vector<uint32_t> got;
+  // A periodic key is unwrapped around the column's (row's) share of the axis, so the wrap pair compares.
   auto key = [&](int atom, int axis, int coord) {
-    const double v = axis == 0 ? g.x[atom] : g.y[atom];
+    const AxisPlanes& ap = planes.axis[axis];
+    const double u = axis == 0 ? g.x[atom] : g.y[atom];
+    const double v = ap.swap_key(u);
     if (!box.periodic(axis)) return v;
-    const double len = box.prd(axis), n = axis == 0 ? W : H;
-    const double ref = box.lo[axis] + (coord + 0.5) * len / n;
+    const double n = axis == 0 ? W : H;
+    const double len = ap.found() ? static_cast<double>(ap.centre.size()) : box.prd(axis);
+    const double ref = ap.found() ? (coord + 0.5) * len / n - 0.5 : box.lo[axis] + (coord + 0.5) * len / n;
     double d = v - ref;
     d -= len * std::round(d / len);
     return ref + d;
@@ -141,12 +146,13 @@ void swap_round(Mapping& map, const Box& box, const AllAtoms& g, fabric::FastTra
 }
 
 // A remap is priced as the swap rounds that carry the farthest atom to its new PE.
-bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, double cutneigh, int& b,
-                     const fabric::FastTransport& swap, CycleAccount& account) {
+bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, const LatticePlanes& planes,
+                     double cutneigh, int& b, const fabric::FastTransport& swap, CycleAccount& account) {
   const int n = g.size();
   const int need = required_window(map, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh);
   if (need <= b) return false;
-  Mapping fresh = map_atoms(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map.width, map.height);
+  Mapping fresh = map_atoms_lattice(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map.width,
+                                    map.height, planes);
   int rounds = 0;
   for (int i = 0; i < n; ++i) {
     const int p = map.pe_of[i], q = fresh.pe_of[i];
@@ -160,6 +166,15 @@ bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, double cut
   if (need2 <= b) return false;
   b = need2;
   return true;
+}
+
+LatticePlanes follow_planes(const LatticePlanes& planes, const Mapping& map, const AllAtoms& g) {
+  if (!planes.found()) return planes;
+  std::vector<double> x, y, z;
+  x.reserve(g.size()), y.reserve(g.size()), z.reserve(g.size());
+  for (const int32_t i : map.atom_of)
+    if (i >= 0) x.push_back(g.x[i]), y.push_back(g.y[i]), z.push_back(g.z[i]);
+  return follow_lattice_planes(planes, x.data(), y.data(), z.data(), static_cast<int>(x.size()));
 }
 
 void charge_edit_remap(const std::vector<int64_t>& old_pe_id, int old_width, int old_height,

@@ -56,18 +56,22 @@ void link_gathered(Mapping& map, const std::vector<int64_t>& pe_id, const AllAto
 /// The band's PEs ↔ this rank's atoms `a`, and each PE's atom type, into pes.local and pes.type.
 void index_band(const Atoms& a, const std::vector<int64_t>& pe_id, const BandTransport& t, BandPes& pes);
 
-/// One odd-even transposition round through the neighbour-swap schedule (map.atom_of/pe_of index `g`);
-/// with `active` (per PE) only pairs with an active PE exchange, and `swapped` (per PE) marks the PEs whose
-/// atom changed.
-void swap_round(Mapping& map, const Box& box, const AllAtoms& g, fabric::FastTransport& swap,
-                CycleAccount& account, const std::vector<uint32_t>* active = nullptr,
-                std::vector<uint32_t>* swapped = nullptr);
+/// One odd-even transposition round through the neighbour-swap schedule (map.atom_of/pe_of index `g`),
+/// ordering atoms by their keys along each axis (`planes`: lattice-plane indices where planes were found,
+/// else coordinates); with `active` (per PE) only pairs with an active PE exchange, and `swapped` (per PE)
+/// marks the PEs whose atom changed.
+void swap_round(Mapping& map, const Box& box, const AllAtoms& g, const LatticePlanes& planes,
+                fabric::FastTransport& swap, CycleAccount& account,
+                const std::vector<uint32_t>* active = nullptr, std::vector<uint32_t>* swapped = nullptr);
 
 /// The guard that no interaction is lost at a global rebuild: when some pair within `cutneigh` lies outside
-/// window b, the atoms are remapped afresh. Returns true when b had to grow (b is updated: the caller
-/// connects new transports).
-bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, double cutneigh, int& b,
-                     const fabric::FastTransport& swap, CycleAccount& account);
+/// window b, the atoms are remapped afresh (map_atoms_lattice with `planes`; none: the coordinate bisection).
+/// Returns true when b had to grow (b is updated: the caller connects new transports).
+bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, const LatticePlanes& planes,
+                     double cutneigh, int& b, const fabric::FastTransport& swap, CycleAccount& account);
+
+/// follow_lattice_planes over the gathered atoms in PE order (the same bits on every rank count).
+LatticePlanes follow_planes(const LatticePlanes& planes, const Mapping& map, const AllAtoms& g);
 
 /// After commands edited the atoms between runs: the atoms that were on the wafer (old_pe_id on an
 /// old_width × old_height grid) move to the new mapping's PEs (pe_id on map's grid), priced as the swap

@@ -114,14 +114,14 @@ void MeshBackend::compute(State& s, bool eatom, bool tally) {
 // global rebuilds; its cycles are charged with the outputs' reductions (the program does not hold it).
 void MeshBackend::fit_box(State& s) {
   wrap_and_fit_box(s, *comm_);
-  if (map_.width == 0) return;  // the first mapping: the grid is not chosen yet (the fit is set-up's)
-  const fabric::ScheduleSpec spec{fabric::ScheduleKind::Reduction,
-                                  fabric::Grid{map_.width, map_.height},
-                                  1,
-                                  6,
-                                  map_.wrap,
-                                  fabric::ReduceOp::Max};
-  account_.style_reductions(1, static_cast<double>(fabric::model_schedule(spec, hw_).cycles));
+  charge_reductions(1, 6, fabric::ReduceOp::Max);
+}
+
+void MeshBackend::charge_reductions(int n, int words, fabric::ReduceOp op) {
+  if (map_.width == 0 || n <= 0) return;  // the first mapping: the grid is not chosen yet (set-up's work)
+  const fabric::ScheduleSpec spec{
+      fabric::ScheduleKind::Reduction, fabric::Grid{map_.width, map_.height}, 1, words, map_.wrap, op};
+  account_.style_reductions(n, static_cast<double>(fabric::model_schedule(spec, hw_).cycles));
 }
 
 void MeshBackend::connect() {
@@ -150,14 +150,24 @@ void MeshBackend::rebuild(State& s, bool first) {
   if (first) {
     int w = 0, h = 0;
     choose_grid(nall, s.box, hw_.grid_width, hw_.grid_height, hw_.pe_count, hw_.name, w, h);
-    map_ = map_atoms(s.box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), nall, w, h);
+    planes_ = opt_.mapping == MappingKind::lattice
+                  ? find_lattice_planes(s.box, g.x.data(), g.y.data(), g.z.data(), nall)
+                  : LatticePlanes{};
+    map_ = map_atoms_lattice(s.box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), nall, w, h, planes_);
     b_ = required_window(map_, s.box, g.x.data(), g.y.data(), g.z.data(), nall, cutneigh_);
     bands_.tile(map_.width, map_.height);
     connect();
   } else {
     link_gathered(map_, pe_id_, g);
-    swap_round(map_, s.box, g, bands_.swap(), account_);
-    if (remap_if_needed(map_, s.box, g, cutneigh_, b_, bands_.swap(), account_)) connect();
+    if (planes_.found()) {
+      // The planes follow the crystal (strain, drift): per open axis five sums, in each of two passes.
+      planes_ = follow_planes(planes_, map_, g);
+      int open = 0;
+      for (const AxisPlanes& ap : planes_.axis) open += ap.found() && ap.period == 0;
+      charge_reductions(open > 0 ? 2 : 0, 5 * open, fabric::ReduceOp::Sum);
+    }
+    swap_round(map_, s.box, g, planes_, bands_.swap(), account_);
+    if (remap_if_needed(map_, s.box, g, planes_, cutneigh_, b_, bands_.swap(), account_)) connect();
   }
   const int npe = map_.size();
   pe_id_.assign(npe, 0);
@@ -256,7 +266,7 @@ void MeshBackend::local_upkeep(State& s) {
   const int nall = g.size();
   link_gathered(map_, pe_id_, g);
   std::vector<uint32_t> swapped(npe, 0u);
-  if (any_active) swap_round(map_, s.box, g, bands_.swap(), account_, &trigger_.active(), &swapped);
+  if (any_active) swap_round(map_, s.box, g, planes_, bands_.swap(), account_, &trigger_.active(), &swapped);
   for (int p = 0; p < npe; ++p) {
     flag[p] |= swapped[p];
     const int k = map_.atom_of[p];
@@ -339,15 +349,26 @@ nlohmann::json MeshBackend::fabric_json() const {
   j["precision"] = opt_.fp64 ? "fp64" : "fp32";
   j["deterministic"] = opt_.fp64;  // fp64 PEs sum in ascending global id: the cluster's deterministic order
   j["rebuild_trigger"] = trigger_.name();
+  j["mapping"] = opt_.mapping == MappingKind::lattice ? "lattice" : "bisection";
+  j["lattice_planes"] = {planes_.axis[0].centre.size(), planes_.axis[1].centre.size(),
+                         planes_.axis[2].centre.size()};
   return j;
 }
 
 std::vector<std::string> MeshBackend::setup_notes() const {
+  std::string mapping = "coordinate bisection";
+  if (planes_.found()) {
+    const char* axis = "xyz";
+    std::string which;
+    for (int d = 0; d < 3; ++d)
+      which += fmt::format("{}{} {}", which.empty() ? "" : ", ", planes_.axis[d].centre.size(), axis[d]);
+    mapping = "lattice planes (" + which + ")";
+  }
   return {
       fmt::format("Mesh: {} atoms on a {}x{} PE grid of the {} wafer ({}), window radius b = {} "
-                  "({} PEs per window), PE arithmetic {}",
+                  "({} PEs per window), PE arithmetic {}, mapped by {}",
                   mapped_atoms_, map_.width, map_.height, hw_.name, map_.wrap ? "folded torus" : "no wrap",
-                  b_, (2 * b_ + 1) * (2 * b_ + 1), opt_.fp64 ? "fp64" : "fp32")};
+                  b_, (2 * b_ + 1) * (2 * b_ + 1), opt_.fp64 ? "fp64" : "fp32", mapping)};
 }
 
 // Every rank writes the whole PE assignment and its band's hold positions (restarts run on the same rank
@@ -363,6 +384,7 @@ NamedArrays MeshBackend::save_state() const {
   c.active = trigger_.active();
   c.local_trigger = trigger_.local_choice();
   c.counters = account_.counters();
+  c.planes = planes_;
   return checkpoint_arrays(c);
 }
 
@@ -373,6 +395,8 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   c.counters = account_.counters();
   read_checkpoint(state, opt_.fp64 ? 64 : 32, c);
   map_.width = c.width, map_.height = c.height, map_.wrap = c.wrap;
+  // The saved run's planes key its swaps and remaps from here on (mesh.mapping bisection: none).
+  planes_ = opt_.mapping == MappingKind::lattice ? c.planes : LatticePlanes{};
   pe_id_ = c.pe_atom_id;
   b_ = c.window_b;
   if (c.mapping_only) {
@@ -398,6 +422,7 @@ WMD_BACKEND("mesh", kNoBackendTraits, [](const BackendArgs& a) -> std::unique_pt
   MeshOptions o;
   o.wafer = a.settings.mesh_wafer, o.fp64 = a.settings.mesh_precision == "fp64";
   o.deterministic = a.settings.deterministic;
+  o.mapping = a.settings.mesh_mapping == "bisection" ? MappingKind::bisection : MappingKind::lattice;
   return std::make_unique<MeshBackend>(o, a.comm);
 })
 

@@ -42,6 +42,9 @@ struct MeshOptions {
   // A brute-force check after every step's list upkeep that each pair within the cutoff is in both PEs'
   // lists (one rank only; MeshCounters::audit_missing). For tests: it costs an all-pairs binning per step.
   bool audit_lists = false;
+  // How atoms are placed on PEs (mesh.mapping): lattice-plane indices where the system has planes (found
+  // when it is mapped afresh, followed as the crystal strains), else coordinates.
+  MappingKind mapping = MappingKind::lattice;
 };
 
 class MeshBackend : public Backend {
@@ -66,6 +69,8 @@ class MeshBackend : public Backend {
   const std::vector<int64_t>& pe_atom_ids() const { return pe_id_; }
   /// Window radius in use.
   int window_b() const { return b_; }
+  /// The lattice mapping's planes (none found, or mesh.mapping bisection: empty).
+  const LatticePlanes& lattice_planes() const { return planes_; }
   /// Counters since the backend was made.
   const MeshCounters& counters() const { return account_.counters(); }
   /// The cycle account of an average step so far on the chosen wafer.
@@ -91,6 +96,8 @@ class MeshBackend : public Backend {
   void rebuild(State& s, bool first);
   /// Fits shrink-wrapped faces to the atoms (collective), charged as one fabric max-reduction.
   void fit_box(State& s);
+  /// Charges `n` fabric reductions of `words` words (op: sum or max) outside the step's program.
+  void charge_reductions(int n, int words, fabric::ReduceOp op);
   void rebuild_restored(State& s);
   void local_upkeep(State& s);
   /// The band's transports for the current grid and b (reported to the account).
@@ -108,6 +115,7 @@ class MeshBackend : public Backend {
   NeighborSettings nb_;
   Mapping map_;  // grid and wrap; its atom_of/pe_of index the gathered atoms, during a rebuild only
   int b_ = 1;
+  LatticePlanes planes_;   // the lattice mapping's planes (none: keys are coordinates)
   bool restored_ = false;  // setup continues from restore_state instead of rebuilding
   bool shrink_ = false;    // the box has shrink-wrapped faces (s, m): fitted at every global rebuild
   double cutneigh_ = 0;

@@ -31,6 +31,27 @@ void for_each_counter(MeshCounters& c, F f) {
   f("account.guard_misses", c.guard_misses);
 }
 
+const char* const kPlaneFields[3] = {"lattice_planes.x", "lattice_planes.y", "lattice_planes.z"};
+
+// An axis's planes as [spacing, frame, period, centres...] ([0, 0, 0]: none found).
+std::vector<double> plane_array(const AxisPlanes& p) {
+  std::vector<double> v = {p.spacing, p.frame, p.period};
+  v.insert(v.end(), p.centre.begin(), p.centre.end());
+  return v;
+}
+
+void read_planes(const NamedArrays& state, LatticePlanes& out) {
+  for (int d = 0; d < 3; ++d) {
+    const auto it = state.find(kPlaneFields[d]);
+    if (it == state.end()) continue;
+    const std::vector<double>& v = it->second;
+    if (v.size() < 3) throw RunError(fmt::format("checkpoint's '{}' is malformed", kPlaneFields[d]));
+    AxisPlanes& p = out.axis[d];
+    p.spacing = v[0], p.frame = v[1], p.period = v[2];
+    p.centre.assign(v.begin() + 3, v.end());
+  }
+}
+
 template <class T>
 void take(T& field, double v) {
   field = static_cast<std::decay_t<T>>(v);
@@ -69,6 +90,7 @@ NamedArrays checkpoint_arrays(const MeshCheckpoint& c) {
                      {"local_trigger_chosen", {d(c.local_trigger ? 1 : 0)}}};
   MeshCounters k = c.counters;
   for_each_counter(k, [&](const char* name, auto& v) { out[name] = {d(v)}; });
+  for (int a = 0; a < 3; ++a) out[kPlaneFields[a]] = plane_array(c.planes.axis[a]);
   return out;
 }
 
@@ -99,6 +121,7 @@ void read_checkpoint(const NamedArrays& state, int precision, MeshCheckpoint& c)
   const auto& ids = get("pe_atom_id", 0);
   c.pe_atom_id.assign(ids.begin(), ids.end());
   c.window_b = static_cast<int>(get("window_b", 1)[0]);
+  read_planes(state, c.planes);
   const auto mapping_only = state.find("wafermd_mapping_only");
   c.mapping_only = mapping_only != state.end() && mapping_only->second.size() == 6;
   if (c.mapping_only) {

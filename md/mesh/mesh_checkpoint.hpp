@@ -8,6 +8,7 @@
 
 #include "md/force/backend.hpp"
 #include "md/mesh/cycle_account.hpp"
+#include "md/mesh/mapping.hpp"
 
 namespace wmd::md::mesh {
 
@@ -25,6 +26,8 @@ struct MeshCheckpoint {
   std::vector<uint32_t> active;  // [pe] flagged at the last check (local trigger)
   bool local_trigger = true;     // the run chose the local trigger (when its settings allow one)
   MeshCounters counters;         // the cycle account's (audit counts are not kept)
+  // The lattice mapping's planes (kept in restart files too); absent from older checkpoints: none.
+  LatticePlanes planes;
   // read_restart: the atoms stay on the PEs they held in the box [box_lo, box_hi); the next set-up
   // rebuilds from there (the restart file's "wafermd_mapping_only" array).
   bool mapping_only = false;

@@ -46,6 +46,21 @@ TEST(YamlInput, SetOverridesKeysAndSettings) {
   EXPECT_EQ(in.settings.mesh_precision, "fp64");
 }
 
+// mesh.mapping: the lattice-plane mapping by default, the coordinate bisection on request, nothing else.
+TEST(YamlInput, MeshMappingIsLatticeOrBisection) {
+  EXPECT_EQ(read_yaml_input(write("map0.yaml", kGood), {}).settings.mesh_mapping, "lattice");
+  const auto in =
+      read_yaml_input(write("map1.yaml", std::string(kGood) + "mesh: {mapping: bisection}\n"), {});
+  EXPECT_EQ(in.settings.mesh_mapping, "bisection");
+  try {
+    read_yaml_input(write("map2.yaml", kGood), {{"mesh.mapping", "hilbert"}});
+    FAIL() << "mesh.mapping hilbert was taken";
+  } catch (const wmd::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mesh.mapping must be one of lattice|bisection"), std::string::npos)
+        << e.what();
+  }
+}
+
 void expect_error(const std::string& text, int line, const std::string& needle) {
   // One file per test: ctest runs tests in parallel processes.
   const std::string path =

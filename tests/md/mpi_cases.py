@@ -687,7 +687,11 @@ def mesh_shrink_wrap():
         fail(f"restart: exit {rc}\n{err}")
     if file_bytes(d, "half.data") != full:
         fail("shrink-wrapped 2-rank mesh: the restarted run's data file differs from the uninterrupted run's")
-    print(f"shrink-wrapped 2-rank mesh restart: {len(full)} bytes identical; mesh fp64 == cluster")
+    # The PE assignment and the lattice planes keying its swaps come back too: the same swaps and prices.
+    a, b = fabric_counts(os.path.join(d, "full")), fabric_counts(os.path.join(d, "again"))
+    if a != b:
+        fail(f"shrink-wrapped 2-rank mesh: the restarted run's fabric counts {b} differ from the uninterrupted {a}")
+    print(f"shrink-wrapped 2-rank mesh restart: {len(full)} bytes identical, fabric counts {a}; mesh fp64 == cluster")
 
 
 def bad_restart():
