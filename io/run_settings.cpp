@@ -81,7 +81,7 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
     if (value.empty()) fail_input(pos, "mesh.wafer must be wse2, wse3 or a YAML file");
     s.mesh_wafer = value;
   } else if (key == "mesh.mapping") {
-    s.mesh_mapping = pick(key, value, {"lattice", "bisection"}, pos);
+    s.mesh_mapping = pick(key, value, {"lattice", "bisection", "sites"}, pos);
   } else if (key == "neighbor.skin") {
     double v;
     if (!parse_double(value, v) || v < 0.0)

@@ -17,7 +17,7 @@ struct RunSettings {
   std::string cluster_grid;                // "AxBxC" MPI sub-domain grid; empty: chosen from the box shape
   std::string simd;                        // SIMD target of the kernels; empty: WAFERMD_SIMD, else auto
   std::string mesh_wafer = "wse2";         // wse2 | wse3 | FILE.yaml
-  std::string mesh_mapping = "lattice";    // lattice | bisection
+  std::string mesh_mapping = "lattice";    // lattice | bisection | sites
   std::optional<double> neighbor_skin;     // overrides the input's neighbor skin
   std::optional<int> thermo_every;         // overrides the input's thermo interval
   std::string output_dir;                  // default out/<input name>/

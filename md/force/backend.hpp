@@ -108,11 +108,14 @@ struct BackendControls {
 
 /// What a backend's factory gets: the run settings (its own keys among them) and the Simulation's parts it
 /// may keep pointers to, which outlive the backend.
+struct Lattice;
+
 struct BackendArgs {
   const io::RunSettings& settings;
   const Comm* comm;
   Decomposition* decomp;  // the Simulation's sub-domain grid, for backends that decompose the box
   const BackendControls* controls;
+  const Lattice* lattice = nullptr;  // the script's current `lattice` (the mesh's site mapping reads it)
 };
 
 /// What a backend declares about itself, for the commands that depend on it.

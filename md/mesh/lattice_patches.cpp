@@ -45,6 +45,7 @@ bool map_lattice_patches(const Box& box, const Lattice& lat, const double* x, co
   const double* pos[3] = {x, y, z};
   std::vector<std::array<int64_t, 3>> m(n);
   std::vector<std::array<double, 3>> res(n);
+  std::vector<char> off_site(n, 0);  // more than 3/4 of a spacing from every site: placed with the strays
   int64_t lo[3] = {INT64_MAX, INT64_MAX, INT64_MAX}, hi[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
   // Blocks of about 4 cells in (x, y): each finds the grid's offset among its own atoms, and the offsets are
   // unwrapped from block to block (each taken within half a spacing of its neighbour's), so a slab that bends
@@ -158,10 +159,10 @@ bool map_lattice_patches(const Box& box, const Lattice& lat, const double* x, co
           break;
         }
       }
-      if (!fixed) return fail(why, "an atom sits off the lattice's sites");
+      if (!fixed) off_site[i] = 1;
     }
     for (int d = 0; d < 3; ++d)
-      if (std::fabs(res[i][d]) > 0.75) return fail(why, "an atom sits off the lattice's sites");
+      if (std::fabs(res[i][d]) > 0.75) off_site[i] = 1;
   }
   // Cells of the crystal's extent; an atom beyond it, or on a site already taken, is a stray.
   for (int d = 0; d < 3; ++d)
@@ -187,7 +188,7 @@ bool map_lattice_patches(const Box& box, const Lattice& lat, const double* x, co
     const std::array<int, 3> p = pattern(m[i], shift);
     const int k = static_cast<int>(std::find(parity.begin(), parity.end(), p) - parity.begin());
     const int64_t col = c[0] + cells[0] * c[1], st = k * cells[2] + c[2];
-    if (!inside || taken[col * sites + st] >= 0) {
+    if (!inside || off_site[i] || taken[col * sites + st] >= 0) {
       strays.push_back(i);
       continue;
     }
@@ -197,7 +198,7 @@ bool map_lattice_patches(const Box& box, const Lattice& lat, const double* x, co
   // Each stray takes the free site nearest its position on the grid (the one it left, as a rule). Strays are
   // surface atoms that hopped, a handful in a thermal slab; more than 1 % is no crystal.
   if (strays.size() * 100 > static_cast<std::size_t>(n))
-    return fail(why, "two atoms sit on one site (" + std::to_string(strays.size()) + " atoms off their own)");
+    return fail(why, std::to_string(strays.size()) + " atoms (more than 1 %) sit off the lattice's sites");
   for (int i : strays) {
     double q[3];
     for (int d = 0; d < 3; ++d) q[d] = static_cast<double>(m[i][d] + shift[d]) + res[i][d] - per * lo[d];

@@ -25,10 +25,11 @@ struct PatchMapping {
 /// fcc), trying every patch shape pw × ph = sites per column (and the transposed grid where x and y are not
 /// periodic) that fits max_w × max_h, and keeping the one with the smallest b for pairs closer than `cut`.
 /// Sites are found locally: blocks of about 4 cells in (x, y) each take the site grid's offset from their own
-/// atoms, unwrapped from block to block, so a slab that has relaxed, bends or breathes still puts each atom on
-/// its own site. Returns false, with the reason in `why`, when the lattice is not of that kind, an atom sits
-/// more than 3/4 of a site spacing from every site, two atoms share a site, a periodic length is not whole
-/// cells, or no patch shape fits.
+/// atoms, unwrapped from block to block, so a slab that has relaxed, bends or breathes still puts each atom
+/// on its own site. An atom beyond the crystal's extent, more than 3/4 of a spacing from every site, or on a
+/// site already taken, takes the nearest free site. Returns false, with the reason in `why`, when the lattice
+/// is not of that kind, more than 1 % of the atoms need that, there are more atoms than sites, a periodic
+/// length is not whole cells, or no patch shape fits.
 bool map_lattice_patches(const Box& box, const Lattice& lat, const double* x, const double* y,
                          const double* z, int n, int max_w, int max_h, double cut, PatchMapping& out,
                          std::string* why);

@@ -42,6 +42,7 @@ Mapping map_atoms_by_keys(bool wrap, const double* kx, const double* ky, const d
 enum class MappingKind {
   bisection,  // recursive bisection of the coordinates themselves
   lattice,    // recursive bisection of the atoms' lattice-plane indices, where the crystal has planes
+  sites,      // each unit-cell column on a patch of PEs, each atom on its site's PE (md/mesh/lattice_patches)
 };
 
 /// A crystal's planes along one axis, found in a configuration (find_lattice_planes): a coordinate's key is

@@ -8,6 +8,7 @@
 #include "base/error.hpp"
 #include "fabric/cost_model.hpp"
 #include "md/core/boundaries.hpp"
+#include "md/mesh/lattice_patches.hpp"
 #include "md/mesh/mapping_upkeep.hpp"
 #include "md/mesh/mesh_checkpoint.hpp"
 #include "md/mesh/window_scan.hpp"
@@ -91,7 +92,8 @@ void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
   int w = 0, h = 0;
   choose_grid(comm_->sum(static_cast<int64_t>(s.atoms.size())), s.box, hw_.grid_width, hw_.grid_height,
               hw_.pe_count, hw_.name, w, h);
-  if (restored_ && (w != map_.width || h != map_.height))
+  if (sites_) w = map_.width, h = map_.height;  // the site patches' grid, which must fit the wafer
+  if (restored_ && (w != map_.width || h != map_.height || w > hw_.grid_width || h > hw_.grid_height))
     fail_input(SourcePos{"<checkpoint>", 0},
                fmt::format("the checkpoint's PE grid is {}x{}, but this run maps onto {}x{} (another "
                            "wafer?): restart on the wafer that wrote it",
@@ -124,6 +126,53 @@ void MeshBackend::charge_reductions(int n, int words, fabric::ReduceOp op) {
   account_.style_reductions(n, static_cast<double>(fabric::model_schedule(spec, hw_).cycles));
 }
 
+bool MeshBackend::map_sites(const Box& box, const AllAtoms& g, Mapping& m, int& b) {
+  if (!opt_.lattice) {
+    site_reason_ = "no lattice";
+    return false;
+  }
+  PatchMapping pm;
+  std::string why;
+  if (!map_lattice_patches(box, *opt_.lattice, g.x.data(), g.y.data(), g.z.data(), g.size(), hw_.grid_width,
+                           hw_.grid_height, cutneigh_, pm, &why)) {
+    site_reason_ = why;
+    return false;
+  }
+  m = std::move(pm.map);
+  b = pm.b;
+  return true;
+}
+
+void MeshBackend::remap_sites(const Box& box, const AllAtoms& g) {
+  const int n = g.size();
+  if (required_window(map_, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh_) <= b_) return;
+  Mapping fresh;
+  int b = 0;
+  const bool mapped = map_sites(box, g, fresh, b);
+  if (!mapped || fresh.width != map_.width || fresh.height != map_.height) {
+    if (mapped)
+      site_reason_ = fmt::format("the sites now need a {}x{} grid, not {}x{}", fresh.width, fresh.height,
+                                 map_.width, map_.height);
+    sites_ = false;  // from here on the coordinate bisection, with its swaps
+    fresh = map_atoms(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map_.width, map_.height);
+    b = required_window(fresh, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh_);
+  }
+  // Priced as remap_if_needed prices it: the swap rounds that carry the farthest atom to its new PE.
+  int rounds = 0;
+  for (int i = 0; i < n; ++i) {
+    const int p = map_.pe_of[i], q = fresh.pe_of[i];
+    int dx = std::abs(p % map_.width - q % map_.width), dy = std::abs(p / map_.width - q / map_.width);
+    if (map_.wrap) dx = std::min(dx, map_.width - dx), dy = std::min(dy, map_.height - dy);
+    rounds = std::max(rounds, dx + dy);
+  }
+  account_.remap(static_cast<double>(rounds) * static_cast<double>(bands_.swap().schedule_cycles()));
+  map_ = std::move(fresh);
+  if (b > b_) {
+    b_ = b;
+    connect();
+  }
+}
+
 void MeshBackend::connect() {
   bands_.connect(map_.wrap, b_, opt_.fp64, hw_);
   account_.window(b_);
@@ -153,10 +202,18 @@ void MeshBackend::rebuild(State& s, bool first) {
     planes_ = opt_.mapping == MappingKind::lattice
                   ? find_lattice_planes(s.box, g.x.data(), g.y.data(), g.z.data(), nall)
                   : LatticePlanes{};
-    map_ = map_atoms_lattice(s.box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), nall, w, h, planes_);
-    b_ = required_window(map_, s.box, g.x.data(), g.y.data(), g.z.data(), nall, cutneigh_);
+    sites_ = opt_.mapping == MappingKind::sites && map_sites(s.box, g, map_, b_);
+    if (!sites_) {
+      map_ = map_atoms_lattice(s.box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), nall, w, h, planes_);
+      b_ = required_window(map_, s.box, g.x.data(), g.y.data(), g.z.data(), nall, cutneigh_);
+    }
     bands_.tile(map_.width, map_.height);
     connect();
+  } else if (sites_) {
+    // Atoms keep their sites: no swaps. A window that no longer holds every pair maps the sites afresh
+    // (b may grow), or, where the atoms no longer sit one per site, falls back to the coordinate bisection.
+    link_gathered(map_, pe_id_, g);
+    remap_sites(s.box, g);
   } else {
     link_gathered(map_, pe_id_, g);
     if (planes_.found()) {
@@ -266,7 +323,8 @@ void MeshBackend::local_upkeep(State& s) {
   const int nall = g.size();
   link_gathered(map_, pe_id_, g);
   std::vector<uint32_t> swapped(npe, 0u);
-  if (any_active) swap_round(map_, s.box, g, planes_, bands_.swap(), account_, &trigger_.active(), &swapped);
+  if (any_active && !sites_)
+    swap_round(map_, s.box, g, planes_, bands_.swap(), account_, &trigger_.active(), &swapped);
   for (int p = 0; p < npe; ++p) {
     flag[p] |= swapped[p];
     const int k = map_.atom_of[p];
@@ -349,7 +407,8 @@ nlohmann::json MeshBackend::fabric_json() const {
   j["precision"] = opt_.fp64 ? "fp64" : "fp32";
   j["deterministic"] = opt_.fp64;  // fp64 PEs sum in ascending global id: the cluster's deterministic order
   j["rebuild_trigger"] = trigger_.name();
-  j["mapping"] = opt_.mapping == MappingKind::lattice ? "lattice" : "bisection";
+  j["mapping"] = sites_ ? "sites" : opt_.mapping == MappingKind::lattice ? "lattice" : "bisection";
+  if (opt_.mapping == MappingKind::sites && !sites_) j["site_mapping_left"] = site_reason_;
   j["lattice_planes"] = {planes_.axis[0].centre.size(), planes_.axis[1].centre.size(),
                          planes_.axis[2].centre.size()};
   return j;
@@ -357,13 +416,16 @@ nlohmann::json MeshBackend::fabric_json() const {
 
 std::vector<std::string> MeshBackend::setup_notes() const {
   std::string mapping = "coordinate bisection";
-  if (planes_.found()) {
+  if (sites_) {
+    mapping = "lattice sites (each cell column on a patch of PEs)";
+  } else if (planes_.found()) {
     const char* axis = "xyz";
     std::string which;
     for (int d = 0; d < 3; ++d)
       which += fmt::format("{}{} {}", which.empty() ? "" : ", ", planes_.axis[d].centre.size(), axis[d]);
     mapping = "lattice planes (" + which + ")";
   }
+  if (opt_.mapping == MappingKind::sites && !sites_) mapping += " (lattice sites: " + site_reason_ + ")";
   return {
       fmt::format("Mesh: {} atoms on a {}x{} PE grid of the {} wafer ({}), window radius b = {} "
                   "({} PEs per window), PE arithmetic {}, mapped by {}",
@@ -385,6 +447,7 @@ NamedArrays MeshBackend::save_state() const {
   c.local_trigger = trigger_.local_choice();
   c.counters = account_.counters();
   c.planes = planes_;
+  c.sites = sites_;
   return checkpoint_arrays(c);
 }
 
@@ -397,6 +460,7 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   map_.width = c.width, map_.height = c.height, map_.wrap = c.wrap;
   // The saved run's planes key its swaps and remaps from here on (mesh.mapping bisection: none).
   planes_ = opt_.mapping == MappingKind::lattice ? c.planes : LatticePlanes{};
+  sites_ = opt_.mapping == MappingKind::sites && c.sites;
   pe_id_ = c.pe_atom_id;
   b_ = c.window_b;
   if (c.mapping_only) {
@@ -422,7 +486,10 @@ WMD_BACKEND("mesh", kNoBackendTraits, [](const BackendArgs& a) -> std::unique_pt
   MeshOptions o;
   o.wafer = a.settings.mesh_wafer, o.fp64 = a.settings.mesh_precision == "fp64";
   o.deterministic = a.settings.deterministic;
-  o.mapping = a.settings.mesh_mapping == "bisection" ? MappingKind::bisection : MappingKind::lattice;
+  o.mapping = a.settings.mesh_mapping == "bisection" ? MappingKind::bisection
+              : a.settings.mesh_mapping == "sites"   ? MappingKind::sites
+                                                     : MappingKind::lattice;
+  o.lattice = a.lattice;
   return std::make_unique<MeshBackend>(o, a.comm);
 })
 

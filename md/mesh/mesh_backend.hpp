@@ -45,6 +45,8 @@ struct MeshOptions {
   // How atoms are placed on PEs (mesh.mapping): lattice-plane indices where the system has planes (found
   // when it is mapped afresh, followed as the crystal strains), else coordinates.
   MappingKind mapping = MappingKind::lattice;
+  // The script's lattice, for mapping = sites (the cell columns are found from it and the atoms).
+  const Lattice* lattice = nullptr;
 };
 
 class MeshBackend : public Backend {
@@ -71,6 +73,8 @@ class MeshBackend : public Backend {
   int window_b() const { return b_; }
   /// The lattice mapping's planes (none found, or mesh.mapping bisection: empty).
   const LatticePlanes& lattice_planes() const { return planes_; }
+  /// True while the atoms sit on their sites' PEs (mesh.mapping sites, not fallen back to the bisection).
+  bool site_mapping() const { return sites_; }
   /// Counters since the backend was made.
   const MeshCounters& counters() const { return account_.counters(); }
   /// The cycle account of an average step so far on the chosen wafer.
@@ -102,6 +106,11 @@ class MeshBackend : public Backend {
   void local_upkeep(State& s);
   /// The band's transports for the current grid and b (reported to the account).
   void connect();
+  // mesh.mapping sites: the patch mapping of the gathered atoms on the wafer's grid (false, with the reason
+  // kept, where the atoms do not sit one per site of the script's lattice).
+  bool map_sites(const Box& box, const AllAtoms& g, Mapping& m, int& b);
+  // A window that no longer holds every pair: the sites mapped afresh, or the bisection where that fails.
+  void remap_sites(const Box& box, const AllAtoms& g);
   /// Scans the windows of the band's PEs from the gathered atoms (map_.atom_of indexes them).
   void scan(const Box& box, const AllAtoms& g, const std::vector<char>* only = nullptr);
   void forces(State& s, bool eatom, bool tally = true);
@@ -115,9 +124,11 @@ class MeshBackend : public Backend {
   NeighborSettings nb_;
   Mapping map_;  // grid and wrap; its atom_of/pe_of index the gathered atoms, during a rebuild only
   int b_ = 1;
-  LatticePlanes planes_;   // the lattice mapping's planes (none: keys are coordinates)
-  bool restored_ = false;  // setup continues from restore_state instead of rebuilding
-  bool shrink_ = false;    // the box has shrink-wrapped faces (s, m): fitted at every global rebuild
+  bool sites_ = false;       // mesh.mapping sites in effect: atoms on their sites' PEs, no swaps
+  std::string site_reason_;  // why mesh.mapping sites could not map the atoms (empty: it could)
+  LatticePlanes planes_;     // the lattice mapping's planes (none: keys are coordinates)
+  bool restored_ = false;    // setup continues from restore_state instead of rebuilding
+  bool shrink_ = false;      // the box has shrink-wrapped faces (s, m): fitted at every global rebuild
   double cutneigh_ = 0;
   double box_lo_[3] = {0, 0, 0}, box_hi_[3] = {0, 0, 0};  // box of the current mapping
   int64_t mapped_atoms_ = 0;                              // atoms in the current mapping (all ranks)

@@ -87,7 +87,8 @@ NamedArrays checkpoint_arrays(const MeshCheckpoint& c) {
                      {"ago", {d(c.ago)}},
                      {"xhold", c.xhold},
                      {"active", std::vector<double>(c.active.begin(), c.active.end())},
-                     {"local_trigger_chosen", {d(c.local_trigger ? 1 : 0)}}};
+                     {"local_trigger_chosen", {d(c.local_trigger ? 1 : 0)}},
+                     {"site_mapping", {d(c.sites ? 1 : 0)}}};
   MeshCounters k = c.counters;
   for_each_counter(k, [&](const char* name, auto& v) { out[name] = {d(v)}; });
   for (int a = 0; a < 3; ++a) out[kPlaneFields[a]] = plane_array(c.planes.axis[a]);
@@ -138,6 +139,8 @@ void read_checkpoint(const NamedArrays& state, int precision, MeshCheckpoint& c)
     return;
   }
   c.local_trigger = get("local_trigger_chosen", 1)[0] != 0;
+  const auto sites = state.find("site_mapping");
+  c.sites = sites != state.end() && sites->second.size() == 1 && sites->second[0] != 0;
   for_each_counter(c.counters, [&](const char* name, auto& v) { take(v, get(name, 1)[0]); });
 }
 

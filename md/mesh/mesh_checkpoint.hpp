@@ -28,6 +28,9 @@ struct MeshCheckpoint {
   MeshCounters counters;         // the cycle account's (audit counts are not kept)
   // The lattice mapping's planes (kept in restart files too); absent from older checkpoints: none.
   LatticePlanes planes;
+  // mesh.mapping sites: the atoms are on their sites' PEs (false once a remap fell back to the bisection).
+  // Absent from older checkpoints: false.
+  bool sites = false;
   // read_restart: the atoms stay on the PEs they held in the box [box_lo, box_hi); the next set-up
   // rebuilds from there (the restart file's "wafermd_mapping_only" array).
   bool mapping_only = false;

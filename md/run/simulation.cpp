@@ -79,7 +79,7 @@ void Simulation::make_backend() {
     fail_input(SourcePos{"<settings>", 0}, "backend '" + settings.backend +
                                                "' is not available in this build (available: " +
                                                BackendRegistry::get().name_list() + ")");
-  backend = style->make(BackendArgs{settings, &comm, &decomp, &backend_controls});
+  backend = style->make(BackendArgs{settings, &comm, &decomp, &backend_controls, &lattice});
 }
 
 bool Simulation::backend_has(unsigned trait) const {

@@ -288,7 +288,8 @@ std::string cascade(const std::string& boundary) {
          "mass 1 180.95\nvelocity all create 580.0 87287 loop geom\nvelocity all zero linear\n"
          "pair_style hybrid/overlay eam/alloy zbl 1.0 2.0\npair_coeff * * eam/alloy CuTa.eam.alloy Ta\n"
          "pair_coeff 1 1 zbl 73 73\nneighbor 0.5 bin\nneigh_modify every 1 delay 0 check yes\n"
-         "fix 1 all nve\ntimestep 0.002\nrun 50\ngroup pka id 1809\nvelocity pka set 265.0 180.0 80.0 units box\n"
+         "fix 1 all nve\ntimestep 0.002\nrun 50\ngroup pka id 1809\nvelocity pka set 265.0 180.0 80.0 units "
+         "box\n"
          "timestep 0.0002\nthermo 100\nrun 400\n";
 }
 
@@ -322,6 +323,81 @@ TEST(MeshSlab, AuditCatchesTheKnockOnAtomsPairsWhenListsAreNotRebuilt) {
   AuditedRun run(script, dir, "lattice", /*guard_report_only=*/true);
   ASSERT_NE(run.mesh, nullptr);
   EXPECT_GT(run.mesh->counters().audit_missing, 0);
+}
+
+// mesh.mapping sites: each cell column of the open Ta slab on a patch of PEs (3 x 4 for bcc), each atom on
+// its site's PE. Through 300 thermalised steps no atom changes PE (no swaps, no remaps), the window is
+// smaller than the lattice-plane mapping's, and the brute-force audit finds no pair missing; the 1 keV
+// knock-on cascade of the test above, under the same mapping, misses none either (the guard remaps where the
+// recoil outruns the window).
+TEST(MeshSlab, SiteMappingAuditsCleanInAThermalisedSlabAndACascade) {
+  const std::string dir = test::scratch_dir("mesh_slab_sites");
+  const std::string script = open_slab(16, 16, 6, "thermo 100\nrun 300\n");
+  AuditedRun sites(script, dir + "/sites", "sites");
+  ASSERT_NE(sites.mesh, nullptr);
+  EXPECT_TRUE(sites.mesh->site_mapping());
+  const md::mesh::MeshCounters& c = sites.mesh->counters();
+  EXPECT_EQ(c.audit_steps, 300);
+  EXPECT_EQ(c.audit_missing, 0) << "pairs within the cutoff missing from a PE's list";
+  EXPECT_EQ(c.swaps, 0);
+  // The perfect lattice's window (8) holds the thermal pairs once it has grown by one: a remap or two.
+  EXPECT_LE(c.remaps, 3);
+  AuditedRun planes(script, dir + "/lattice", "lattice");
+  ASSERT_NE(planes.mesh, nullptr);
+  EXPECT_LT(sites.mesh->window_b(), planes.mesh->window_b());
+  std::printf("open Ta slab, 300 steps: site mapping b = %d (lattice planes b = %d)\n",
+              sites.mesh->window_b(), planes.mesh->window_b());
+  AuditedRun knock(cascade("open"), dir + "/cascade", "sites");
+  ASSERT_NE(knock.mesh, nullptr);
+  const md::mesh::MeshCounters& k = knock.mesh->counters();
+  EXPECT_EQ(k.audit_steps, 450);
+  EXPECT_EQ(k.audit_missing, 0) << "cascade: pairs within the cutoff missing from a PE's list";
+  std::printf("open slab cascade, site mapping: %lld guard misses, %lld remaps, b = %d, sites kept: %d\n",
+              static_cast<long long>(k.guard_misses), static_cast<long long>(k.remaps),
+              knock.mesh->window_b(), knock.mesh->site_mapping() ? 1 : 0);
+}
+
+// The mapping places atoms and prices the step; it does not change the physics: in fp64 the site mapping's
+// trajectory is the lattice-plane mapping's bit for bit, and a run checkpointed half-way and restarted ends
+// byte-identical, fabric counts included.
+TEST(MeshSlab, SiteMappingKeepsTheTrajectoryAndRestartsBitIdentically) {
+  const std::string dir = test::scratch_dir("mesh_slab_sites_same");
+  auto script = [](int steps) {
+    return open_slab(8, 8, 6, "thermo 10\nrun " + std::to_string(steps) + "\nwrite_data final.data\n");
+  };
+  std::ofstream(dir + "/in.full") << script(60);
+  std::ofstream(dir + "/in.half") << script(30);
+  const std::string fp64 = " --backend mesh --set mesh.precision=fp64";
+  const test::ProgramResult a =
+      test::run_wafermd_in(dir, "run in.full --output sites" + fp64 + " --set mesh.mapping=sites");
+  ASSERT_EQ(a.status, 0) << a.err;
+  const std::string sites_data = test::slurp(dir + "/final.data");
+  const test::ProgramResult b =
+      test::run_wafermd_in(dir, "run in.full --output planes" + fp64 + " --set mesh.mapping=lattice");
+  ASSERT_EQ(b.status, 0) << b.err;
+  // Each atom's force is summed in ascending global id whatever PE holds it: the same trajectory, bit for
+  // bit. The energy sums run in PE order, so thermo agrees to round-off.
+  EXPECT_TRUE(test::slurp(dir + "/final.data") == sites_data) << "the mappings' trajectories differ";
+  const auto ts = thermo_rows(dir + "/sites/thermo.csv"), tp = thermo_rows(dir + "/planes/thermo.csv");
+  ASSERT_EQ(ts.size(), tp.size());
+  for (std::size_t r = 0; r < ts.size(); ++r)
+    for (std::size_t k = 0; k < ts[r].size(); ++k)
+      EXPECT_NEAR(ts[r][k], tp[r][k], 1e-12 * std::max(1.0, std::fabs(tp[r][k])))
+          << "row " << r << " col " << k;
+  EXPECT_NE(a.out.find("mapped by lattice sites"), std::string::npos) << a.out;
+  const auto full = nlohmann::json::parse(test::slurp(dir + "/sites/report.json")).at("fabric");
+  EXPECT_EQ(full.at("mapping"), "sites");
+  const test::ProgramResult h = test::run_wafermd_in(
+      dir, "run in.half --output half --set output.checkpoint_every=30 --set mesh.mapping=sites" + fp64);
+  ASSERT_EQ(h.status, 0) << h.err;
+  const test::ProgramResult r = test::run_wafermd_in(
+      dir, "run in.half --output again --restart half/checkpoint.h5 --set mesh.mapping=sites" + fp64);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(test::slurp(dir + "/final.data") == sites_data) << "the restarted run's data file differs";
+  const auto again = nlohmann::json::parse(test::slurp(dir + "/again/report.json")).at("fabric");
+  EXPECT_EQ(again.at("mapping"), "sites");
+  EXPECT_EQ(again.at("swaps"), full.at("swaps"));
+  EXPECT_EQ(again.at("remaps"), full.at("remaps"));
 }
 
 }  // namespace
