@@ -17,6 +17,7 @@ const std::vector<std::string>& setting_keys() {
                                                 "simd",
                                                 "mesh.wafer",
                                                 "mesh.mapping",
+                                                "mesh.audit",
                                                 "neighbor.skin",
                                                 "output.thermo_every",
                                                 "output.dir",
@@ -80,6 +81,8 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
   } else if (key == "mesh.wafer") {
     if (value.empty()) fail_input(pos, "mesh.wafer must be wse2, wse3 or a YAML file");
     s.mesh_wafer = value;
+  } else if (key == "mesh.audit") {
+    s.mesh_audit = pick(key, value, {"true", "false", "yes", "no"}, pos) == "true" || value == "yes";
   } else if (key == "mesh.mapping") {
     s.mesh_mapping = pick(key, value, {"lattice", "bisection", "sites"}, pos);
   } else if (key == "neighbor.skin") {

@@ -18,6 +18,7 @@ struct RunSettings {
   std::string simd;                        // SIMD target of the kernels; empty: WAFERMD_SIMD, else auto
   std::string mesh_wafer = "wse2";         // wse2 | wse3 | FILE.yaml
   std::string mesh_mapping = "lattice";    // lattice | bisection | sites
+  bool mesh_audit = false;  // brute-force check of every PE's list after each step's upkeep (validation)
   std::optional<double> neighbor_skin;     // overrides the input's neighbor skin
   std::optional<int> thermo_every;         // overrides the input's thermo interval
   std::string output_dir;                  // default out/<input name>/

@@ -149,10 +149,11 @@ class Translator {
     if (root["deterministic"]) set(root["deterministic"], "deterministic");
     if (root["simd"]) set(root["simd"], "simd");
     if (const auto m = root["mesh"]) {
-      only_keys(m, "mesh", {"precision", "wafer", "mapping"});
+      only_keys(m, "mesh", {"precision", "wafer", "mapping", "audit"});
       if (m["precision"]) set(m["precision"], "mesh.precision");
       if (m["wafer"]) set(m["wafer"], "mesh.wafer");
       if (m["mapping"]) set(m["mapping"], "mesh.mapping");
+      if (m["audit"]) set(m["audit"], "mesh.audit");
     }
     if (const auto c = root["cluster"]) {
       only_keys(c, "cluster", {"precision", "grid"});

@@ -37,6 +37,8 @@ MeshBackend::MeshBackend(MeshOptions opt, const Comm* comm)
     : opt_(std::move(opt)), comm_(comm ? comm : &Comm::local()), bands_(*comm_), passes_(bands_, pes_) {
   hw_ = fabric::load_hardware(opt_.wafer);
   trigger_.configure(nb_, opt_.deterministic);
+  if (opt_.audit_lists && comm_->size() > 1)
+    fail_input(SourcePos{"--set", 0}, "mesh.audit checks every pair on one rank: run it without mpirun");
 }
 
 MeshBackend::~MeshBackend() = default;
@@ -409,6 +411,10 @@ nlohmann::json MeshBackend::fabric_json() const {
   j["rebuild_trigger"] = trigger_.name();
   j["mapping"] = sites_ ? "sites" : opt_.mapping == MappingKind::lattice ? "lattice" : "bisection";
   if (opt_.mapping == MappingKind::sites && !sites_) j["site_mapping_left"] = site_reason_;
+  if (opt_.audit_lists) {
+    j["audit_steps"] = account_.counters().audit_steps;
+    j["audit_missing_pairs"] = account_.counters().audit_missing;
+  }
   j["lattice_planes"] = {planes_.axis[0].centre.size(), planes_.axis[1].centre.size(),
                          planes_.axis[2].centre.size()};
   return j;
@@ -490,6 +496,7 @@ WMD_BACKEND("mesh", kNoBackendTraits, [](const BackendArgs& a) -> std::unique_pt
               : a.settings.mesh_mapping == "sites"   ? MappingKind::sites
                                                      : MappingKind::lattice;
   o.lattice = a.lattice;
+  o.audit_lists = a.settings.mesh_audit;
   return std::make_unique<MeshBackend>(o, a.comm);
 })
 

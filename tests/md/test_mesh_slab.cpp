@@ -368,8 +368,8 @@ TEST(MeshSlab, SiteMappingKeepsTheTrajectoryAndRestartsBitIdentically) {
   std::ofstream(dir + "/in.full") << script(60);
   std::ofstream(dir + "/in.half") << script(30);
   const std::string fp64 = " --backend mesh --set mesh.precision=fp64";
-  const test::ProgramResult a =
-      test::run_wafermd_in(dir, "run in.full --output sites" + fp64 + " --set mesh.mapping=sites");
+  const test::ProgramResult a = test::run_wafermd_in(
+      dir, "run in.full --output sites" + fp64 + " --set mesh.mapping=sites --set mesh.audit=true");
   ASSERT_EQ(a.status, 0) << a.err;
   const std::string sites_data = test::slurp(dir + "/final.data");
   const test::ProgramResult b =
@@ -387,6 +387,8 @@ TEST(MeshSlab, SiteMappingKeepsTheTrajectoryAndRestartsBitIdentically) {
   EXPECT_NE(a.out.find("mapped by lattice sites"), std::string::npos) << a.out;
   const auto full = nlohmann::json::parse(test::slurp(dir + "/sites/report.json")).at("fabric");
   EXPECT_EQ(full.at("mapping"), "sites");
+  EXPECT_EQ(full.at("audit_steps"), 60) << "mesh.audit: every step's lists checked";
+  EXPECT_EQ(full.at("audit_missing_pairs"), 0);
   const test::ProgramResult h = test::run_wafermd_in(
       dir, "run in.half --output half --set output.checkpoint_every=30 --set mesh.mapping=sites" + fp64);
   ASSERT_EQ(h.status, 0) << h.err;
