@@ -58,4 +58,26 @@ TEST(Spline, DerivativeCoefficientsMatchValueSlope) {
   }
 }
 
+// The PE table layouts wafermd model prices (fabric/schedules/md_step.hpp) hold less than LAMMPS's seven
+// coefficients and form the rest: `spline4` the derivative cubic from the value cubic (c0, c1, c2 = 3 c3, 2 c4,
+// c5 over delta), `hermite2` the interval's cubic from the value and slope (c6, c5) of its two knots
+// (c4 = 3 df - 2 s0 - s1, c3 = s0 + s1 - 2 df). Both give LAMMPS's coefficients.
+TEST(Spline, CompactLayoutsFormLammpsCoefficients) {
+  const int n = 40;
+  const double delta = 0.07;
+  std::vector<double> f(n + 1), s(7 * (n + 1));
+  for (int m = 1; m <= n; ++m) f[m] = std::exp(-0.15 * m) * std::sin(0.4 * m) + 0.01 * m;
+  wmd::potentials::build_spline(n, delta, f.data(), s.data());
+  for (int m = 1; m < n; ++m) {
+    const double* c = &s[7 * m];
+    const double* next = &s[7 * (m + 1)];
+    EXPECT_NEAR(c[0], 3 * c[3] / delta, 1e-12 * (1 + std::fabs(c[0]))) << m;
+    EXPECT_NEAR(c[1], 2 * c[4] / delta, 1e-12 * (1 + std::fabs(c[1]))) << m;
+    EXPECT_NEAR(c[2], c[5] / delta, 1e-12 * (1 + std::fabs(c[2]))) << m;
+    const double df = next[6] - c[6], s0 = c[5], s1 = next[5];
+    EXPECT_NEAR(c[4], 3 * df - 2 * s0 - s1, 1e-12) << m;
+    EXPECT_NEAR(c[3], s0 + s1 - 2 * df, 1e-12) << m;
+  }
+}
+
 }  // namespace
