@@ -5,7 +5,8 @@ step-0 row against Debian lmp's (validation/sc24/lammps_step0.txt), the fp32 run
 linear fit of etotal per atom against time) and spread. Writes validation/sc24/results/mesh_runs.json and
 prints a table.
 
-Usage: validation/sc24/mesh_runs.py [--wafermd build/wafermd] [--steps N] [ELEMENT...]
+Usage: validation/sc24/mesh_runs.py [--wafermd build/wafermd] [--steps N] [--mapping bisection|lattice|sites]
+       [ELEMENT...]
 """
 import argparse
 import json
@@ -22,6 +23,7 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 INPUTS = os.path.join(REPO, "inputs")
 ATOMS = 801792
 DT_PS = 0.002
+MAPPING = "bisection"  # --mapping
 
 
 def lmp_step0():
@@ -58,7 +60,7 @@ def run(wafermd, elem, precision, steps, every, tmp, backend="mesh"):
         cmd = [wafermd, "run", copy, "--backend", backend, "--var", "steps", str(steps), "--var", "thermo_every",
                str(every), "--output", os.path.join(tmp, f"{elem}_{backend}_{precision}")]
         if backend == "mesh":
-            cmd += ["--set", f"mesh.precision={precision}"]
+            cmd += ["--set", f"mesh.precision={precision}", "--set", f"mesh.mapping={MAPPING}"]
         p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
     finally:
         os.remove(copy)
@@ -73,12 +75,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wafermd", default=os.path.join(REPO, "build", "wafermd"))
     ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--mapping", default="bisection", choices=["bisection", "lattice", "sites"])
     ap.add_argument("elements", nargs="*", default=["ta", "w", "cu"])
     args = ap.parse_args()
+    global MAPPING
+    MAPPING = args.mapping
     wafermd = os.path.abspath(args.wafermd)
     ref = lmp_step0()
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    result = {"command": "validation/sc24/mesh_runs.py --steps %d" % args.steps, "cpu": cpu, "elements": {}}
+    result = {"command": "validation/sc24/mesh_runs.py --steps %d --mapping %s" % (args.steps, args.mapping),
+              "cpu": cpu, "elements": {}}
     with tempfile.TemporaryDirectory() as tmp:
         for elem in args.elements:
             r32, s32 = run(wafermd, elem, "fp32", args.steps, 10, tmp)
