@@ -19,10 +19,10 @@ struct RunSettings {
   std::string mesh_wafer = "wse2";         // wse2 | wse3 | FILE.yaml
   std::string mesh_mapping = "lattice";    // lattice | bisection | sites
   bool mesh_audit = false;  // brute-force check of every PE's list after each step's upkeep (validation)
-  std::optional<double> neighbor_skin;     // overrides the input's neighbor skin
-  std::optional<int> thermo_every;         // overrides the input's thermo interval
-  std::string output_dir;                  // default out/<input name>/
-  int trajectory_every = 0;                // H5MD interval (0: none)
+  std::optional<double> neighbor_skin;  // overrides the input's neighbor skin
+  std::optional<int> thermo_every;      // overrides the input's thermo interval
+  std::string output_dir;               // default out/<input name>/
+  int trajectory_every = 0;             // H5MD interval (0: none)
   std::vector<std::string> trajectory_fields;
   int checkpoint_every = 0;
   std::optional<double> memory_gb;  // limits.memory_gb: the memory budget (base/memory_budget.hpp)

@@ -59,9 +59,9 @@ TEST(Spline, DerivativeCoefficientsMatchValueSlope) {
 }
 
 // The PE table layouts wafermd model prices (fabric/schedules/md_step.hpp) hold less than LAMMPS's seven
-// coefficients and form the rest: `spline4` the derivative cubic from the value cubic (c0, c1, c2 = 3 c3, 2 c4,
-// c5 over delta), `hermite2` the interval's cubic from the value and slope (c6, c5) of its two knots
-// (c4 = 3 df - 2 s0 - s1, c3 = s0 + s1 - 2 df). Both give LAMMPS's coefficients.
+// coefficients and form the rest: `spline4` the derivative cubic from the value cubic (c0, c1, c2 = 3 c3, 2
+// c4, c5 over delta), `hermite2` the interval's cubic from the value and slope (c6, c5) of its two knots (c4
+// = 3 df - 2 s0 - s1, c3 = s0 + s1 - 2 df). Both give LAMMPS's coefficients.
 TEST(Spline, CompactLayoutsFormLammpsCoefficients) {
   const int n = 40;
   const double delta = 0.07;
