@@ -145,6 +145,18 @@ void swap_round(Mapping& map, const Box& box, const AllAtoms& g, const LatticePl
     if (map.atom_of[p] >= 0) map.pe_of[map.atom_of[p]] = p;
 }
 
+void charge_remap(const Mapping& from, const Mapping& to, const fabric::FastTransport& swap,
+                  CycleAccount& account) {
+  int rounds = 0;
+  for (std::size_t i = 0; i < from.pe_of.size(); ++i) {
+    const int p = from.pe_of[i], q = to.pe_of[i];
+    int dx = std::abs(p % from.width - q % from.width), dy = std::abs(p / from.width - q / from.width);
+    if (from.wrap) dx = std::min(dx, from.width - dx), dy = std::min(dy, from.height - dy);
+    rounds = std::max(rounds, dx + dy);
+  }
+  account.remap(static_cast<double>(rounds) * static_cast<double>(swap.schedule_cycles()));
+}
+
 // A remap is priced as the swap rounds that carry the farthest atom to its new PE.
 bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, const LatticePlanes& planes,
                      double cutneigh, int& b, const fabric::FastTransport& swap, CycleAccount& account) {
@@ -153,14 +165,7 @@ bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, const Latt
   if (need <= b) return false;
   Mapping fresh = map_atoms_lattice(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map.width,
                                     map.height, planes);
-  int rounds = 0;
-  for (int i = 0; i < n; ++i) {
-    const int p = map.pe_of[i], q = fresh.pe_of[i];
-    int dx = std::abs(p % map.width - q % map.width), dy = std::abs(p / map.width - q / map.width);
-    if (map.wrap) dx = std::min(dx, map.width - dx), dy = std::min(dy, map.height - dy);
-    rounds = std::max(rounds, dx + dy);
-  }
-  account.remap(static_cast<double>(rounds) * static_cast<double>(swap.schedule_cycles()));
+  charge_remap(map, fresh, swap, account);
   map = std::move(fresh);
   const int need2 = required_window(map, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh);
   if (need2 <= b) return false;

@@ -64,6 +64,11 @@ void swap_round(Mapping& map, const Box& box, const AllAtoms& g, const LatticePl
                 fabric::FastTransport& swap, CycleAccount& account,
                 const std::vector<uint32_t>* active = nullptr, std::vector<uint32_t>* swapped = nullptr);
 
+/// Charges moving every atom from its PE in `from` to its PE in `to` (same grid): the swap rounds that carry
+/// the farthest atom there [E: a lower bound for neighbour exchanges].
+void charge_remap(const Mapping& from, const Mapping& to, const fabric::FastTransport& swap,
+                  CycleAccount& account);
+
 /// The guard that no interaction is lost at a global rebuild: when some pair within `cutneigh` lies outside
 /// window b, the atoms are remapped afresh (map_atoms_lattice with `planes`; none: the coordinate bisection).
 /// Returns true when b had to grow (b is updated: the caller connects new transports).

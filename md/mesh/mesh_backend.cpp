@@ -159,15 +159,7 @@ void MeshBackend::remap_sites(const Box& box, const AllAtoms& g) {
     fresh = map_atoms(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map_.width, map_.height);
     b = required_window(fresh, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh_);
   }
-  // Priced as remap_if_needed prices it: the swap rounds that carry the farthest atom to its new PE.
-  int rounds = 0;
-  for (int i = 0; i < n; ++i) {
-    const int p = map_.pe_of[i], q = fresh.pe_of[i];
-    int dx = std::abs(p % map_.width - q % map_.width), dy = std::abs(p / map_.width - q / map_.width);
-    if (map_.wrap) dx = std::min(dx, map_.width - dx), dy = std::min(dy, map_.height - dy);
-    rounds = std::max(rounds, dx + dy);
-  }
-  account_.remap(static_cast<double>(rounds) * static_cast<double>(bands_.swap().schedule_cycles()));
+  charge_remap(map_, fresh, bands_.swap(), account_);
   map_ = std::move(fresh);
   if (b > b_) {
     b_ = b;
