@@ -51,6 +51,7 @@ const std::vector<std::pair<std::string, std::vector<Room>>>& room_tables() {
       {"md/mesh", {
           // level 0: what the rooms above share
           {"md/mesh/mapping", "mapping", 0},                // bisection mapping, window radius
+          {"md/mesh/lattice_patches", "mapping", 0},        //   and the lattice-site (patch) mapping
           {"md/mesh/pe_kernels", "pe kernels", 0},          // the PEs' EAM arithmetic (fp32 and fp64 forms)
           {"md/mesh/pe_tables32", "pe kernels", 0},         //   and its fp32 tables
           {"md/mesh/pe_memory", "pe memory", 0},            // what a PE keeps between steps
