@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <numeric>
+#include <string>
 
 #include "fabric/cost_model.hpp"
 #include "fabric/cycle_simulator.hpp"
@@ -283,6 +285,35 @@ TEST(CostModel, SlotLandingFollowsTheSimulator) {
 
 class MdStepSweep : public ::testing::TestWithParam<int> {};
 
+// Model against simulator for the MD step on an n x n mesh: b = 1..8 (2b+1 <= n), wrap on and off, and three
+// programs: the streaming step with the local trigger, its rescan step (on the folded torus only, as the
+// slabs are periodic), and the serial program with the vote; `tweak` sets the variant. Returns the worst
+// relative error; each case must be within 5 %.
+double sweep_md_step(int n, const HardwareSpec& hw, const std::string& what,
+                     const std::function<void(MdStepSpec&)>& tweak, int* cases) {
+  double worst = 0;
+  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
+    for (bool wrap : {false, true})
+      for (int variant = 0; variant < 3; ++variant) {
+        if (variant == 1 && !wrap) continue;
+        const bool streaming = variant < 2;
+        MdStepSpec s = md_spec(n, b, wrap, streaming);
+        s.local_trigger = streaming;
+        s.rebuild = variant == 1;
+        tweak(s);
+        synthetic_neighbours(s);
+        const PeProgram p = build_md_step(s, hw);
+        const long long sim = simulate_program(p, hw).cycles;
+        const long long mod = model_program(p, hw).cycles;
+        const double err = std::fabs(static_cast<double>(mod - sim)) / static_cast<double>(sim);
+        worst = std::max(worst, err);
+        ++*cases;
+        EXPECT_LE(err, 0.05) << what << " n=" << n << " b=" << b << " wrap=" << wrap << " variant=" << variant
+                             << ": simulated " << sim << ", modeled " << mod;
+      }
+  return worst;
+}
+
 // The acceptance sweep: b = 1..8 (2b+1 <= n), wrap on and off, on every mesh size of the parameter, for the
 // step `wafermd model` prices (the local trigger, streaming; its rescan step on the folded torus) and the
 // serial program with the vote.
@@ -290,27 +321,9 @@ TEST_P(MdStepSweep, ModelWithinFivePercent) {
   const HardwareSpec hw = preset("wse2");
   const int n = GetParam();
   WMD_SWEEP_SAMPLE(n, 8, 9, 12, 16, 17, 24, 31, 32, 40);
-  double worst = 0;
   int cases = 0;
-  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
-    for (bool wrap : {false, true})
-      for (int variant = 0; variant < 3; ++variant) {
-        if (variant == 1 && !wrap)
-          continue;  // rescan steps on the folded torus only (the slabs are periodic)
-        const bool streaming = variant < 2;
-        MdStepSpec s = md_spec(n, b, wrap, streaming);
-        s.local_trigger = streaming;
-        s.rebuild = variant == 1;
-        synthetic_neighbours(s);
-        const PeProgram p = build_md_step(s, hw);
-        const long long sim = simulate_program(p, hw).cycles;
-        const long long mod = model_program(p, hw).cycles;
-        const double err = std::fabs(static_cast<double>(mod - sim)) / static_cast<double>(sim);
-        worst = std::max(worst, err);
-        ++cases;
-        EXPECT_LE(err, 0.05) << "n=" << n << " b=" << b << " wrap=" << wrap << " variant=" << variant
-                             << ": simulated " << sim << ", modeled " << mod;
-      }
+  const double worst = sweep_md_step(
+      n, hw, "full window", [](MdStepSpec&) {}, &cases);
   RecordProperty("worst_relative_error", std::to_string(worst));
   std::printf("md_step n=%d: %d cases, worst model error %.4f\n", n, cases, worst);
 }
@@ -371,27 +384,9 @@ class MdStepNewtonSweep : public ::testing::TestWithParam<int> {};
 TEST_P(MdStepNewtonSweep, ModelWithinFivePercent) {
   const HardwareSpec hw = preset("wse2");
   const int n = GetParam();
-  double worst = 0;
   int cases = 0;
-  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
-    for (bool wrap : {false, true})
-      for (int variant = 0; variant < 3; ++variant) {
-        if (variant == 1 && !wrap) continue;
-        const bool streaming = variant < 2;
-        MdStepSpec s = md_spec(n, b, wrap, streaming);
-        s.local_trigger = streaming;
-        s.rebuild = variant == 1;
-        s.newton = true;
-        synthetic_neighbours(s);
-        const PeProgram p = build_md_step(s, hw);
-        const long long sim = simulate_program(p, hw).cycles;
-        const long long mod = model_program(p, hw).cycles;
-        const double err = std::fabs(static_cast<double>(mod - sim)) / static_cast<double>(sim);
-        worst = std::max(worst, err);
-        ++cases;
-        EXPECT_LE(err, 0.05) << "n=" << n << " b=" << b << " wrap=" << wrap << " variant=" << variant
-                             << ": simulated " << sim << ", modeled " << mod;
-      }
+  const double worst = sweep_md_step(
+      n, hw, "newton", [](MdStepSpec& s) { s.newton = true; }, &cases);
   RecordProperty("worst_relative_error", std::to_string(worst));
   std::printf("md_step newton n=%d: %d cases, worst model error %.4f\n", n, cases, worst);
 }
@@ -427,31 +422,20 @@ TEST_P(MdStepVariantSweep, ModelWithinFivePercent) {
   const int n = GetParam();
   double worst = 0;
   int cases = 0;
-  for (int b = 1; b <= 8 && 2 * b + 1 <= n; ++b)
-    for (bool wrap : {false, true})
-      for (int variant = 0; variant < 3; ++variant)
-        for (TableLayout layout : {TableLayout::Spline7, TableLayout::Spline4, TableLayout::Hermite2})
-          for (bool keep : {false, true})
-            for (bool newton : {false, true}) {
-              if (variant == 1 && !wrap) continue;
-              const bool streaming = variant < 2;
-              MdStepSpec s = md_spec(n, b, wrap, streaming);
-              s.local_trigger = streaming;
-              s.rebuild = variant == 1;
-              s.table_layout = layout;
-              s.keep_distances = keep;
-              s.newton = newton;
-              synthetic_neighbours(s);
-              const PeProgram p = build_md_step(s, hw);
-              const long long sim = simulate_program(p, hw).cycles;
-              const long long mod = model_program(p, hw).cycles;
-              const double err = std::fabs(static_cast<double>(mod - sim)) / static_cast<double>(sim);
-              worst = std::max(worst, err);
-              ++cases;
-              EXPECT_LE(err, 0.05) << "n=" << n << " b=" << b << " wrap=" << wrap << " variant=" << variant
-                                   << " layout=" << table_layout_name(layout) << " keep=" << keep
-                                   << " newton=" << newton << ": simulated " << sim << ", modeled " << mod;
-            }
+  for (TableLayout layout : {TableLayout::Spline7, TableLayout::Spline4, TableLayout::Hermite2})
+    for (bool keep : {false, true})
+      for (bool newton : {false, true}) {
+        const std::string what =
+            std::string(table_layout_name(layout)) + (keep ? " kept" : "") + (newton ? " newton" : "");
+        worst = std::max(worst, sweep_md_step(
+                                    n, hw, what,
+                                    [&](MdStepSpec& s) {
+                                      s.table_layout = layout;
+                                      s.keep_distances = keep;
+                                      s.newton = newton;
+                                    },
+                                    &cases));
+      }
   std::printf("md_step variants n=%d: %d cases, worst model error %.4f\n", n, cases, worst);
 }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,14 +24,16 @@ struct ScriptRun {
   /// Executes `script` (LAMMPS syntax) in `dir` (created); throws what the simulation throws.
   ScriptRun(const std::string& script, const std::string& dir, bool dry_run = false)
       : ScriptRun(script, dir, io::RunSettings{}, dry_run) {}
-  /// The same with run settings (backend, precision, deterministic, ...).
+  /// The same with run settings (backend, precision, deterministic, ...); `before` sees the simulation
+  /// before its first command (a test sets its backend's switches there).
   ScriptRun(const std::string& script, const std::string& dir, const io::RunSettings& settings,
-            bool dry_run = false) {
+            bool dry_run = false, const std::function<void(md::Simulation&)>& before = nullptr) {
     std::filesystem::create_directories(dir);
     const std::string path = dir + "/in.test";
     std::ofstream(path) << script;
     sim = std::make_unique<md::Simulation>(log, settings, dry_run, nullptr);
     sim->attach_variables(vars);
+    if (before) before(*sim);
     const auto cwd = std::filesystem::current_path();
     std::filesystem::current_path(dir);
     try {

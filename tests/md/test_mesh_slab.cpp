@@ -212,35 +212,20 @@ TEST(MeshMapping, LatticeMappingOfAPeriodicCrystalIgnoresTheNoise) {
 // A mesh run of a LAMMPS script in `dir` whose backend's checks are set before the first command: the list
 // audit after every step's upkeep, and the window guard acting (remaps) or only counting.
 struct AuditedRun {
-  io::Log log;
-  io::Variables vars;
-  std::unique_ptr<md::Simulation> sim;
+  std::unique_ptr<test::ScriptRun> run;
   md::mesh::MeshBackend* mesh = nullptr;
 
   AuditedRun(const std::string& script, const std::string& dir, const std::string& mapping,
              bool guard_report_only = false, bool local_trigger = false) {
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir + "/in.test") << script;
     io::RunSettings settings;
     settings.backend = "mesh";
     settings.mesh_mapping = mapping;
-    sim = std::make_unique<md::Simulation>(log, settings, false, nullptr);
-    sim->attach_variables(vars);
-    mesh = dynamic_cast<md::mesh::MeshBackend*>(&*sim->backend);
-    if (!mesh) return;
-    mesh->set_checks(guard_report_only, /*audit_lists=*/true);
-    if (local_trigger) mesh->force_trigger(true);
-    const auto cwd = std::filesystem::current_path();
-    std::filesystem::current_path(dir);
-    try {
-      io::LammpsScript in("in.test", vars, SourcePos{"<test>", 0});
-      io::Command c;
-      while (in.next(c)) sim->execute(c);
-    } catch (...) {
-      std::filesystem::current_path(cwd);
-      throw;
-    }
-    std::filesystem::current_path(cwd);
+    run = std::make_unique<test::ScriptRun>(script, dir, settings, false, [&](md::Simulation& sim) {
+      mesh = dynamic_cast<md::mesh::MeshBackend*>(&*sim.backend);
+      if (!mesh) return;
+      mesh->set_checks(guard_report_only, /*audit_lists=*/true);
+      if (local_trigger) mesh->force_trigger(true);
+    });
   }
 };
 
