@@ -145,6 +145,9 @@ void swap_round(Mapping& map, const Box& box, const AllAtoms& g, const LatticePl
     if (map.atom_of[p] >= 0) map.pe_of[map.atom_of[p]] = p;
 }
 
+namespace {
+
+// A remap is priced as the swap rounds that carry the farthest atom to its new PE.
 void charge_remap(const Mapping& from, const Mapping& to, const fabric::FastTransport& swap,
                   CycleAccount& account) {
   int rounds = 0;
@@ -157,14 +160,15 @@ void charge_remap(const Mapping& from, const Mapping& to, const fabric::FastTran
   account.remap(static_cast<double>(rounds) * static_cast<double>(swap.schedule_cycles()));
 }
 
-// A remap is priced as the swap rounds that carry the farthest atom to its new PE.
-bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, const LatticePlanes& planes,
-                     double cutneigh, int& b, const fabric::FastTransport& swap, CycleAccount& account) {
+}  // namespace
+
+bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, double cutneigh, int& b,
+                     const std::function<Mapping()>& fresh_mapping, const fabric::FastTransport& swap,
+                     CycleAccount& account) {
   const int n = g.size();
   const int need = required_window(map, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh);
   if (need <= b) return false;
-  Mapping fresh = map_atoms_lattice(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map.width,
-                                    map.height, planes);
+  Mapping fresh = fresh_mapping();
   charge_remap(map, fresh, swap, account);
   map = std::move(fresh);
   const int need2 = required_window(map, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh);

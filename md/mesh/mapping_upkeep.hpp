@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -64,16 +65,13 @@ void swap_round(Mapping& map, const Box& box, const AllAtoms& g, const LatticePl
                 fabric::FastTransport& swap, CycleAccount& account,
                 const std::vector<uint32_t>* active = nullptr, std::vector<uint32_t>* swapped = nullptr);
 
-/// Charges moving every atom from its PE in `from` to its PE in `to` (same grid): the swap rounds that carry
-/// the farthest atom there [E: a lower bound for neighbour exchanges].
-void charge_remap(const Mapping& from, const Mapping& to, const fabric::FastTransport& swap,
-                  CycleAccount& account);
-
 /// The guard that no interaction is lost at a global rebuild: when some pair within `cutneigh` lies outside
-/// window b, the atoms are remapped afresh (map_atoms_lattice with `planes`; none: the coordinate bisection).
-/// Returns true when b had to grow (b is updated: the caller connects new transports).
-bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, const LatticePlanes& planes,
-                     double cutneigh, int& b, const fabric::FastTransport& swap, CycleAccount& account);
+/// window b, the atoms are remapped to `fresh_mapping()` (the same grid), charged as the swap rounds that
+/// carry the farthest atom to its new PE [E: a lower bound for neighbour exchanges]. Returns true when b had
+/// to grow (b is updated: the caller connects new transports).
+bool remap_if_needed(Mapping& map, const Box& box, const AllAtoms& g, double cutneigh, int& b,
+                     const std::function<Mapping()>& fresh_mapping, const fabric::FastTransport& swap,
+                     CycleAccount& account);
 
 /// follow_lattice_planes over the gathered atoms in PE order (the same bits on every rank count).
 LatticePlanes follow_planes(const LatticePlanes& planes, const Mapping& map, const AllAtoms& g);

@@ -147,24 +147,18 @@ bool MeshBackend::map_sites(const Box& box, const AllAtoms& g, Mapping& m, int& 
 
 void MeshBackend::remap_sites(const Box& box, const AllAtoms& g) {
   const int n = g.size();
-  if (required_window(map_, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh_) <= b_) return;
-  Mapping fresh;
-  int b = 0;
-  const bool mapped = map_sites(box, g, fresh, b);
-  if (!mapped || fresh.width != map_.width || fresh.height != map_.height) {
+  auto fresh = [&] {
+    Mapping m;
+    int b = 0;
+    const bool mapped = map_sites(box, g, m, b);
+    if (mapped && m.width == map_.width && m.height == map_.height) return m;
     if (mapped)
-      site_reason_ = fmt::format("the sites now need a {}x{} grid, not {}x{}", fresh.width, fresh.height,
-                                 map_.width, map_.height);
+      site_reason_ = fmt::format("the sites now need a {}x{} grid, not {}x{}", m.width, m.height, map_.width,
+                                 map_.height);
     sites_ = false;  // from here on the coordinate bisection, with its swaps
-    fresh = map_atoms(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map_.width, map_.height);
-    b = required_window(fresh, box, g.x.data(), g.y.data(), g.z.data(), n, cutneigh_);
-  }
-  charge_remap(map_, fresh, bands_.swap(), account_);
-  map_ = std::move(fresh);
-  if (b > b_) {
-    b_ = b;
-    connect();
-  }
+    return map_atoms(box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), n, map_.width, map_.height);
+  };
+  if (remap_if_needed(map_, box, g, cutneigh_, b_, fresh, bands_.swap(), account_)) connect();
 }
 
 void MeshBackend::connect() {
@@ -218,7 +212,11 @@ void MeshBackend::rebuild(State& s, bool first) {
       charge_reductions(open > 0 ? 2 : 0, 5 * open, fabric::ReduceOp::Sum);
     }
     swap_round(map_, s.box, g, planes_, bands_.swap(), account_);
-    if (remap_if_needed(map_, s.box, g, planes_, cutneigh_, b_, bands_.swap(), account_)) connect();
+    auto fresh = [&] {
+      return map_atoms_lattice(s.box, g.x.data(), g.y.data(), g.z.data(), g.id.data(), nall, map_.width,
+                               map_.height, planes_);
+    };
+    if (remap_if_needed(map_, s.box, g, cutneigh_, b_, fresh, bands_.swap(), account_)) connect();
   }
   const int npe = map_.size();
   pe_id_.assign(npe, 0);

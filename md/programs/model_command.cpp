@@ -48,53 +48,34 @@ std::string programs_name(const mesh::StepWork& w) {
          (w.keep_distances ? "_kept_distances" : "");
 }
 
-// The value a ranged parameter has in `h` (its key as `ranges` names it).
-double range_value(const fabric::HardwareSpec& h, const std::string& key) {
-  const fabric::ComputeCycles& c = h.compute;
-  const std::pair<const char*, double> values[] = {
-      {"clock_hz", h.clock_hz},
-      {"ramp_latency_cycles", h.ramp_latency_cycles},
-      {"hop_latency_cycles", h.hop_latency_cycles},
-      {"phase_sync_cycles", h.phase_sync_cycles},
-      {"compute_cycles.fadd", c.fadd},
-      {"compute_cycles.fmul", c.fmul},
-      {"compute_cycles.fma", c.fma},
-      {"compute_cycles.fminmax", c.fminmax},
-      {"compute_cycles.fdiv", c.fdiv},
-      {"compute_cycles.fsqrt", c.fsqrt},
-      {"compute_cycles.mem_word", c.mem_word},
-      {"compute_cycles.fp_to_int", c.fp_to_int},
-      {"compute_cycles.int_op", c.int_op},
-      {"compute_cycles.loop_iteration", c.loop_iteration},
-      {"compute_cycles.task_activation", c.task_activation},
-      {"compute_cycles.land_word", c.land_word},
-      {"compute_cycles.send_word", c.send_word},
-      {"compute_cycles.vector_issue", c.vector_issue},
-      {"compute_cycles.vector_elements_per_cycle", c.vector_elements_per_cycle}};
-  for (const auto& [k, v] : values)
-    if (key == k) return v;
-  return std::nan("");
-}
-
 // The range's ends found jointly: from each parameter's own slower (faster) end, a coordinate search flips
 // any parameter whose other end slows (speeds) the step further, until none does. A tie keeps the end
 // already chosen, so the answer does not depend on which end a tie would favour alone.
-fabric::HardwareSpec range_end(const mesh::StepWork& w, const fabric::HardwareSpec& hw, bool fast,
-                               fabric::HardwareSpec start) {
+// One end of the range: the hardware, each ranged parameter's value in it, and the chosen program's speed.
+struct RangeEnd {
+  fabric::HardwareSpec hw;
+  nlohmann::json values = nlohmann::json::object();
+  double speed = 0;
+};
+
+RangeEnd range_end(const mesh::StepWork& w, const fabric::HardwareSpec& hw, bool fast, RangeEnd end) {
   auto speed = [&](const fabric::HardwareSpec& h) { return mesh::account_step(w, h).steps_per_second; };
-  double best = speed(start);
+  end.speed = speed(end.hw);
   for (int pass = 0; pass < 4; ++pass) {
     bool changed = false;
     for (const fabric::ParameterRange& r : hw.ranges) {
       for (double v : {r.low, r.high}) {
-        const fabric::HardwareSpec trial = fabric::with_parameter(start, r.key, v);
+        const fabric::HardwareSpec trial = fabric::with_parameter(end.hw, r.key, v);
         const double t = speed(trial);
-        if (fast ? t > best * (1 + 1e-12) : t < best * (1 - 1e-12)) start = trial, best = t, changed = true;
+        if (fast ? t > end.speed * (1 + 1e-12) : t < end.speed * (1 - 1e-12)) {
+          end.hw = trial, end.speed = t, end.values[r.key] = v;
+          changed = true;
+        }
       }
     }
     if (!changed) break;
   }
-  return start;
+  return end;
 }
 
 bool is_yaml(const std::string& path) {
@@ -273,14 +254,16 @@ nlohmann::json model_input(const ModelOptions& opt) {
   // The range: every [E] parameter (and a reported spread) at the ends that slow, then speed, the chosen
   // program most, found jointly; each parameter's own two ends are listed too.
   nlohmann::json ranges = nlohmann::json::array();
-  fabric::HardwareSpec slow = hw, fast = hw;
+  RangeEnd slow{hw}, fast{hw};
   for (const fabric::ParameterRange& r : hw.ranges) {
     const double at_low =
         mesh::account_step(*best_work, fabric::with_parameter(hw, r.key, r.low)).steps_per_second;
     const double at_high =
         mesh::account_step(*best_work, fabric::with_parameter(hw, r.key, r.high)).steps_per_second;
-    slow = fabric::with_parameter(slow, r.key, at_low <= at_high ? r.low : r.high);
-    fast = fabric::with_parameter(fast, r.key, at_high >= at_low ? r.high : r.low);
+    slow.values[r.key] = at_low <= at_high ? r.low : r.high;
+    fast.values[r.key] = at_high >= at_low ? r.high : r.low;
+    slow.hw = fabric::with_parameter(slow.hw, r.key, slow.values[r.key].get<double>());
+    fast.hw = fabric::with_parameter(fast.hw, r.key, fast.values[r.key].get<double>());
     ranges.push_back({{"parameter", r.key},
                       {"low", r.low},
                       {"high", r.high},
@@ -289,13 +272,7 @@ nlohmann::json model_input(const ModelOptions& opt) {
   }
   slow = range_end(*best_work, hw, false, slow);
   fast = range_end(*best_work, hw, true, fast);
-  const double low = mesh::account_step(*best_work, slow).steps_per_second;
-  const double high = mesh::account_step(*best_work, fast).steps_per_second;
-  nlohmann::json fast_end = nlohmann::json::object(), slow_end = nlohmann::json::object();
-  for (const fabric::ParameterRange& r : hw.ranges) {
-    fast_end[r.key] = range_value(fast, r.key);
-    slow_end[r.key] = range_value(slow, r.key);
-  }
+  const double low = slow.speed, high = fast.speed;
   const mesh::StepCycles& nc = newton_speed > 0 ? newton_best : c;
   nlohmann::json j;
   j["input"] = opt.input;
@@ -317,7 +294,7 @@ nlohmann::json model_input(const ModelOptions& opt) {
   j["predicted_steps_per_second_low"] = feasible ? nlohmann::json(low) : nlohmann::json();
   j["predicted_steps_per_second_high"] = feasible ? nlohmann::json(high) : nlohmann::json();
   j["parameter_ranges"] = ranges;
-  j["range_ends"] = {{"slow", slow_end}, {"fast", fast_end}};
+  j["range_ends"] = {{"slow", slow.values}, {"fast", fast.values}};
   j["step_variant"] = feasible ? programs_name(*best_work) : "none fits";
   j["table_layout"] = fabric::table_layout_name(best_work->table_layout);
   j["sram_bytes_per_pe"] = hw.sram_bytes_per_pe;

@@ -673,6 +673,22 @@ def mesh_shrink_wrap():
         if prec == "fp64" and ref[0] != cluster:
             fail("mesh fp64 and the cluster backend on 2 ranks write different data files in deterministic mode")
         print(f"mesh {prec}, shrink-wrapped: 1, 2 and 3 ranks byte-identical ({len(ref[0])} bytes), {ref[1]}")
+    # The site mapping (cell columns on PE patches, no swaps): the same trajectory as the cluster's in fp64, and
+    # the same fabric counts on 1 and 3 ranks.
+    site_counts = None
+    for ranks in (1, 3):
+        out = f"sites_{ranks}"
+        rc, so, err = run(ranks, ["run", "in.full", "--backend", "mesh", "--set", "mesh.precision=fp64", "--set",
+                                  "mesh.mapping=sites", "--output", out] + det, d)
+        if rc != 0:
+            fail(f"mesh sites on {ranks} ranks: exit {rc}\n{err}")
+        counts = fabric_counts(os.path.join(d, out))
+        if file_bytes(d, "full.data") != cluster:
+            fail(f"mesh sites on {ranks} ranks: the data file differs from the cluster backend's")
+        if site_counts is not None and counts != site_counts:
+            fail(f"mesh sites: 3 ranks' fabric counts {counts} differ from 1 rank's {site_counts}")
+        site_counts = counts
+    print(f"mesh sites, shrink-wrapped fp64: 1 and 3 ranks equal the cluster's bytes, fabric counts {site_counts}")
     mesh = ["--backend", "mesh"]
     rc, so, err = run(2, ["run", "in.full", "--output", "full"] + mesh, d)
     if rc != 0:
