@@ -117,6 +117,7 @@ void cmd_pair_style(Simulation& sim, const io::Command& c) {
   }
   sim.pair_style = style;
   sim.pair_substyles = subs;
+  sim.potential_files.clear();
   sim.pair_style_pos = c.pos;
   sim.eam = std::move(eam);
   sim.zbl_pair = std::move(zbl);
@@ -182,6 +183,8 @@ void eam_coeff(Simulation& sim, io::ArgCursor& a, const std::string& ti, const s
     while (!a.done()) elements.push_back(a.word("an element"));
     sim.eam->set_elements(file, elements, a.pos());
   }
+  if (std::find(sim.potential_files.begin(), sim.potential_files.end(), file) == sim.potential_files.end())
+    sim.potential_files.push_back(file);
   sim.potential_changed();
   // LAMMPS sets each mapped type's mass from the potential file. (The EAM tables alone: a hybrid's zbl may
   // not have its pair_coeff yet.)

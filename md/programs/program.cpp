@@ -177,6 +177,26 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   // The share of each rank's CPU time in the step loops that the hypervisor gave to other guests (absent
   // where /proc/stat could not be read on some rank).
   if (steal_min >= 0.0) j["host_steal"] = {{"min", steal_min}, {"avg", steal_avg}, {"max", steal_max}};
+  // What the speed figures are for (a study's provenance): the potential, its reach, the step and the box.
+  {
+    const Box& b = sim.state.box;
+    std::string boundary;
+    for (int d = 0; d < 3; ++d) {
+      if (d) boundary += ' ';
+      boundary += static_cast<char>(b.face[d][0]);
+      if (b.face[d][1] != b.face[d][0]) boundary += static_cast<char>(b.face[d][1]);
+    }
+    const double volume = (b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
+    j["setup"] = {{"units", "metal"},
+                  {"pair_style", sim.pair_style},
+                  {"potential_files", sim.potential_files},
+                  {"cutoff_angstrom", sim.pair_cutoff()},
+                  {"skin_angstrom", sim.neighbor.skin},
+                  {"timestep_ps", sim.state.dt},
+                  {"boundary", boundary},
+                  {"box_angstrom", {b.hi[0] - b.lo[0], b.hi[1] - b.lo[1], b.hi[2] - b.lo[2]}},
+                  {"number_density_per_cubic_angstrom", volume > 0 ? natoms / volume : 0.0}};
+  }
   const NeighborStats& ns = sim.last_stats;
   j["neighbor"] = {{"builds", ns.builds}, {"dangerous_builds", ns.dangerous}, {"pairs", ns.pairs}};
   if (ns.balances > 0) j["neighbor"]["balances"] = ns.balances, j["neighbor"]["imbalance"] = ns.imbalance;

@@ -294,6 +294,8 @@ class Simulation : public StyleLookup {
   bool in_run() const override { return running; }
   double fix_energy() const override;
   double ghost_cutoff() const override;
+  /// The potential's cut-off (Å; 0 before its tables are built).
+  double pair_cutoff() const { return tables_ ? tables_->cutmax : 0.0; }
   double neighbor_skin() const override { return neighbor.skin; }
   std::string substitute(const std::string& text, const SourcePos& at) override;
   /// The thermo keywords of the current style (LAMMPS's `one` unless thermo_style custom).
@@ -322,6 +324,7 @@ class Simulation : public StyleLookup {
   std::map<std::string, Region> regions;
   std::string pair_style;
   std::vector<std::string> pair_substyles;  // hybrid/overlay's sub-style names as written (LAMMPS's keywords)
+  std::vector<std::string> potential_files;  // the pair_coeff files of the current pair_style, as written
   std::unique_ptr<potentials::EamBuilder> eam;
   std::unique_ptr<potentials::ZblBuilder> zbl_pair;  // pair_style zbl, alone or overlaid on the EAM style
   SourcePos pair_style_pos;                          // the pair_style command, for errors found at a run
