@@ -88,6 +88,10 @@ int dispatch(int argc, char** argv) {
   model_cmd->add_option("--wafer,--preset", model.wafer,
                         "Hardware: wse2, wse3, cs2_sc24 or a YAML file (default: mesh.wafer)");
   model_cmd->add_flag("--json", model.json, "Print JSON");
+  std::vector<std::string> model_vars;
+  model_cmd->add_option("--var", model_vars, "Define a LAMMPS index variable: --var NAME VALUE")
+      ->expected(2)
+      ->take_all();
   model_cmd->add_option("--set", model_sets, "Override an input key: KEY=VALUE (YAML path)")
       ->take_all()
       ->expected(1);
@@ -95,7 +99,9 @@ int dispatch(int argc, char** argv) {
   auto* scaling_cmd =
       app.add_subcommand("scaling", "Strong-scaling study of the cluster backend (CSV and PNG)");
   scaling_cmd->add_option("INPUT", scaling.input, "Input file")->required();
-  scaling_cmd->add_option("--ranks", scaling.ranks, "Rank counts, comma-separated (default 1,2,4)");
+  scaling_cmd->add_option(
+      "--ranks", scaling.ranks,
+      "Rank counts, comma-separated, or auto (default): 1 and the powers of two up to the logical CPUs");
   scaling_cmd->add_option("--steps", scaling.steps, "Steps per run (overrides the input's run counts)");
   scaling_cmd->add_option("--output", scaling.output_dir,
                           "Output directory (default out/scaling/<input name>/)");
@@ -106,6 +112,16 @@ int dispatch(int argc, char** argv) {
   scaling_cmd->add_option("--lmp", scaling.lmp, "LAMMPS executable for --lammps (default lmp; e.g. lmp_mpi)");
   scaling_cmd->add_option("--gpu", scaling.gpu,
                           "GPU-cluster projection preset: frontier (default) or h100 (docs/scaling.md)");
+  scaling_cmd
+      ->add_option("--var", scaling.vars,
+                   "Define a LAMMPS index variable in every run (and lmp's): --var NAME VALUE")
+      ->expected(2)
+      ->take_all();
+  scaling_cmd->add_option("--cpu", scaling.cpu,
+                          "CPU-cluster projection preset of cpu_projection.yaml (default quartz)");
+  scaling_cmd->add_option("--wafer,--preset", scaling.wafer,
+                          "Wafer for the mesh prediction: wse2, wse3, cs2_sc24 or a YAML file (default: the "
+                          "input's mesh.wafer)");
 
   wmd::fabric::SimulateOptions fab;
   std::string mesh;
@@ -129,6 +145,8 @@ int dispatch(int argc, char** argv) {
 
   try {
     if (argc > 1 && std::string(argv[1]) == "run") check_var_words(*run_cmd, argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "model") check_var_words(*model_cmd, argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "scaling") check_var_words(*scaling_cmd, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
@@ -146,6 +164,8 @@ int dispatch(int argc, char** argv) {
   }
   if (model_cmd->parsed()) {
     for (const auto& s : model_sets) model.sets.push_back(split_set(s));
+    for (size_t i = 0; i + 1 < model_vars.size(); i += 2)
+      model.vars.emplace_back(model_vars[i], model_vars[i + 1]);
     return wmd::md::run_model_command(model, std::cout);
   }
   if (scaling_cmd->parsed()) return wmd::md::run_scaling_command(scaling, std::cout);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,8 +17,10 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "base/error.hpp"
+#include "io/output_files.hpp"
 #include "io/text_file.hpp"
 #include "md/programs/program.hpp"
 
@@ -148,6 +151,53 @@ bool read_lammps_loop(const std::string& log, int ranks, RunRow& r) {
   return found;
 }
 
+// The lines a LAMMPS run prints after its step loop, from "Loop time of" to the timing breakdown's "Other"
+// row (the last such block in `log`; ours prints the same lines), so that a study's log reads as LAMMPS's
+// logs do for the usual log parsers. Empty when the log has none.
+std::string timing_block(const std::string& log) {
+  std::ifstream in(log);
+  std::string block, last;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Loop time of ", 0) == 0) block.clear(), inside = true;
+    if (!inside) continue;
+    block += line + '\n';
+    if (line.rfind("Other ", 0) == 0) inside = false, last = block;
+  }
+  return inside ? block : last;  // a block without a breakdown (timer off) ends with the log
+}
+
+// The block's `Loop time` and `Performance` lines, indented, for the console.
+std::string loop_lines(const std::string& block) {
+  std::istringstream in(block);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Loop time of ", 0) == 0 || line.rfind("Performance:", 0) == 0)
+      out += "    " + line + '\n';
+  }
+  return out;
+}
+
+// LAMMPS's version from the first line of its screen output ("LAMMPS (29 Sep 2021 - Update 2)").
+std::string lammps_version(const std::string& log) {
+  std::ifstream in(log);
+  const std::regex head(R"(^LAMMPS \((.*)\)\s*$)");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, head)) return m[1].str();
+  }
+  return "";
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
 // Whether `name` is an executable: a path to one, or a name found in a directory of PATH.
 bool on_path(const std::string& name) {
   if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0;
@@ -172,6 +222,12 @@ std::string quote_list(const std::vector<std::string>& argv) {
 
 }  // namespace
 
+std::string default_ranks(unsigned cores) {
+  std::string out = "1";
+  for (unsigned k = 2; k <= std::max(1u, cores); k *= 2) out += "," + std::to_string(k);
+  return out;
+}
+
 std::vector<int> parse_rank_list(const std::string& text) {
   std::vector<int> out;
   std::stringstream in(text);
@@ -194,13 +250,13 @@ std::vector<int> parse_rank_list(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> gpu_presets(const std::string& scaling_dir) {
-  const std::string path = scaling_dir + "/gpu_projection.yaml";
+std::vector<std::string> projection_presets(const std::string& scaling_dir, const std::string& file) {
+  const std::string path = scaling_dir + "/" + file;
   std::vector<std::string> names;
   try {
     for (const auto& kv : YAML::LoadFile(path)["presets"]) names.push_back(kv.first.as<std::string>());
   } catch (const YAML::Exception& e) {
-    throw RunError("cannot read the GPU presets in " + path + ": " + e.what());
+    throw RunError("cannot read the presets in " + path + ": " + e.what());
   }
   return names;
 }
@@ -231,7 +287,9 @@ std::string python_interpreter() {
 }
 
 int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
-  const std::vector<int> ranks = parse_rank_list(opt.ranks);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::string rank_text = opt.ranks == "auto" ? default_ranks(cores) : opt.ranks;
+  const std::vector<int> ranks = parse_rank_list(rank_text);
   const std::string exe = opt.exe.empty() ? fs::read_symlink("/proc/self/exe").string() : opt.exe;
   const std::string scripts = find_scaling_dir(fs::read_symlink("/proc/self/exe").string());
   const std::string python = python_interpreter();
@@ -248,11 +306,15 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
                    "to an interpreter that can (on Debian, the python3 in /usr/bin with scripts/setup.sh's "
                    "packages)");
   // A bad preset is an input error before any run, not a plot failure after all of them.
-  const std::vector<std::string> presets = gpu_presets(scripts);
-  if (std::find(presets.begin(), presets.end(), opt.gpu) == presets.end()) {
-    std::string known;
-    for (const auto& p : presets) known += (known.empty() ? "" : ", ") + p;
-    fail_input(SourcePos{"--gpu", 0}, "unknown GPU preset '" + opt.gpu + "' (known: " + known + ")");
+  for (const auto& [flag, file, name, kind] : {std::tuple{"--gpu", "gpu_projection.yaml", opt.gpu, "GPU"},
+                                               {"--cpu", "cpu_projection.yaml", opt.cpu, "CPU"}}) {
+    const std::vector<std::string> presets = projection_presets(scripts, file);
+    if (std::find(presets.begin(), presets.end(), name) == presets.end()) {
+      std::string known;
+      for (const auto& p : presets) known += (known.empty() ? "" : ", ") + p;
+      fail_input(SourcePos{flag, 0},
+                 std::string("unknown ") + kind + " preset '" + name + "' (known: " + known + ")");
+    }
   }
   if (!fs::exists(opt.input))
     fail_input(SourcePos{opt.input, 0}, "cannot open input file '" + opt.input + "'");
@@ -272,11 +334,13 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) fail_input(SourcePos{dir, 0}, "cannot create the output directory");
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
 
   // The input as the child runs it: a LAMMPS script whose `run` counts are overridden is copied and run
   // from the script's own directory, so its relative paths mean what they meant.
   std::string input = fs::absolute(opt.input).string(), cwd;
+  // LAMMPS scripts run from their own directory, as lmp users start them (lmp finds a relative potential
+  // path only from there), whether or not `run` counts are overridden.
+  if (!is_yaml(opt.input)) cwd = fs::absolute(opt.input).parent_path().string();
   std::vector<std::string> extra;
   if (opt.steps > 0) {
     if (is_yaml(opt.input)) {
@@ -284,7 +348,6 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     } else {
       const std::string copy = dir + "/input_steps" + std::to_string(opt.steps) + ".lmp";
       write_steps_copy(opt.input, opt.steps, copy);
-      cwd = fs::absolute(opt.input).parent_path().string();
       input = copy;
     }
   }
@@ -302,6 +365,19 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   auto tag = [&](int k, int rep) {
     return std::to_string(k) + (opt.repeat > 1 ? "_rep" + std::to_string(rep) : "");
   };
+  // study.log: each run's command and the timing lines it printed after its loop, as LAMMPS prints them.
+  const std::string study_log = dir + "/study.log";
+  std::ofstream slog(study_log);
+  if (!slog) throw RunError("cannot write " + study_log);
+  slog << "# wafermd scaling " << fs::absolute(opt.input).string() << ", started " << utc_now() << "\n";
+  int nrun = 0;
+  std::string lammps_ver;
+  auto record = [&](const std::string& what, const std::vector<std::string>& argv, const std::string& log) {
+    const std::string block = timing_block(log);
+    slog << "\n# run " << ++nrun << ": " << what << "\n# " << quote_list(argv) << "\n" << block;
+    slog.flush();
+    out << loop_lines(block);
+  };
   // Repeats go round the rank counts (1, 2, 4, 1, 2, 4, …) so that a slow spell of the machine does not
   // fall on one rank count's runs only.
   std::vector<std::vector<RunRow>> runs(ranks.size()), lmp_runs(ranks.size());
@@ -313,6 +389,8 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
       std::vector<std::string> argv = mpirun(k);
       argv.insert(argv.end(), {exe, "run", input, "--output", rundir});
       argv.insert(argv.end(), extra.begin(), extra.end());
+      for (size_t v = 0; v + 1 < opt.vars.size(); v += 2)
+        argv.insert(argv.end(), {"--var", opt.vars[v], opt.vars[v + 1]});
       out << "scaling: " << quote_list(argv) << std::endl;
       const std::string log = dir + "/ranks_" + tag(k, rep) + ".log";
       const int rc = spawn(argv, log, cwd);
@@ -323,10 +401,13 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
         break;
       }
       runs[i].push_back(read_report(rundir + "/report.json", k));
+      record(fmt::format("wafermd, {} rank{}, round {}", k, k > 1 ? "s" : "", rep), argv, log);
       if (!opt.lammps) continue;
       // LAMMPS right after ours at the same rank count, so that both see the same state of the machine.
       std::vector<std::string> largv = mpirun(k);
       largv.insert(largv.end(), {lmp, "-in", input, "-log", "none"});
+      for (size_t v = 0; v + 1 < opt.vars.size(); v += 2)
+        largv.insert(largv.end(), {"-var", opt.vars[v], opt.vars[v + 1]});
       out << "scaling: " << quote_list(largv) << std::endl;
       const std::string llog = dir + "/lammps_ranks_" + tag(k, rep) + ".log";
       RunRow lr;
@@ -339,6 +420,8 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
         break;
       }
       lmp_runs[i].push_back(lr);
+      record(fmt::format("LAMMPS, {} rank{}, round {}", k, k > 1 ? "s" : "", rep), largv, llog);
+      if (lammps_ver.empty()) lammps_ver = lammps_version(llog);
     }
   }
   // Per rank count the median run by steps/s (the lower middle one for an even count, so that its phases are
@@ -412,30 +495,81 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
   // The mesh backend's prediction for the same input, where `wafermd model` exists (skipped otherwise).
   const std::string model = dir + "/model.json";
   fs::remove(model, ec);
-  const int mrc =
-      spawn({exe, "model", fs::absolute(opt.input).string(), "--json"}, model, "", dir + "/model.log");
+  std::vector<std::string> margv = {exe, "model", fs::absolute(opt.input).string(), "--json"};
+  if (!opt.wafer.empty()) margv.insert(margv.end(), {"--wafer", opt.wafer});
+  for (size_t v = 0; v + 1 < opt.vars.size(); v += 2)
+    margv.insert(margv.end(), {"--var", opt.vars[v], opt.vars[v + 1]});
+  const int mrc = spawn(margv, model, cwd, dir + "/model.log");
   if (mrc != 0) {
-    out << "scaling: no mesh prediction (wafermd model exited " << mrc << "); the plot omits it" << std::endl;
+    out << "scaling: no mesh prediction (wafermd model exited " << mrc << "; see " << dir
+        << "/model.log); the plot and table omit it" << std::endl;
     fs::remove(model, ec);
+  }
+
+  // provenance.json: what the figures are for and where they were measured (the plot and table print it).
+  const std::string provenance = dir + "/provenance.json";
+  {
+    const RunRow& first = rows.front().med;
+    std::ifstream rin(dir + "/ranks_" + tag(first.ranks, 1) + "/report.json");
+    const nlohmann::json rep = nlohmann::json::parse(rin, nullptr, false);
+    nlohmann::json p;
+    p["input"] = fs::absolute(opt.input).lexically_normal().string();
+    std::string cmd = "wafermd scaling " + opt.input + " --ranks " + rank_text;
+    if (opt.steps > 0) cmd += " --steps " + std::to_string(opt.steps);
+    if (opt.repeat > 1) cmd += " --repeat " + std::to_string(opt.repeat);
+    if (opt.lammps) cmd += " --lammps";
+    cmd += " --gpu " + opt.gpu + " --cpu " + opt.cpu;
+    if (!opt.wafer.empty()) cmd += " --wafer " + opt.wafer;
+    for (size_t v = 0; v + 1 < opt.vars.size(); v += 2)
+      cmd += " --var " + opt.vars[v] + " " + opt.vars[v + 1];
+    p["command"] = cmd;
+    p["date_utc"] = utc_now();
+    p["atoms"] = first.atoms;
+    p["steps_per_run"] = first.steps;
+    p["repeats"] = opt.repeat;
+    p["rank_counts"] = ranks;
+    if (!rep.is_discarded()) {
+      if (rep.contains("setup")) p["setup"] = rep["setup"];
+      const double pairs = rep.contains("neighbor") ? rep["neighbor"].value("pairs", 0.0) : 0.0;
+      p["neighbor_pairs_per_atom"] = first.atoms > 0 ? pairs / static_cast<double>(first.atoms) : 0.0;
+      p["machine"] = {{"cpu", rep.value("cpu", "")},
+                      {"logical_cpus", cores},
+                      {"simd_target", rep.value("simd_target", "")},
+                      {"precision", rep.value("precision", "")}};
+      p["wafermd_version"] = rep.value("version", "");
+    }
+    if (!lammps_ver.empty()) p["lammps_version"] = lammps_ver;
+    p["projections"] = {{"gpu", opt.gpu}, {"cpu", opt.cpu}};
+    if (!io::write_json_atomically(provenance, p)) throw RunError("cannot write " + provenance);
+    out << "scaling: provenance: " << p["command"].get<std::string>() << "; " << first.atoms << " atoms";
+    if (p.contains("setup")) {
+      const auto& st = p["setup"];
+      out << fmt::format(", {} {}, cut-off {:.4g} A + skin {:.3g} A, dt {:.4g} fs, boundary {}",
+                         st.value("pair_style", ""),
+                         st.contains("potential_files") && !st["potential_files"].empty()
+                             ? st["potential_files"][0].get<std::string>()
+                             : "",
+                         st.value("cutoff_angstrom", 0.0), st.value("skin_angstrom", 0.0),
+                         st.value("timestep_ps", 0.0) * 1000.0, st.value("boundary", ""));
+    }
+    if (p.contains("machine"))
+      out << "; " << p["machine"]["cpu"].get<std::string>() << ", "
+          << p["machine"]["simd_target"].get<std::string>() << ", " << cores << " logical CPUs";
+    out << "\nscaling: wrote " << provenance << std::endl;
   }
 
   const std::string png = dir + "/scaling.png";
   const std::string projection = dir + "/projection.json";
-  fs::remove(projection, ec);
-  std::vector<std::string> plot = {python,
-                                   scripts + "/plot_scaling.py",
-                                   "--csv",
-                                   csv,
-                                   "--out",
-                                   png,
-                                   "--gpu",
-                                   opt.gpu,
-                                   "--projection-json",
-                                   projection,
-                                   "--title",
-                                   fs::path(opt.input).filename().string()};
-  if (fs::exists(model)) plot.insert(plot.end(), {"--model", model});
-  if (fs::exists(lcsv)) plot.insert(plot.end(), {"--lammps", lcsv});
+  const std::string table_csv = dir + "/best_points.csv", table_md = dir + "/best_points.md";
+  for (const auto& f : {projection, table_csv, table_md}) fs::remove(f, ec);
+  std::vector<std::string> common = {"--csv", csv,     "--gpu",        opt.gpu,
+                                     "--cpu", opt.cpu, "--provenance", provenance};
+  if (fs::exists(model)) common.insert(common.end(), {"--model", model});
+  if (fs::exists(lcsv)) common.insert(common.end(), {"--lammps", lcsv});
+  std::vector<std::string> plot = {
+      python,    scripts + "/plot_scaling.py",           "--out", png, "--projection-json", projection,
+      "--title", fs::path(opt.input).filename().string()};
+  plot.insert(plot.end(), common.begin(), common.end());
   const int prc = spawn(plot, dir + "/plot.log", "");
   if (prc != 0 || !fs::exists(png) || !fs::exists(projection)) {
     std::cerr << "error: scaling: the plot failed (exit status " << prc << "); see " << dir << "/plot.log"
@@ -454,6 +588,21 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
       opt.gpu, pj.value("atoms", int64_t{0}), pj["best_steps_per_second"].get<double>(),
       pj.value("best_devices", 0), pj.value("band_low", 0.0), pj.value("band_high", 0.0), projection);
   out << "scaling: wrote " << png << std::endl;
+
+  // The best point of each platform, as CSV and Markdown (printed here too).
+  std::vector<std::string> table = {
+      python, scripts + "/scaling_table.py", "--out-csv", table_csv, "--out-md", table_md};
+  table.insert(table.end(), common.begin(), common.end());
+  const int trc = spawn(table, dir + "/table.log", "");
+  if (trc != 0 || !fs::exists(table_md)) {
+    std::cerr << "error: scaling: the table failed (exit status " << trc << "); see " << dir << "/table.log"
+              << std::endl;
+    return exit_run_failed;
+  }
+  out << "\n"
+      << io::read_plain_file(table_md, "best-points table", SourcePos{table_md, 0}, 1 << 20)
+      << "\nscaling: wrote " << table_csv << " and " << table_md << "; the runs' timing lines in "
+      << study_log << std::endl;
   return status;
 }
 

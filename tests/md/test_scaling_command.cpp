@@ -1,7 +1,7 @@
-// `wafermd scaling` end to end on a small input at one rank: scaling.csv columns and values, a PNG,
-// report.json phases, LAMMPS beside it (--lammps), the GPU projection's projection.json (--gpu); bad rank
-// lists,
-// --lammps without a LAMMPS script or a LAMMPS executable and an unknown --gpu preset exit 2. The
+// `wafermd scaling` end to end on a small input at one rank: scaling.csv columns and values, a PNG, the runs'
+// timing lines (study.log), provenance.json, the best-points table, report.json phases, LAMMPS beside it
+// (--lammps), --var, the GPU projection's projection.json (--gpu), the published points; bad rank lists,
+// --lammps without a LAMMPS script or a LAMMPS executable and an unknown --gpu or --cpu preset exit 2. The
 // projection's fit (validation/scaling/gpu_projection.py): it reproduces its training rows and never reads
 // the held-out ones. (Runs at k > 1 need the MPI decomposition; its tests live with it.)
 #include <gtest/gtest.h>
@@ -47,8 +47,19 @@ std::vector<std::string> first_row(const std::string& path, std::string& header,
   for (std::string row; std::getline(lines, row);) {
     if (row.empty()) continue;
     if (n++ > 0) continue;
-    std::istringstream r(row);
-    for (std::string c; std::getline(r, c, ',');) cells.push_back(c);
+    // RFC 4180 cells: a quoted cell may hold commas (the best-points table's labels).
+    std::string cell;
+    bool quoted = false;
+    for (const char ch : row) {
+      if (ch == '"') {
+        quoted = !quoted;
+      } else if (ch == ',' && !quoted) {
+        cells.push_back(cell), cell.clear();
+      } else {
+        cell += ch;
+      }
+    }
+    cells.push_back(cell);
   }
   if (rows) *rows = n;
   return cells;
@@ -92,6 +103,50 @@ TEST(ScalingCommand, OneRankWritesCsvPngAndPhases) {
   const std::string png = slurp(dir + "/study/scaling.png");
   ASSERT_GT(png.size(), 10000u);
   EXPECT_EQ(png.substr(1, 3), "PNG");
+  // Each run's LAMMPS-style timing lines, for the usual log parsers: in study.log whole, on the console the
+  // Loop time and Performance lines.
+  const std::string study_log = slurp(dir + "/study/study.log");
+  for (const char* line :
+       {"# run 1: wafermd, 1 rank, round 1", "Loop time of ", "on 1 procs for 4 steps with 500 atoms",
+        "Performance: ", "MPI task timing breakdown:", "\nPair    |", "\nOther   |"})
+    EXPECT_NE(study_log.find(line), std::string::npos) << line << "\n" << study_log;
+  const std::string console = slurp(dir + "/stdout.txt");
+  EXPECT_NE(console.find("    Loop time of "), std::string::npos) << console;
+  EXPECT_NE(console.find("    Performance: "), std::string::npos) << console;
+  // The provenance: what the speeds are for and where they were measured.
+  const auto prov = nlohmann::json::parse(slurp(dir + "/study/provenance.json"));
+  const auto& st = prov.at("setup");
+  EXPECT_EQ(st.at("pair_style"), "eam");
+  EXPECT_EQ(st.at("potential_files"), nlohmann::json::array({"Cu_u3.eam"}));
+  EXPECT_NEAR(st.at("cutoff_angstrom").get<double>(), 4.95, 1e-12);
+  EXPECT_EQ(st.at("skin_angstrom").get<double>(), 1.0);
+  EXPECT_EQ(st.at("timestep_ps").get<double>(), 0.001);
+  EXPECT_EQ(st.at("boundary"), "p p p");
+  EXPECT_NEAR(st.at("number_density_per_cubic_angstrom").get<double>(), 4 / (3.615 * 3.615 * 3.615), 1e-12);
+  EXPECT_EQ(prov.at("atoms"), 500);
+  EXPECT_GT(prov.at("neighbor_pairs_per_atom").get<double>(), 30.0);  // fcc within 5.95 A: 39 pairs per atom
+  EXPECT_FALSE(prov.at("machine").at("simd_target").get<std::string>().empty());
+  EXPECT_FALSE(prov.at("machine").at("cpu").get<std::string>().empty());
+  EXPECT_NE(prov.at("command").get<std::string>().find("--ranks 1 --steps 4"), std::string::npos);
+  // The best-points table, as CSV and Markdown (with the provenance), also on the console.
+  std::string theader;
+  const std::vector<std::string> best = first_row(dir + "/study/best_points.csv", theader);
+  EXPECT_EQ(
+      theader,
+      "platform,source,hardware_count,unit,steps_per_second,atom_steps_per_second,atom_steps_per_second_"
+      "per_device,parallel_efficiency,ns_per_day,wall_days_per_microsecond,note");
+  ASSERT_GE(best.size(), 10u);
+  EXPECT_EQ(best[0], "CPU cluster");
+  EXPECT_EQ(best[2], "1");
+  EXPECT_NEAR(std::stod(best[4]), std::stod(cells[3]), 1e-5 * std::stod(cells[3]));
+  // 1 fs steps: ns/day = steps/s * 86400 / 1e6, and days per microsecond = 1e9 steps / (steps/s) / 86400.
+  EXPECT_NEAR(std::stod(best[8]), std::stod(best[4]) * 0.0864, 1e-4 * std::stod(best[8]));
+  EXPECT_NEAR(std::stod(best[9]), 1e9 / std::stod(best[4]) / 86400, 1e-4 * std::stod(best[9]));
+  const std::string md = slurp(dir + "/study/best_points.md");
+  for (const char* text : {"| platform | source | hardware count |", "CPU-cluster projection",
+                           "GPU-cluster projection", "Provenance:", "Cu_u3.eam", "SIMD target"})
+    EXPECT_NE(md.find(text), std::string::npos) << text << "\n" << md;
+  EXPECT_NE(console.find("| platform | source | hardware count |"), std::string::npos) << console;
   // The phases in report.json add up to the loop time.
   const auto rep = nlohmann::json::parse(slurp(dir + "/study/ranks_1/report.json"));
   const auto& ph = rep.at("phases");
@@ -170,6 +225,80 @@ TEST(ScalingCommand, BadRankListsAreInputErrors) {
     EXPECT_NE(slurp(dir + "/stderr.txt").find("--ranks"), std::string::npos) << ranks;
   }
   EXPECT_EQ(wmd::md::parse_rank_list("4,1,2"), (std::vector<int>{1, 2, 4}));
+  // By default a study runs 1 and the powers of two up to the machine's logical CPUs: no rank shares a CPU.
+  EXPECT_EQ(wmd::md::default_ranks(1), "1");
+  EXPECT_EQ(wmd::md::default_ranks(2), "1,2");
+  EXPECT_EQ(wmd::md::default_ranks(3), "1,2");
+  EXPECT_EQ(wmd::md::default_ranks(16), "1,2,4,8,16");
+}
+
+// --var NAME VALUE reaches every run, LAMMPS's (-var) and the wafer model: a script sized by a variable runs
+// at the size given.
+TEST(ScalingCommand, VariablesReachEveryRunAndLammps) {
+  const std::string dir = wmd::test::scratch_dir("scaling_vars");
+  std::string script = kScript;
+  script.replace(script.find("0 5 0 5 0 5"), 11, "0 ${n} 0 ${n} 0 ${n}");
+  std::ofstream(dir + "/in.sized") << "variable n index 5\n" << script;
+  const bool lmp = std::system("command -v lmp >/dev/null 2>&1") == 0;
+  ASSERT_EQ(run(dir, std::string("scaling in.sized --ranks 1 --steps 4 --output study --var n 4") +
+                         (lmp ? " --lammps" : "")),
+            0)
+      << slurp(dir + "/stderr.txt");
+  std::string header;
+  EXPECT_EQ(first_row(dir + "/study/scaling.csv", header)[1], "256");
+  if (lmp) EXPECT_EQ(first_row(dir + "/study/lammps.csv", header)[1], "256");
+  EXPECT_NE(slurp(dir + "/study/provenance.json").find("--var n 4"), std::string::npos);
+  // `--var` takes exactly two words.
+  EXPECT_EQ(run(dir, "scaling in.sized --ranks 1 --var n --output bad"), 2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("--var takes NAME VALUE"), std::string::npos)
+      << slurp(dir + "/stderr.txt");
+}
+
+// The table and the plot show the published benchmark's points only for that benchmark's systems (atom count
+// and potential file), and the plot says why wherever a measured point is slower than the first.
+TEST(ScalingCommand, PublishedPointsForTheBenchmarkSystemsOnly) {
+  const std::string dir = wmd::test::scratch_dir("scaling_published");
+  const std::string head =
+      "ranks,atoms,steps,steps_per_second,atom_steps_per_second,force_s,neighbor_s,comm_s,other_s,peak_rss_"
+      "mb,efficiency,repeats,steps_per_second_min,steps_per_second_max,comm_wait_s,host_steal\n";
+  std::ofstream(dir + "/ta.csv") << head << "1,801792,20,6.5,5.2e6,3,0,0,0.1,300,1.0000,1,6.5,6.5,0,0\n"
+                                 << "2,801792,20,6.0,4.8e6,1.5,0,0.4,0.1,320,0.4615,1,6.0,6.0,0.3,0\n";
+  auto prov = [&](const std::string& name, const std::string& file) {
+    std::ofstream(dir + "/" + name)
+        << R"({"input": "sc24_ta_801792.lmp", "command": "wafermd scaling sc24_ta_801792.lmp", "atoms": 801792,
+              "setup": {"pair_style": "eam/alloy", "potential_files": ["potentials/)"
+        << file << R"("], "cutoff_angstrom": 3.98, "skin_angstrom": 0.5, "timestep_ps": 0.002,
+              "boundary": "s s s", "box_angstrom": [845, 862, 20],
+              "number_density_per_cubic_angstrom": 0.055}, "neighbor_pairs_per_atom": 6.8,
+              "machine": {"cpu": "test CPU", "logical_cpus": 2, "simd_target": "avx2", "precision": "fp64"}})";
+  };
+  prov("ta.json", "Ta_Li_2003.eam.alloy");
+  prov("other.json", "Ta1_Ravelo_2013.eam.alloy");
+  const std::string scripts = std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling/";
+  auto py = [&](const std::string& script, const std::string& args) {
+    const std::string cmd =
+        "cd '" + dir + "' && /usr/bin/python3 '" + scripts + script + "' " + args + " >py.txt 2>&1";
+    const int rc = std::system(cmd.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  };
+  const std::string common = "--csv ta.csv --gpu frontier --cpu quartz";
+  ASSERT_EQ(py("scaling_table.py", common + " --provenance ta.json --out-csv t.csv --out-md t.md"), 0)
+      << slurp(dir + "/py.txt");
+  const std::string md = slurp(dir + "/t.md");
+  EXPECT_NE(md.find("(Ta)"), std::string::npos) << md;
+  EXPECT_NE(md.find("published WSE-2, Ta (SC24): over 699k steps/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("about 1,530 steps/s"), std::string::npos) << md;
+  // 2 fs steps at 699,000 steps/s: 120,787 ns/day, and 0.0083 wall days per microsecond.
+  EXPECT_NE(md.find("| 1.21e+05 | 0.00828 |"), std::string::npos) << md;
+  ASSERT_EQ(py("scaling_table.py", common + " --provenance other.json --out-csv o.csv --out-md o.md"), 0)
+      << slurp(dir + "/py.txt");
+  EXPECT_EQ(slurp(dir + "/o.md").find("published"), std::string::npos) << slurp(dir + "/o.md");
+  ASSERT_EQ(py("plot_scaling.py", common + " --provenance ta.json --out ta.png"), 0)
+      << slurp(dir + "/py.txt");
+  const std::string out = slurp(dir + "/py.txt");
+  EXPECT_NE(out.find("2 ranks ran slower than 1 (6 < 6.5 steps/s): the host was busy"), std::string::npos)
+      << out;
+  EXPECT_GT(slurp(dir + "/ta.png").size(), 10000u);
 }
 
 // The plot labels a run that the hypervisor disturbed (scaling.csv's host_steal over 5 %) with its steal, and
@@ -245,6 +374,10 @@ TEST(ScalingCommand, UnknownGpuPresetIsAnInputError) {
   EXPECT_EQ(err.rfind("error:", 0), 0u) << err;
   EXPECT_NE(err.find("unknown GPU preset 'nope'"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(dir + "/study/ranks_1")) << "the preset is checked before any run";
+  EXPECT_EQ(run(dir, "scaling in.small --ranks 1 --cpu nope --output study"), 2);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("unknown CPU preset 'nope'"), std::string::npos)
+      << slurp(dir + "/stderr.txt");
+  EXPECT_FALSE(fs::exists(dir + "/study/ranks_1"));
   EXPECT_EQ(wmd::md::gpu_presets(std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling"),
             (std::vector<std::string>{"frontier", "h100"}));
 }
@@ -259,7 +392,9 @@ TEST(ScalingCommand, NoInterpreterOrSourcePathInTheProgram) {
   EXPECT_EQ(program.find(WAFERMD_SOURCE_DIR), std::string::npos);
   const fs::path beside = fs::path(WAFERMD_EXE).parent_path() / "share/wafermd/scaling";
   for (const char* f :
-       {"plot_scaling.py", "gpu_projection.py", "gpu_projection.yaml", "gpu_measurements.yaml"})
+       {"plot_scaling.py", "gpu_projection.py", "gpu_projection.yaml", "gpu_measurements.yaml",
+        "cpu_projection.py", "cpu_projection.yaml", "cpu_measurements.yaml", "study_series.py",
+        "scaling_table.py", "published_points.yaml"})
     EXPECT_EQ(slurp((beside / f).string()),
               slurp(std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling/" + f))
         << f;

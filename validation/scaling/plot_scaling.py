@@ -1,16 +1,21 @@
 #!/usr/bin/python3
-"""Plots a strong-scaling study (scaling.csv from `wafermd scaling`) with reference curves: LAMMPS measured on
-the same machine (lammps.csv from `wafermd scaling --lammps`, when given), the mesh backend's predicted wafer
-steps/s (`wafermd model INPUT --json`, when given) and, with --gpu, the GPU-cluster projection to 10,000 devices
-fitted to published GPU timings (gpu_projection.py; docs/scaling.md): its band, and beside the study a panel of the
-held-out rows against the projection. --projection-json writes the projection's best point and band.
+"""Plots a strong-scaling study (`wafermd scaling`) as the published comparison reads: timesteps/s against
+hardware count for one fixed problem, with
+  - the runs measured on this machine: wafermd (scaling.csv) and, when given, LAMMPS (lammps.csv), with their
+    spread over repeated runs and their efficiencies;
+  - the CPU-cluster projection (--cpu, cpu_projection.py) and the GPU-cluster projection (--gpu,
+    gpu_projection.py), each fitted to published LAMMPS timings, as bands to thousands of devices;
+  - the mesh backend's wafer prediction (--model, `wafermd model INPUT --json`) at one wafer;
+  - the published benchmark's points (published_points.yaml) when the input is one of its systems;
+atoms per rank or device on the top axis, beside panels of the projections' held-out rows, and the study's
+provenance (--provenance) underneath. --projection-json writes the GPU projection's best point and band.
 
-Usage: plot_scaling.py --csv scaling.csv --out scaling.png [--gpu PRESET [--projection-json OUT]]
+Usage: plot_scaling.py --csv scaling.csv --out scaling.png [--gpu PRESET [--projection-json OUT]] [--cpu PRESET]
                        [--gpu-presets gpu_projection.yaml] [--measurements gpu_measurements.yaml]
-                       [--model model.json] [--lammps lammps.csv] [--title TEXT] [--atoms N]
+                       [--model model.json] [--lammps lammps.csv] [--provenance provenance.json]
+                       [--title TEXT] [--atoms N]
 """
 import argparse
-import csv
 import json
 import os
 import sys
@@ -23,80 +28,119 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpu_projection  # noqa: E402
-
+import scaling_table  # noqa: E402
+import study_series  # noqa: E402
 
 STEAL_NOTE = 0.05  # a run whose ranks lost more than this share of their CPU time gets its steal printed
+COLORS = {"wafermd": "C0", "lammps": "0.35", "CPU cluster": "C1", "GPU cluster": "C3", "wafer": "C2"}
 
 
-def load_csv(path):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+def draw_measured(ax, s, color, marker, prov, efficiency_offset):
+    """A measured series with its spread, efficiencies, and a reason printed at any speed-down."""
+    k, v = s["counts"], s["steps_per_second"]
+    note = ""
+    if s.get("lo"):
+        ax.errorbar(k, v, yerr=[[a - b for a, b in zip(v, s["lo"])], [b - a for a, b in zip(v, s["hi"])]],
+                    fmt="none", ecolor=color, capsize=3, alpha=0.8)
+        note = f"; median of {s['repeats']} runs, bars slowest to fastest"
+    ax.plot(k, v, marker + "-", color=color, label=f"{s['label']} (measured{note})")
+    stolen = 0
+    cpus = (prov.get("machine") or {}).get("logical_cpus")
+    for j, (kk, vv, r) in enumerate(zip(k, v, s["rows"])):
+        label = f"{float(r['efficiency']) * 100:.0f}%"
+        steal = float(r.get("host_steal") or 0.0)
+        if steal > STEAL_NOTE:
+            # A point the hypervisor disturbed says so where it is read, not only in the CSV.
+            label += f"\nsteal {steal * 100:.0f}%"
+            stolen += 1
+        if j > 0 and vv < v[0]:
+            # A speed-down is never shown without its reason.
+            if cpus and kk > cpus:
+                why = f"{kk} ranks on {cpus} logical CPUs (oversubscribed)"
+            elif steal > STEAL_NOTE:
+                why = "the hypervisor took the CPU time"
+            else:
+                why = "the host was busy (no steal seen; compare LAMMPS, measured just after)"
+            label += f"\nslower than {k[0]} rank{'s' if k[0] > 1 else ''}: {why}"
+            print(f"note: {s['label']}: {kk} ranks ran slower than {k[0]} ({vv:.4g} < {v[0]:.4g} steps/s): {why}")
+        ax.annotate(label, (kk, vv), textcoords="offset points", xytext=efficiency_offset, va="top", fontsize=7,
+                    color=color)
+    return stolen
+
+
+def draw_projection(ax, s, color):
+    res = s["result"]
+    ax.fill_between(s["counts"], s["band_low"], s["band_high"], color=color, alpha=0.15)
+    i, count, sps = study_series.best(s)
+    ax.plot(s["counts"], s["steps_per_second"], "-", color=color,
+            label=f"{s['label']} (fitted to published LAMMPS timings; band: the fit's spread);\n"
+                  f"best {sps:,.0f} steps/s from {count:,} {s['unit']} "
+                  f"(band {max(s['band_low']):,.0f}-{max(s['band_high']):,.0f})")
+    ax.plot([count], [sps], "o", mfc="white", color=color, ms=7)
+    return res
+
+
+def draw_wafer(ax, s):
+    v = s["steps_per_second"][0]
+    if s.get("band_low"):
+        ax.errorbar([1], [v], yerr=[[v - s["band_low"][0]], [s["band_high"][0] - v]], fmt="D", color=COLORS["wafer"],
+                    ms=9, capsize=4, label=f"{s['label']}: {v:,.0f} steps/s at one wafer\n(range "
+                                           f"{s['band_low'][0]:,.0f}-{s['band_high'][0]:,.0f}: the preset's "
+                                           "estimated parameters at their ends)")
+    else:
+        ax.plot([1], [v], "D", color=COLORS["wafer"], ms=9, label=f"{s['label']}: {v:,.0f} steps/s at one wafer")
+    ax.axhline(v, color=COLORS["wafer"], ls=":", lw=0.8, alpha=0.6)
+
+
+def draw_published(ax, points, cpu_cores_per_node):
+    for p in points:
+        color = COLORS[p["platform"]]
+        v = float(p["steps_per_second"])
+        marker = "^" if p.get("bound") == "lower" else "*"
+        if p.get("count") is not None:
+            x = p["count"] * (p.get("cores_per_node") or cpu_cores_per_node or 1) if p["unit"] == "nodes" \
+                else p["count"]
+            ax.plot([x], [v], marker, color=color, mec="black", ms=14, label=p["label"])
+            ax.annotate(p["label"].split(":")[0], (x, v), textcoords="offset points", xytext=(8, 4), fontsize=7)
+        else:
+            lo, hi = p["count_range"]
+            ax.plot([lo, hi], [v, v], "-", color=color, lw=3, alpha=0.6)
+            ax.plot([np.sqrt(lo * hi)], [v], marker, color=color, mec="black", ms=14,
+                    label=p["label"] + " (count not given: the bar spans the counts tried)")
+
+
+def draw_heldout(ax, rows, title):
     if not rows:
-        sys.exit(f"error: {path} has no runs")
-    return rows
-
-
-def spread(ax, rows, ranks, rates, color):
-    """Slowest-to-fastest bars around the medians of repeated runs (`wafermd scaling --repeat`); the legend note."""
-    n = [int(r.get("repeats") or 1) for r in rows]
-    if max(n) < 2:
-        return ""
-    lo = [float(r["steps_per_second_min"]) for r in rows]
-    hi = [float(r["steps_per_second_max"]) for r in rows]
-    ax.errorbar(ranks, rates, yerr=[[v - a for v, a in zip(rates, lo)], [b - v for v, b in zip(rates, hi)]],
-                fmt="none", ecolor=color, capsize=3, alpha=0.8)
-    return f"; median of {max(n)} runs, bars slowest to fastest"
-
-
-def draw_projection(ax, ax_check, res, heldout, atoms):
-    """The projection's band and central curve on the study's axes; the held-out rows on their own axes."""
-    d = res["devices"]
-    ax.fill_between(d, res["band_low_curve"], res["band_high_curve"], color="C3", alpha=0.18,
-                    label="GPU-cluster projection band (spread of the fit)")
-    ax.plot(d, res["steps_per_second"], "-", color="C3",
-            label=f"GPU-cluster projection, {res['name']}, {atoms:,} EAM atoms\n(fitted to published LAMMPS GPU "
-                  f"timings); best {res['best_steps_per_second']:,.0f} steps/s from {res['best_devices']:,} devices")
-    for x in heldout:
-        if x["use"] == "eam_best" and x["atoms"] == atoms:
-            ax.axhline(x["measured"], color="C3", ls="--", alpha=0.7,
-                       label=f"held out: published {x['id']} (best over its device counts, "
-                             f"{x['measured']:,.0f} steps/s)")
-    if ax_check is None:
+        ax.set_axis_off()
         return
-    styles = {"device_curve": ("o", "C0", "LJ, one device"), "network": ("s", "C2", "LJ, strong scaling"),
-              "eam_best": ("*", "C3", "EAM, best published rate")}
-    for use, (marker, color, label) in styles.items():
-        pts = [x for x in heldout if x["use"] == use]
-        if not pts:
-            continue
+    uses = sorted({x.get("use", "row") for x in rows})
+    markers = ["o", "s", "*", "D", "^", "v"]
+    for j, use in enumerate(uses):
+        pts = [x for x in rows if x.get("use", "row") == use]
         meas = np.array([x["measured"] for x in pts])
         mid = np.array([x["projected"] for x in pts])
-        err = [mid - np.array([x["band_low"] for x in pts]), np.array([x["band_high"] for x in pts]) - mid]
-        ax_check.errorbar(meas, mid, yerr=err, fmt=marker, color=color, ms=12 if use == "eam_best" else 5,
-                          capsize=2, label=f"{label} ({len(pts)})")
-        for x in pts:
-            if use == "eam_best":
-                ax_check.annotate(f"{x['atoms']:,} atoms\npublished {x['measured']:,.0f}, projected "
-                                  f"{x['projected']:,.0f}", (x["measured"], x["projected"]),
-                                  textcoords="offset points", xytext=(0, -62), ha="center", fontsize=8,
-                                  color=color)
-    lo = min(min(x["measured"], x["band_low"]) for x in heldout) / 2
-    hi = max(max(x["measured"], x["band_high"]) for x in heldout) * 2
+        err = [np.maximum(0, mid - np.array([x.get("band_low", x["projected"]) for x in pts])),
+               np.maximum(0, np.array([x.get("band_high", x["projected"]) for x in pts]) - mid)]
+        ax.errorbar(meas, mid, yerr=err, fmt=markers[j % len(markers)], color=f"C{j}", ms=6, capsize=2,
+                    label=f"{use} ({len(pts)})")
+    lo = min(min(x["measured"], x.get("band_low", x["projected"])) for x in rows) / 2
+    hi = max(max(x["measured"], x.get("band_high", x["projected"])) for x in rows) * 2
     span = np.array([lo, hi])
-    ax_check.plot(span, span, "k-", lw=0.8, label="projected = published")
-    ax_check.plot(span, 2 * span, "k:", lw=0.8, label="2x off")
-    ax_check.plot(span, span / 2, "k:", lw=0.8)
-    ax_check.set_xscale("log")
-    ax_check.set_yscale("log")
-    ax_check.set_xlim(lo, hi)
-    ax_check.set_ylim(lo, hi)
-    within = sum(x["within_2x"] for x in heldout)
-    ax_check.set_title(f"Held-out rows, never read by the fit ({res['preset']}):\n{within} of {len(heldout)} "
-                       "within 2x; bars: the band", fontsize=10)
-    ax_check.set_xlabel("published steps/s")
-    ax_check.set_ylabel("projected steps/s")
-    ax_check.grid(True, which="both", alpha=0.3)
-    ax_check.legend(fontsize=8, loc="upper left")
+    ax.plot(span, span, "k-", lw=0.8)
+    ax.plot(span, 2 * span, "k:", lw=0.8, label="2x off")
+    ax.plot(span, span / 2, "k:", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    within = sum(bool(x["within_2x"]) for x in rows)
+    ax.set_title(f"{title}: {within} of {len(rows)} held-out rows within 2x\n(never read by the fit; bars: band)",
+                 fontsize=9)
+    ax.set_xlabel("published steps/s", fontsize=8)
+    ax.set_ylabel("projected steps/s", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
 
 
 def main():
@@ -104,97 +148,97 @@ def main():
     ap.add_argument("--csv", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--gpu", help="GPU preset of gpu_projection.yaml (frontier, h100)")
+    ap.add_argument("--cpu", help="CPU preset of cpu_projection.yaml (quartz)")
     ap.add_argument("--gpu-presets", default=gpu_projection.PRESETS)
     ap.add_argument("--measurements", default=gpu_projection.MEASUREMENTS)
-    ap.add_argument("--projection-json", help="write the projection's best point and band here (with --gpu)")
+    ap.add_argument("--projection-json", help="write the GPU projection's best point and band here (with --gpu)")
     ap.add_argument("--model")
     ap.add_argument("--lammps")
+    ap.add_argument("--provenance")
     ap.add_argument("--title", default="")
-    ap.add_argument("--atoms", type=int, help="atoms for the projection (default: the CSV's)")
+    ap.add_argument("--atoms", type=int, help="atoms for the projections (default: the CSV's)")
     a = ap.parse_args()
 
-    rows = load_csv(a.csv)
-    ranks = [int(r["ranks"]) for r in rows]
-    sps = [float(r["steps_per_second"]) for r in rows]
-    measured_atoms = int(rows[0]["atoms"])
-    atoms = a.atoms or measured_atoms
-
-    if a.gpu:
-        fig, (ax, ax_check) = plt.subplots(1, 2, figsize=(15, 7.5), gridspec_kw={"width_ratios": [1.25, 1]})
+    prov = study_series.load_json(a.provenance) or {}
+    ours = study_series.measured(a.csv, "wafermd cluster backend, this machine")
+    atoms = a.atoms or ours["atoms"]
+    geo = study_series.geometry(prov) if atoms == ours["atoms"] else {}
+    side = bool(a.gpu or a.cpu)
+    if side:
+        fig = plt.figure(figsize=(17, 10))
+        gs = fig.add_gridspec(2, 2, width_ratios=[2.0, 1], hspace=0.35, wspace=0.18)
+        ax = fig.add_subplot(gs[:, 0])
+        ax_gpu, ax_cpu = fig.add_subplot(gs[0, 1]), fig.add_subplot(gs[1, 1])
     else:
-        fig, ax = plt.subplots(figsize=(8, 7))
-        ax_check = None
-    note = spread(ax, rows, ranks, sps, "C0")
-    ax.plot(ranks, sps, "o-", color="C0",
-            label=f"wafermd cluster backend on this machine (measured, {measured_atoms:,} atoms{note})")
-    ideal = [sps[0] * k / ranks[0] for k in ranks]
-    ax.plot(ranks, ideal, ":", color="C0", alpha=0.6, label="ideal strong scaling from the first point")
-    stolen = 0
-    for k, s, r in zip(ranks, sps, rows):
-        label = f"{float(r['efficiency']) * 100:.0f}%"
-        steal = float(r.get("host_steal") or 0.0)
-        if steal > STEAL_NOTE:
-            # A point the hypervisor disturbed says so where it is read, not only in the CSV.
-            label += f"\nsteal {steal * 100:.0f}%"
-            stolen += 1
-        ax.annotate(label, (k, s), textcoords="offset points", xytext=(4, -6), va="top", fontsize=8, color="C0")
+        fig, ax = plt.subplots(figsize=(9, 8))
+    stolen = draw_measured(ax, ours, COLORS["wafermd"], "o", prov, (4, -6))
+    k0, v0 = ours["counts"], ours["steps_per_second"]
+    ax.plot(k0, [v0[0] * k / k0[0] for k in k0], ":", color=COLORS["wafermd"], alpha=0.6,
+            label="ideal strong scaling from wafermd's first point")
     if stolen:
-        print(f"note: {stolen} of the {len(rows)} runs lost more than {STEAL_NOTE * 100:.0f}% of their CPU time to "
+        print(f"note: {stolen} of the {len(k0)} runs lost more than {STEAL_NOTE * 100:.0f}% of their CPU time to "
               "the host's hypervisor (labelled in the plot)")
         ax.plot([], [], " ", label=f"steal N%: the host's hypervisor took N% of the ranks' CPU time in that run's "
                                    f"step loop\n(/proc/stat; over {STEAL_NOTE * 100:.0f}% the speed and efficiency "
                                    "say more about the host than the code)")
-
+    lows = list(v0)
     if a.lammps:
-        lrows = load_csv(a.lammps)
-        lk = [int(r["ranks"]) for r in lrows]
-        ls = [float(r["steps_per_second"]) for r in lrows]
-        lnote = spread(ax, lrows, lk, ls, "0.35")
-        ax.plot(lk, ls, "s-", color="0.35", label="LAMMPS (lmp) on this machine, same script (measured just after "
-                                                  f"each wafermd run{lnote})")
-        for k, v, r in zip(lk, ls, lrows):
-            ax.annotate(f"{float(r['efficiency']) * 100:.0f}%", (k, v), textcoords="offset points", xytext=(4, 6),
-                        fontsize=8, color="0.35")
-
-    xmax = max(ranks)
+        lmp = study_series.measured(a.lammps, "LAMMPS (lmp) on this machine, same script, run just after each "
+                                              "wafermd run")
+        draw_measured(ax, lmp, COLORS["lammps"], "s", prov, (4, 12))
+        lows += lmp["steps_per_second"]
+    xmax = max(k0)
+    cores_per_node = None
+    if a.cpu:
+        s = study_series.cpu_series(a.cpu, atoms, geo)
+        draw_projection(ax, s, COLORS["CPU cluster"])
+        cores_per_node = s.get("cores_per_node")
+        xmax = max(xmax, s["counts"][-1])
+        draw_heldout(ax_cpu, s["heldout"], f"CPU-cluster projection ({a.cpu})")
+        print(f"CPU projection ({a.cpu}): best {study_series.best(s)[2]:,.0f} steps/s from "
+              f"{study_series.best(s)[1]:,} ranks")
+    elif side:
+        ax_cpu.set_axis_off()
     if a.gpu:
-        doc = gpu_projection.load_presets(a.gpu_presets)
-        if a.gpu not in doc["presets"]:
-            sys.exit(f"error: unknown GPU preset '{a.gpu}' (known: {', '.join(doc['presets'])})")
-        train = gpu_projection.load_training(a.measurements)
-        params = {name: gpu_projection.fit(train, doc, name) for name in doc["presets"]}
-        res = gpu_projection.project(params[a.gpu], doc, atoms)
-        heldout = [x for x in gpu_projection.compare(gpu_projection.load_heldout(a.measurements), doc, params)
-                   if x["preset"] == a.gpu]
-        draw_projection(ax, ax_check, res, heldout, atoms)
-        xmax = max(xmax, res["devices"][-1])
+        s = study_series.gpu_series(a.gpu, atoms, geo, a.gpu_presets, a.measurements)
+        res = draw_projection(ax, s, COLORS["GPU cluster"])
+        xmax = max(xmax, s["counts"][-1])
+        draw_heldout(ax_gpu, s["heldout"], f"GPU-cluster projection ({a.gpu})")
         print(f"GPU projection ({a.gpu}): best {res['best_steps_per_second']:,.0f} steps/s from "
               f"{res['best_devices']:,} devices, band {res['band_low']:,.0f}-{res['band_high']:,.0f}")
         if a.projection_json:
             with open(a.projection_json, "w") as f:
                 json.dump(res, f, indent=1)
-    if a.model:
-        try:
-            with open(a.model) as f:
-                m = json.load(f)
-            pred = float(m["predicted_steps_per_second"])
-            ax.axhline(pred, color="C2", ls="-.", label=f"mesh backend: predicted wafer ({m.get('wafer', 'wse2')}) "
-                                                        f"{pred:,.0f} steps/s")
-        except (OSError, ValueError, KeyError) as e:
-            print(f"note: mesh prediction skipped ({e})", file=sys.stderr)
+    elif side:
+        ax_gpu.set_axis_off()
+    w = study_series.wafer_series(a.model)
+    if w:
+        draw_wafer(ax, w)
+    system, points = study_series.published(atoms, prov)
+    draw_published(ax, points, cores_per_node)
 
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlim(0.8, xmax * 1.2)
+    ax.set_xlim(0.7, xmax * 1.3)
     # Room below the lowest measured point for its efficiency (and steal) label.
-    ax.set_ylim(bottom=min(sps + (ls if a.lammps else [])) / 3.0)
-    ax.set_xlabel("MPI ranks (CPU cores) / GPU devices (GPUs or GCDs)")
+    ax.set_ylim(bottom=min(lows) / 3.0)
+    ax.set_xlabel("hardware count: MPI ranks = CPU cores (this machine, CPU cluster); GCDs or GPUs (GPU cluster); "
+                  "wafers (WSE)")
     ax.set_ylabel("simulation speed (timesteps per second)")
-    ax.set_title(f"Strong scaling{': ' + a.title if a.title else ''}")
+    top = ax.secondary_xaxis("top", functions=(lambda x: atoms / np.maximum(x, 1e-9),
+                                               lambda y: atoms / np.maximum(y, 1e-9)))
+    top.set_xlabel("atoms per rank or device (a wafer: one atom per PE)")
+    title = f"Strong scaling, {atoms:,} atoms" + (f": {a.title}" if a.title else "")
+    if system:
+        title += f" (the published benchmark's {system})"
+    ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1)
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=120)
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(0.0, -0.08), ncol=2)
+    if prov:
+        text = "\n".join(line.replace("`", "") for line in scaling_table.provenance_lines(prov, atoms, system))
+        fig.text(0.01, 0.005, text, fontsize=7, va="bottom", ha="left", family="monospace")
+    fig.subplots_adjust(left=0.05, right=0.98, top=0.92, bottom=0.33 if prov else 0.28)
+    fig.savefig(a.out, dpi=110)
     print(f"wrote {a.out}")
 
 
