@@ -513,7 +513,7 @@ int run_scaling_command(const ScalingOptions& opt, std::ostream& out) {
     std::ifstream rin(dir + "/ranks_" + tag(first.ranks, 1) + "/report.json");
     const nlohmann::json rep = nlohmann::json::parse(rin, nullptr, false);
     nlohmann::json p;
-    p["input"] = fs::absolute(opt.input).lexically_normal().string();
+    p["input"] = opt.input;  // as given: a figure made in the source tree names no machine's paths
     std::string cmd = "wafermd scaling " + opt.input + " --ranks " + rank_text;
     if (opt.steps > 0) cmd += " --steps " + std::to_string(opt.steps);
     if (opt.repeat > 1) cmd += " --repeat " + std::to_string(opt.repeat);

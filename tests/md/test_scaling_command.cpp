@@ -286,7 +286,8 @@ TEST(ScalingCommand, PublishedPointsForTheBenchmarkSystemsOnly) {
       << slurp(dir + "/py.txt");
   const std::string md = slurp(dir + "/t.md");
   EXPECT_NE(md.find("(Ta)"), std::string::npos) << md;
-  EXPECT_NE(md.find("published WSE-2, Ta (SC24): over 699k steps/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("published: WSE-2, Ta (SC24): over 699k steps/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("inferred from published: Quartz"), std::string::npos) << md;
   EXPECT_NE(md.find("about 1,530 steps/s"), std::string::npos) << md;
   // 2 fs steps at 699,000 steps/s: 120,787 ns/day, and 0.0083 wall days per microsecond.
   EXPECT_NE(md.find("| 1.21e+05 | 0.00828 |"), std::string::npos) << md;

@@ -100,7 +100,9 @@ def draw_published(ax, points, cpu_cores_per_node):
         if p.get("count") is not None:
             x = p["count"] * (p.get("cores_per_node") or cpu_cores_per_node or 1) if p["unit"] == "nodes" \
                 else p["count"]
-            ax.plot([x], [v], marker, color=color, mec="black", ms=14, label=p["label"])
+            # An inferred point is drawn hollow: it is carried from a published sentence, not published itself.
+            ax.plot([x], [v], marker, color=color, mec="black", ms=14, mfc="none" if p.get("inferred") else color,
+                    label=p["label"] + (f" ({p['count']} nodes = {x:,} ranks)" if p["unit"] == "nodes" else ""))
             ax.annotate(p["label"].split(":")[0], (x, v), textcoords="offset points", xytext=(8, 4), fontsize=7)
         else:
             lo, hi = p["count_range"]
@@ -159,63 +161,51 @@ def main():
     ap.add_argument("--atoms", type=int, help="atoms for the projections (default: the CSV's)")
     a = ap.parse_args()
 
-    prov = study_series.load_json(a.provenance) or {}
-    ours = study_series.measured(a.csv, "wafermd cluster backend, this machine")
-    atoms = a.atoms or ours["atoms"]
-    geo = study_series.geometry(prov) if atoms == ours["atoms"] else {}
+    prov, series, system, points, atoms = study_series.study(a.csv, a.lammps, a.model, a.provenance, a.gpu, a.cpu,
+                                                             a.atoms, a.gpu_presets, a.measurements)
     side = bool(a.gpu or a.cpu)
     if side:
         fig = plt.figure(figsize=(17, 10))
         gs = fig.add_gridspec(2, 2, width_ratios=[2.0, 1], hspace=0.35, wspace=0.18)
         ax = fig.add_subplot(gs[:, 0])
-        ax_gpu, ax_cpu = fig.add_subplot(gs[0, 1]), fig.add_subplot(gs[1, 1])
+        panels = {"GPU cluster": fig.add_subplot(gs[0, 1]), "CPU cluster": fig.add_subplot(gs[1, 1])}
     else:
         fig, ax = plt.subplots(figsize=(9, 8))
-    stolen = draw_measured(ax, ours, COLORS["wafermd"], "o", prov, (4, -6))
-    k0, v0 = ours["counts"], ours["steps_per_second"]
-    ax.plot(k0, [v0[0] * k / k0[0] for k in k0], ":", color=COLORS["wafermd"], alpha=0.6,
-            label="ideal strong scaling from wafermd's first point")
-    if stolen:
-        print(f"note: {stolen} of the {len(k0)} runs lost more than {STEAL_NOTE * 100:.0f}% of their CPU time to "
-              "the host's hypervisor (labelled in the plot)")
-        ax.plot([], [], " ", label=f"steal N%: the host's hypervisor took N% of the ranks' CPU time in that run's "
-                                   f"step loop\n(/proc/stat; over {STEAL_NOTE * 100:.0f}% the speed and efficiency "
-                                   "say more about the host than the code)")
-    lows = list(v0)
-    if a.lammps:
-        lmp = study_series.measured(a.lammps, "LAMMPS (lmp) on this machine, same script, run just after each "
-                                              "wafermd run")
-        draw_measured(ax, lmp, COLORS["lammps"], "s", prov, (4, 12))
-        lows += lmp["steps_per_second"]
-    xmax = max(k0)
-    cores_per_node = None
-    if a.cpu:
-        s = study_series.cpu_series(a.cpu, atoms, geo)
-        draw_projection(ax, s, COLORS["CPU cluster"])
-        cores_per_node = s.get("cores_per_node")
+    lows, xmax, cores_per_node = [], 1, None
+    for s in series:
+        if s["kind"] == "measured":
+            ours = s.get("who") == "wafermd"
+            stolen = draw_measured(ax, s, COLORS[s["who"]], "o" if ours else "s", prov, (4, -6) if ours else (4, 12))
+            lows += s["steps_per_second"]
+            if ours:
+                k0, v0 = s["counts"], s["steps_per_second"]
+                ax.plot(k0, [v0[0] * k / k0[0] for k in k0], ":", color=COLORS["wafermd"], alpha=0.6,
+                        label="ideal strong scaling from wafermd's first point")
+                if stolen:
+                    print(f"note: {stolen} of the {len(k0)} runs lost more than {STEAL_NOTE * 100:.0f}% of their CPU "
+                          "time to the host's hypervisor (labelled in the plot)")
+                    ax.plot([], [], " ", label="steal N%: the host's hypervisor took N% of the ranks' CPU time in "
+                                               f"that run's step loop\n(/proc/stat; over {STEAL_NOTE * 100:.0f}% the "
+                                               "speed and efficiency say more about the host than the code)")
+        elif s["kind"] == "projection":
+            res = draw_projection(ax, s, COLORS[s["platform"]])
+            draw_heldout(panels[s["platform"]], s["heldout"], f"{s['label'].split(',')[0]} ({s['preset']})")
+            _, count, best = study_series.best(s)
+            print(f"{s['label']}: best {best:,.0f} steps/s from {count:,} {s['unit']}, band "
+                  f"{max(s['band_low']):,.0f}-{max(s['band_high']):,.0f}")
+            if s["platform"] == "CPU cluster":
+                cores_per_node = s.get("cores_per_node")
+            elif a.projection_json:
+                with open(a.projection_json, "w") as f:
+                    json.dump(res, f, indent=1)
+        elif s["kind"] == "prediction":
+            draw_wafer(ax, s)
         xmax = max(xmax, s["counts"][-1])
-        draw_heldout(ax_cpu, s["heldout"], f"CPU-cluster projection ({a.cpu})")
-        print(f"CPU projection ({a.cpu}): best {study_series.best(s)[2]:,.0f} steps/s from "
-              f"{study_series.best(s)[1]:,} ranks")
-    elif side:
-        ax_cpu.set_axis_off()
-    if a.gpu:
-        s = study_series.gpu_series(a.gpu, atoms, geo, a.gpu_presets, a.measurements)
-        res = draw_projection(ax, s, COLORS["GPU cluster"])
-        xmax = max(xmax, s["counts"][-1])
-        draw_heldout(ax_gpu, s["heldout"], f"GPU-cluster projection ({a.gpu})")
-        print(f"GPU projection ({a.gpu}): best {res['best_steps_per_second']:,.0f} steps/s from "
-              f"{res['best_devices']:,} devices, band {res['band_low']:,.0f}-{res['band_high']:,.0f}")
-        if a.projection_json:
-            with open(a.projection_json, "w") as f:
-                json.dump(res, f, indent=1)
-    elif side:
-        ax_gpu.set_axis_off()
-    w = study_series.wafer_series(a.model)
-    if w:
-        draw_wafer(ax, w)
-    system, points = study_series.published(atoms, prov)
     draw_published(ax, points, cores_per_node)
+    if side:
+        for platform, panel in panels.items():
+            if not any(s["kind"] == "projection" and s["platform"] == platform for s in series):
+                panel.set_axis_off()
 
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -237,7 +227,7 @@ def main():
     if prov:
         text = "\n".join(line.replace("`", "") for line in scaling_table.provenance_lines(prov, atoms, system))
         fig.text(0.01, 0.005, text, fontsize=7, va="bottom", ha="left", family="monospace")
-    fig.subplots_adjust(left=0.05, right=0.98, top=0.92, bottom=0.33 if prov else 0.28)
+    fig.subplots_adjust(left=0.05, right=0.98, top=0.92, bottom=0.29 if prov else 0.25)
     fig.savefig(a.out, dpi=110)
     print(f"wrote {a.out}")
 

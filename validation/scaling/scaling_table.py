@@ -48,15 +48,18 @@ def rows_for(series, points, atoms, dt_fs):
         sps = float(p["steps_per_second"])
         count = p.get("count")
         ns_day, days_us = study_series.time_to_solution(sps, dt_fs)
-        note = ("over" if p.get("bound") == "lower" else "") + (
-            f" device count not given (tried {p['count_range'][0]}-{p['count_range'][1]} {p['unit']})"
+        note = ("a lower bound (the source says over, or at most for the time)" if p.get("bound") == "lower"
+                else "") + (
+            f"; device count not given (tried {p['count_range'][0]}-{p['count_range'][1]} {p['unit']})"
             if count is None and p.get("count_range") else "")
-        out.append({"platform": p["platform"], "source": f"published: {p['label']}",
+        out.append({"platform": p["platform"],
+                    "source": f"{'inferred from published' if p.get('inferred') else 'published'}: "
+                              f"{p['label'].removeprefix('published ')}",
                     "hardware_count": count if count is not None else "", "unit": p["unit"],
                     "steps_per_second": sps, "atom_steps_per_second": sps * atoms,
                     "atom_steps_per_second_per_device": sps * atoms / count if count else math.nan,
                     "parallel_efficiency": math.nan, "ns_per_day": ns_day, "wall_days_per_microsecond": days_us,
-                    "note": note.strip()})
+                    "note": note.strip("; ")})
     return out
 
 

@@ -96,17 +96,27 @@ def gpu_series(preset, atoms, geo, presets=gpu_projection.PRESETS, measurements=
     return s
 
 
-def cpu_series(preset, atoms, geo):
+def cpu_series(preset, atoms, geo, system=None):
+    """The CPU-cluster projection for the study's problem. One of the published benchmark's slabs takes its named
+    geometry (decomposed in x and y only, as its `processors * * 1`) with the study's measured pairs per atom;
+    any other input a 3-d decomposition of its own cut-off + skin, density and pairs per atom."""
     import cpu_projection  # noqa: E402  (only a study with a CPU projection needs it)
 
-    res = cpu_projection.project(preset, atoms, cutoff=geo.get("ghost_cutoff"), density=geo.get("number_density"),
-                                 pairs_per_atom=geo.get("pairs_per_atom"))
+    doc = cpu_projection.load_presets()
+    if preset not in doc["presets"]:
+        sys.exit(f"error: unknown CPU preset '{preset}' (known: {', '.join(doc['presets'])})")
+    named = f"{system.lower()}-sc24" if system and f"{system.lower()}-sc24" in doc["geometries"] else None
+    if named:
+        res = cpu_projection.project(preset, atoms, pairs_per_atom=geo.get("pairs_per_atom"), geometry_name=named)
+    else:
+        res = cpu_projection.project(preset, atoms, cutoff=geo.get("ghost_cutoff"), density=geo.get("number_density"),
+                                     pairs_per_atom=geo.get("pairs_per_atom"))
+    heldout = [dict(x, use=x.get("machine", "row")) for x in cpu_projection.heldout_check()]
     return {"platform": "CPU cluster", "kind": "projection", "unit": "ranks",
             "label": f"CPU-cluster projection, {res['name']}", "counts": res["ranks"],
             "steps_per_second": res["steps_per_second"], "band_low": res["band_low_curve"],
             "band_high": res["band_high_curve"], "best_count": res["best_ranks"], "result": res,
-            "heldout": [x for x in cpu_projection.heldout_check() if x.get("preset", preset) == preset],
-            "preset": preset, "cores_per_node": res.get("cores_per_node")}
+            "heldout": heldout, "preset": preset, "cores_per_node": res["params"].get("cores_per_node")}
 
 
 def wafer_series(model):
@@ -145,23 +155,27 @@ def published(atoms, provenance, path=PUBLISHED):
     return system, pts
 
 
-def study(csv_path, lammps=None, model=None, provenance=None, gpu=None, cpu=None, atoms=None):
-    """Everything the plot and the table show, as (provenance dict, list of series, published system, points)."""
+def study(csv_path, lammps=None, model=None, provenance=None, gpu=None, cpu=None, atoms=None,
+          gpu_presets=gpu_projection.PRESETS, gpu_measurements=gpu_projection.MEASUREMENTS):
+    """Everything the plot and the table show: (provenance dict, series, published system, its points, atoms).
+    The series come in drawing order: wafermd measured, LAMMPS measured, CPU projection, GPU projection, wafer."""
     prov = load_json(provenance) or {}
     ours = measured(csv_path, "wafermd cluster backend, this machine")
+    ours["who"] = "wafermd"
     atoms = atoms or ours["atoms"]
     geo = geometry(prov) if atoms == ours["atoms"] else {}
+    system, points = published(atoms, prov)
     series = [ours]
     if lammps:
-        series.append(measured(lammps, "LAMMPS (lmp), this machine, same script"))
+        series.append(dict(measured(lammps, "LAMMPS (lmp) on this machine, same script, run just after each "
+                                            "wafermd run"), who="lammps"))
     if cpu:
-        series.append(cpu_series(cpu, atoms, geo))
+        series.append(cpu_series(cpu, atoms, geo, system))
     if gpu:
-        series.append(gpu_series(gpu, atoms, geo))
+        series.append(gpu_series(gpu, atoms, geo, gpu_presets, gpu_measurements))
     w = wafer_series(model)
     if w:
         series.append(w)
-    system, points = published(atoms, prov)
     return prov, series, system, points, atoms
 
 
