@@ -1,6 +1,7 @@
 // Test helper: runs LAMMPS-script text through a Simulation in process, so tests can inspect the state.
 #pragma once
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <filesystem>
 #include <fstream>
@@ -55,6 +56,14 @@ inline std::string scratch_dir(const std::string& name) {
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
+}
+
+/// Runs `/usr/bin/python3 SCRIPT ARGS` in `dir` (Debian's interpreter, which has numpy and matplotlib), its
+/// output into dir/out.txt; the exit status (-1 when it did not exit).
+inline int python_script(const std::string& dir, const std::string& script, const std::string& args) {
+  const std::string cmd = "cd '" + dir + "' && /usr/bin/python3 '" + script + "' " + args + " >out.txt 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
 /// 256 Cu atoms at 600 K with the Cu_u3 EAM potential: the set-up the style tests add their lines to.

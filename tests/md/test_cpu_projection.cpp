@@ -29,10 +29,7 @@ std::string slurp(const std::string& path) {
 }
 
 int python(const std::string& dir, const std::string& args) {
-  const std::string cmd =
-      "cd '" + dir + "' && /usr/bin/python3 '" + kDir + "/cpu_projection.py' " + args + " >out.txt 2>&1";
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  return wmd::test::python_script(dir, kDir + "/cpu_projection.py", args);
 }
 
 // Every training row within 10 %; the 1-rank rows are the per-core costs themselves, so exact; the per-core

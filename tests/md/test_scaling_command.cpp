@@ -395,7 +395,7 @@ TEST(ScalingCommand, NoInterpreterOrSourcePathInTheProgram) {
   for (const char* f :
        {"plot_scaling.py", "gpu_projection.py", "gpu_projection.yaml", "gpu_measurements.yaml",
         "cpu_projection.py", "cpu_projection.yaml", "cpu_measurements.yaml", "study_series.py",
-        "scaling_table.py", "published_points.yaml"})
+        "scaling_table.py", "published_points.yaml", "published_table.py"})
     EXPECT_EQ(slurp((beside / f).string()),
               slurp(std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling/" + f))
         << f;
@@ -430,10 +430,7 @@ TEST(ScalingCommand, NoInterpreterOrSourcePathInTheProgram) {
 const std::string kProjection = std::string(WAFERMD_SOURCE_DIR) + "/validation/scaling/gpu_projection.py";
 
 int python(const std::string& dir, const std::string& args) {
-  const std::string cmd =
-      "cd '" + dir + "' && /usr/bin/python3 '" + kProjection + "' " + args + " >out.txt 2>&1";
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  return wmd::test::python_script(dir, kProjection, args);
 }
 
 // The fit reproduces the rows it was fitted to: every training row within 35 %, the EAM/LJ ratio's ends

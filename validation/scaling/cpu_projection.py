@@ -30,14 +30,14 @@ Usage: cpu_projection.py [--measurements M.yaml] [--presets P.yaml] fit --preset
                                       --pairs-per-atom K] [--json OUT]
        cpu_projection.py [...] train [--json OUT] | check [--json OUT]
 """
-import argparse
 import json
 import math
 import os
 import sys
 
 import numpy as np
-import yaml
+
+import published_table
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEASUREMENTS = os.path.join(HERE, "cpu_measurements.yaml")
@@ -46,38 +46,32 @@ RANKS = np.unique(np.round(np.logspace(0, 5, 101)).astype(int))  # 1 to 100,000 
 ATOMS_PER_CELL = {"fcc": 4, "bcc": 2}
 
 
+def _rate(r):
+    """Steps/s from the rate as the source gave it; a whole job's wall time gives a lower bound."""
+    if "loop_seconds" in r:
+        r["steps_per_second"] = r["steps"] / float(r["loop_seconds"])
+    elif "wall_seconds_at_most" in r:  # a whole job's wall time: the loop ran at least this fast
+        r["steps_per_second"] = r["steps"] / float(r["wall_seconds_at_most"])
+        r["bound"] = "lower"
+    else:
+        r["steps_per_second"] = float(r["steps_per_second"])
+
+
 def load_rows(path=MEASUREMENTS):
-    """Every row with its steps/s, derived from the rate as the source gave it."""
-    with open(path) as f:
-        doc = yaml.safe_load(f)
-    rows = []
-    for r in doc["rows"]:
-        r = dict(r)
-        if "loop_seconds" in r:
-            r["steps_per_second"] = r["steps"] / float(r["loop_seconds"])
-        elif "wall_seconds_at_most" in r:  # a whole job's wall time: the loop ran at least this fast
-            r["steps_per_second"] = r["steps"] / float(r["wall_seconds_at_most"])
-            r["bound"] = "lower"
-        else:
-            r["steps_per_second"] = float(r["steps_per_second"])
-        if r["split"] not in ("train", "heldout"):
-            raise ValueError(f"{r['id']}: split must be train or heldout, not {r['split']!r}")
-        rows.append(r)
-    return rows
+    return published_table.load_rows(path, _rate)
 
 
 def load_training(path=MEASUREMENTS):
     """The rows the fit may read: `split: train` only."""
-    return [r for r in load_rows(path) if r["split"] == "train"]
+    return published_table.training(load_rows(path))
 
 
 def load_heldout(path=MEASUREMENTS):
-    return [r for r in load_rows(path) if r["split"] == "heldout"]
+    return published_table.heldout(load_rows(path))
 
 
 def load_presets(path=PRESETS):
-    with open(path) as f:
-        return yaml.safe_load(f)
+    return published_table.load_yaml(path)
 
 
 def geometry(doc, name=None, atoms=None, cutoff=None, density=None, pairs_per_atom=None):
@@ -278,50 +272,16 @@ def training_check(measurements=MEASUREMENTS, presets=PRESETS):
     return compare(load_training(measurements), doc, params)
 
 
-def _print_table(results, title):
-    print(title)
-    print(f"{'row':28s} {'atoms':>9s} {'ranks':>5s} {'published':>10s} {'projected':>10s} {'band':>17s} "
-          f"{'ratio':>6s}  2x  band")
-    for x in results:
-        band = f"{x['band_low']:.4g}-{x['band_high']:.4g}"
-        pub = f"{'>=' if x['bound'] == 'lower' else ''}{x['measured']:.4g}"
-        print(f"{x['id']:28s} {x['atoms']:9,d} {x['ranks']:5d} {pub:>10s} {x['projected']:10.4g} {band:>17s} "
-              f"{x['ratio']:6.2f}  {'y' if x['within_2x'] else 'N'}   {'y' if x['inside_band'] else 'n'}")
-
-
-def _dump(res, path):
-    if path:
-        with open(path, "w") as out:
-            json.dump(res, out, indent=1)
-
-
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--measurements", default=MEASUREMENTS)
-    ap.add_argument("--presets", default=PRESETS)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    f = sub.add_parser("fit", help="print the fitted parameters of a preset (JSON)")
-    f.add_argument("--preset", required=True)
-    pr = sub.add_parser("project", help="the EAM projection for an atom count")
-    pr.add_argument("--preset", required=True)
-    pr.add_argument("--atoms", type=int, required=True)
+    ap, pr = published_table.parser(__doc__, MEASUREMENTS, PRESETS)
     pr.add_argument("--geometry", help="a geometry of cpu_projection.yaml (default in-eam)")
     pr.add_argument("--cutoff", type=float, help="ghost cut-off: pair cut-off + skin (A)")
     pr.add_argument("--density", type=float, help="atoms per A^3")
     pr.add_argument("--pairs-per-atom", type=float, help="half-list pairs per atom (cut-off + skin)")
-    pr.add_argument("--json")
-    tr = sub.add_parser("train", help="the training rows against the fit")
-    tr.add_argument("--json")
-    ck = sub.add_parser("check", help="the held-out rows against the fit")
-    ck.add_argument("--json")
     a = ap.parse_args(argv)
-
     doc = load_presets(a.presets)
-    if getattr(a, "preset", None) is not None and a.preset not in doc["presets"]:
-        print(f"error: unknown CPU preset '{a.preset}' (known: {', '.join(doc['presets'])})", file=sys.stderr)
-        return 2
-    if getattr(a, "geometry", None) is not None and a.geometry not in doc["geometries"]:
-        print(f"error: unknown geometry '{a.geometry}' (known: {', '.join(doc['geometries'])})", file=sys.stderr)
+    if not (published_table.known(list(doc["presets"]), getattr(a, "preset", None), "CPU preset")
+            and published_table.known(list(doc["geometries"]), getattr(a, "geometry", None), "geometry")):
         return 2
     if a.cmd == "fit":
         print(json.dumps(fit(load_training(a.measurements), doc, a.preset), indent=1, sort_keys=True))
@@ -331,17 +291,9 @@ def main(argv=None):
         print(f"{res['name']}: best {res['best_steps_per_second']:,.0f} steps/s at {res['best_ranks']:,} ranks "
               f"({res['best_nodes']:,} nodes) for {a.atoms:,} EAM atoms (band {res['band_low']:,.0f}-"
               f"{res['band_high']:,.0f})")
-        _dump(res, a.json)
-    elif a.cmd == "train":
-        res = training_check(a.measurements, a.presets)
-        _print_table(res, "training rows (the fit's own data)")
-        _dump(res, a.json)
+        published_table.dump(res, a.json)
     else:
-        res = heldout_check(a.measurements, a.presets)
-        _print_table(res, "held-out rows (never read by the fit)")
-        n2 = sum(x["within_2x"] for x in res)
-        print(f"{n2} of {len(res)} held-out rows within 2x; {sum(x['inside_band'] for x in res)} inside the band")
-        _dump(res, a.json)
+        return published_table.train_or_check(a, training_check, heldout_check, "ranks")
     return 0
 
 

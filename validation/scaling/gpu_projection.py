@@ -27,14 +27,14 @@ Usage: gpu_projection.py [--measurements M.yaml] [--presets P.yaml] fit --preset
        gpu_projection.py [...] project --preset NAME --atoms N [--json OUT]
        gpu_projection.py [...] train [--json OUT] | check [--json OUT]
 """
-import argparse
 import json
 import math
 import os
 import sys
 
 import numpy as np
-import yaml
+
+import published_table
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEASUREMENTS = os.path.join(HERE, "gpu_measurements.yaml")
@@ -42,36 +42,30 @@ PRESETS = os.path.join(HERE, "gpu_projection.yaml")
 DEVICES = np.unique(np.round(np.logspace(0, 4, 81)).astype(int))  # 1 to 10,000 devices
 
 
+def _rate(r):
+    """Both rate forms: steps/s and atom-steps/s (whichever the source gave, the other derived)."""
+    if "steps_per_second" in r:
+        r["atom_steps_per_second"] = float(r["steps_per_second"]) * r["atoms"]
+    else:
+        r["atom_steps_per_second"] = float(r["matom_steps_per_second"]) * 1e6
+        r["steps_per_second"] = r["atom_steps_per_second"] / r["atoms"]
+
+
 def load_rows(path=MEASUREMENTS):
-    """Every row, with both rate forms: steps/s and atom-steps/s (whichever the source gave, the other derived)."""
-    with open(path) as f:
-        doc = yaml.safe_load(f)
-    rows = []
-    for r in doc["rows"]:
-        r = dict(r)
-        if "steps_per_second" in r:
-            r["atom_steps_per_second"] = float(r["steps_per_second"]) * r["atoms"]
-        else:
-            r["atom_steps_per_second"] = float(r["matom_steps_per_second"]) * 1e6
-            r["steps_per_second"] = r["atom_steps_per_second"] / r["atoms"]
-        if r["split"] not in ("train", "heldout"):
-            raise ValueError(f"{r['id']}: split must be train or heldout, not {r['split']!r}")
-        rows.append(r)
-    return rows
+    return published_table.load_rows(path, _rate)
 
 
 def load_training(path=MEASUREMENTS):
     """The rows the fit may read: `split: train` only."""
-    return [r for r in load_rows(path) if r["split"] == "train"]
+    return published_table.training(load_rows(path))
 
 
 def load_heldout(path=MEASUREMENTS):
-    return [r for r in load_rows(path) if r["split"] == "heldout"]
+    return published_table.heldout(load_rows(path))
 
 
 def load_presets(path=PRESETS):
-    with open(path) as f:
-        return yaml.safe_load(f)
+    return published_table.load_yaml(path)
 
 
 def ghosts(n, pot):
@@ -233,37 +227,11 @@ def training_check(measurements=MEASUREMENTS, presets=PRESETS):
     return compare(load_training(measurements), doc, params)
 
 
-def _print_table(results, title):
-    print(title)
-    print(f"{'row':28s} {'atoms':>13s} {'devices':>7s} {'published':>10s} {'projected':>10s} {'band':>19s} "
-          f"{'ratio':>6s}  2x  band")
-    for x in results:
-        dev = "best" if x["devices"] is None else str(x["devices"])
-        band = f"{x['band_low']:.4g}-{x['band_high']:.4g}"
-        print(f"{x['id']:28s} {x['atoms']:13,d} {dev:>7s} {x['measured']:10.4g} {x['projected']:10.4g} "
-              f"{band:>19s} {x['ratio']:6.2f}  {'y' if x['within_2x'] else 'N'}   {'y' if x['inside_band'] else 'n'}")
-
-
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--measurements", default=MEASUREMENTS)
-    ap.add_argument("--presets", default=PRESETS)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    f = sub.add_parser("fit", help="print the fitted parameters of a preset (JSON)")
-    f.add_argument("--preset", required=True)
-    pr = sub.add_parser("project", help="the EAM projection for an atom count")
-    pr.add_argument("--preset", required=True)
-    pr.add_argument("--atoms", type=int, required=True)
-    pr.add_argument("--json")
-    tr = sub.add_parser("train", help="the training rows against the fit")
-    tr.add_argument("--json")
-    ck = sub.add_parser("check", help="the held-out rows against the fit")
-    ck.add_argument("--json")
+    ap, _ = published_table.parser(__doc__, MEASUREMENTS, PRESETS)
     a = ap.parse_args(argv)
-
     doc = load_presets(a.presets)
-    if getattr(a, "preset", None) is not None and a.preset not in doc["presets"]:
-        print(f"error: unknown GPU preset '{a.preset}' (known: {', '.join(doc['presets'])})", file=sys.stderr)
+    if not published_table.known(list(doc["presets"]), getattr(a, "preset", None), "GPU preset"):
         return 2
     if a.cmd == "fit":
         print(json.dumps(fit(load_training(a.measurements), doc, a.preset), indent=1, sort_keys=True))
@@ -271,23 +239,9 @@ def main(argv=None):
         res = project(fit(load_training(a.measurements), doc, a.preset), doc, a.atoms)
         print(f"{res['name']}: best {res['best_steps_per_second']:,.0f} steps/s at {res['best_devices']:,} "
               f"devices for {a.atoms:,} EAM atoms (band {res['band_low']:,.0f}-{res['band_high']:,.0f})")
-        if a.json:
-            with open(a.json, "w") as out:
-                json.dump(res, out, indent=1)
-    elif a.cmd == "train":
-        res = training_check(a.measurements, a.presets)
-        _print_table(res, "training rows (the fit's own data)")
-        if a.json:
-            with open(a.json, "w") as out:
-                json.dump(res, out, indent=1)
+        published_table.dump(res, a.json)
     else:
-        res = heldout_check(a.measurements, a.presets)
-        _print_table(res, "held-out rows (never read by the fit)")
-        n2 = sum(x["within_2x"] for x in res)
-        print(f"{n2} of {len(res)} held-out rows within 2x; {sum(x['inside_band'] for x in res)} inside the band")
-        if a.json:
-            with open(a.json, "w") as out:
-                json.dump(res, out, indent=1)
+        return published_table.train_or_check(a, training_check, heldout_check, "devices")
     return 0
 
 
