@@ -3,12 +3,14 @@
 
 Each round runs every input as LAMMPS and wafermd at the first rank count, wafermd and LAMMPS at the second, and
 so on, so that each ratio compares neighbouring runs and a drift in the machine's speed hits both codes alike.
+LAMMPS runs twice each time: its plain styles, and with `-sf opt` (pair eam/opt and its alloy and fs forms, the
+fastest CPU pair style Debian's lmp has), so the ratios stand against the style a user would pick.
 Throughput is atom-steps/s over the step loop only (LAMMPS's "Loop time" line; wafermd's report.json); the
 figures are medians over the rounds. Writes one current table, validation/perf/cluster_perf.md (replaced on
 every run), naming the CPU and wafermd's SIMD target next to each ratio.
 
 Usage: cluster_vs_lammps.py [--wafermd build/wafermd] [--ranks 1,2] [--rounds 3]
-                            [--inputs in.eam,in.cu801792] [--set KEY=VALUE ...] [--out FILE.md]
+                            [--inputs in.eam,in.cu801792] [--set KEY=VALUE ...] [--no-opt] [--out FILE.md]
 
 Inputs are looked up as given, then in validation/perf/inputs/ (in.cu801792: 801,792 Cu atoms, 600 K, 20 steps)
 and inputs/lammps/ (in.eam: LAMMPS's 32,000-atom EAM benchmark, 1600 K, 100 steps).
@@ -40,10 +42,12 @@ def find_input(name):
     sys.exit(f"error: input {name} not found (looked in {', '.join(repo_relative(d) for d in INPUT_DIRS)})")
 
 
-def run_lammps(inp, ranks, workdir):
+def run_lammps(inp, ranks, workdir, suffix=None):
     # /usr/bin/time reports each rank's peak RSS (kB) on stderr, as report.json's peak_rss_mb does for wafermd.
+    extra = ["-sf", suffix] if suffix else []
     p = subprocess.run(mpirun(ranks) + ["/usr/bin/time", "-f", "maxrss_kb %M", "lmp", "-in", str(inp),
-                                        "-log", "none"], cwd=workdir, capture_output=True, text=True, check=True)
+                                        "-log", "none"] + extra, cwd=workdir, capture_output=True, text=True,
+                       check=True)
     secs, steps, atoms = lammps_loop(p.stdout)
     rss = [int(v) for v in re.findall(r"maxrss_kb (\d+)", p.stderr)]
     return {"aps": atoms * steps / secs, "atoms": atoms,
@@ -83,6 +87,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--inputs", default="in.eam,in.cu801792")
     ap.add_argument("--set", action="append", default=[], help="KEY=VALUE passed to wafermd run")
+    ap.add_argument("--no-opt", action="store_true", help="skip LAMMPS's -sf opt runs")
     ap.add_argument("--out", default=str(HERE / "cluster_perf.md"))
     a = ap.parse_args()
     if not shutil.which("lmp"):
@@ -100,16 +105,22 @@ def main():
                 for n, k in enumerate(ranks):
                     # LAMMPS, wafermd, wafermd, LAMMPS, ...: each ratio compares neighbouring runs, and so do
                     # wafermd's runs at neighbouring rank counts that its parallel efficiency divides.
+                    nan = {"aps": float("nan"), "mem": float("nan")}
                     if n % 2 == 0:
                         lmp = run_lammps(inp, k, work)
+                        opt = nan if a.no_opt else run_lammps(inp, k, work, "opt")
                         wmd = run_wafermd(exe, inp, k, work, a.set)
                     else:
                         wmd = run_wafermd(exe, inp, k, work, a.set)
+                        opt = nan if a.no_opt else run_lammps(inp, k, work, "opt")
                         lmp = run_lammps(inp, k, work)
+                    lmp["opt_aps"] = opt["aps"]
                     res.setdefault((inp, k), []).append((lmp, wmd))
                     ratio = wmd["aps"] / lmp["aps"] if "aps" in wmd else float("nan")
-                    print(f"round {rnd}  {inp.name:12s} ranks {k}:  LAMMPS {lmp['aps'] / 1e6:7.3f} M  wafermd "
-                          f"{wmd.get('aps', float('nan')) / 1e6:7.3f} M atom-steps/s  ratio {ratio:5.2f}  "
+                    ratio_opt = wmd["aps"] / opt["aps"] if "aps" in wmd else float("nan")
+                    print(f"round {rnd}  {inp.name:12s} ranks {k}:  LAMMPS {lmp['aps'] / 1e6:7.3f} M (-sf opt "
+                          f"{opt['aps'] / 1e6:7.3f} M)  wafermd {wmd.get('aps', float('nan')) / 1e6:7.3f} M "
+                          f"atom-steps/s  ratio {ratio:5.2f} (against opt {ratio_opt:5.2f})  "
                           f"[{cpu}, {wmd.get('simd', '?')}]" + (f"  ({wmd['error']})" if "error" in wmd else ""),
                           flush=True)
     finally:
@@ -117,7 +128,7 @@ def main():
 
     command = (f"/usr/bin/python3 validation/perf/cluster_vs_lammps.py --ranks {a.ranks} --rounds {a.rounds}"
                + ("" if a.inputs == "in.eam,in.cu801792" else f" --inputs {a.inputs}")
-               + "".join(f" --set {s}" for s in a.set))
+               + "".join(f" --set {s}" for s in a.set) + (" --no-opt" if a.no_opt else ""))
     lines = ["# Cluster backend vs LAMMPS", "",
              f"`{command}`: {a.rounds} interleaved round{'s' if a.rounds > 1 else ''} on {cpu}, {os.cpu_count()} cores; wafermd "
              f"`{repo_relative(exe)}` at commit {git_commit()}, LAMMPS {lammps_version()} (Debian `lmp`).",
@@ -127,15 +138,17 @@ def main():
              f"same round's at {ranks[0]} rank{'s' if ranks[0] > 1 else ''}), median of the rounds. Peak memory: "
              "LAMMPS's per-rank peak RSS "
              "(`/usr/bin/time -f %M`, mean over ranks), wafermd's report.json `peak_rss_mb` / ranks.", "",
-             "| input | atoms | ranks | LAMMPS M atom-steps/s | wafermd M atom-steps/s | wafermd / LAMMPS "
+             "| input | atoms | ranks | LAMMPS M atom-steps/s | LAMMPS -sf opt | wafermd M atom-steps/s "
+             "| wafermd / LAMMPS | wafermd / LAMMPS -sf opt "
              "| parallel efficiency wafermd / LAMMPS | peak MB per rank wafermd / LAMMPS | CPU | SIMD target |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for inp in inputs:
         base = res[(inp, ranks[0])]
         for k in ranks:
             rows = res[(inp, k)]
             ratios = [w["aps"] / l["aps"] for l, w in rows if "aps" in w]
             med = median(ratios)
+            opt_ratios = [w["aps"] / l["opt_aps"] for l, w in rows if "aps" in w and l["opt_aps"] == l["opt_aps"]]
             eff, eff_text = float("nan"), "—"
             if k != ranks[0]:
                 scale = ranks[0] / k
@@ -146,11 +159,14 @@ def main():
             simd = sorted({w["simd"] for _, w in rows if "simd" in w}) or ["?"]
             lines.append(
                 f"| {inp.name} | {rows[0][0]['atoms']:,} | {k} | {median([l['aps'] for l, _ in rows]) / 1e6:.3f} "
+                f"| {fmt(median([l['opt_aps'] for l, _ in rows]) / 1e6, '.3f')} "
                 f"| {fmt(median([w.get('aps', float('nan')) for _, w in rows]) / 1e6, '.3f')} "
-                f"| **{fmt(med, '.2f')}×** ({', '.join(f'{r:.2f}' for r in ratios)}) | {eff_text} "
+                f"| **{fmt(med, '.2f')}×** ({', '.join(f'{r:.2f}' for r in ratios)}) "
+                f"| **{fmt(median(opt_ratios), '.2f')}×** ({', '.join(f'{r:.2f}' for r in opt_ratios)}) | {eff_text} "
                 f"| {fmt(median([w.get('mem', float('nan')) for _, w in rows]), '.0f')} / "
                 f"{fmt(median([l['mem'] for l, _ in rows]), '.0f')} | {cpu} | {', '.join(simd)} |")
-            print(f"{inp.name:12s} ranks {k}: median ratio {med:.2f} [{cpu}, {', '.join(simd)}]"
+            print(f"{inp.name:12s} ranks {k}: median ratio {med:.2f}, against -sf opt {median(opt_ratios):.2f} "
+                  f"[{cpu}, {', '.join(simd)}]"
                   + (f", parallel efficiency {eff * 100:.0f} %" if eff == eff else ""))
     errors = [(i.name, k, w["error"]) for (i, k), rows in res.items() for _, w in rows if "error" in w]
     if errors:
