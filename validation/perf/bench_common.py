@@ -71,12 +71,13 @@ def read_report(outdir):
 
 
 def lammps_loop(text):
-    """(seconds, steps, atoms) of the last 'Loop time' line of LAMMPS's output: throughput over the step loop
-    only, as wafermd's report.json counts it."""
+    """(seconds, steps, atoms) of LAMMPS's step loops: the seconds and steps of every 'Loop time' line summed (an
+    input of several runs, a cascade's thermalisation and its cascade, counts them all), the last line's atoms;
+    throughput over the step loops only, as wafermd's report.json counts it."""
     m = re.findall(r"Loop time of ([0-9.eE+-]+) on \d+ procs for (\d+) steps with (\d+) atoms", text)
     if not m:
         raise SystemExit("error: no 'Loop time' line in LAMMPS's output:\n" + text[-2000:])
-    return float(m[-1][0]), int(m[-1][1]), int(m[-1][2])
+    return sum(float(x[0]) for x in m), sum(int(x[1]) for x in m), int(m[-1][2])
 
 
 def lammps_version():

@@ -12,8 +12,9 @@ every run), naming the CPU and wafermd's SIMD target next to each ratio.
 Usage: cluster_vs_lammps.py [--wafermd build/wafermd] [--ranks 1,2] [--rounds 3]
                             [--inputs in.eam,in.cu801792] [--set KEY=VALUE ...] [--no-opt] [--out FILE.md]
 
-Inputs are looked up as given, then in validation/perf/inputs/ (in.cu801792: 801,792 Cu atoms, 600 K, 20 steps)
-and inputs/lammps/ (in.eam: LAMMPS's 32,000-atom EAM benchmark, 1600 K, 100 steps).
+Inputs are looked up as given, then in validation/perf/inputs/ (in.cu801792: 801,792 Cu atoms, 600 K, 20 steps;
+in.cascade_w: a 5 keV cascade in 432,000 W atoms, EAM + ZBL, dt/reset, a Langevin border, 1 ps) and
+inputs/lammps/ (in.eam: LAMMPS's 32,000-atom EAM benchmark, 1600 K, 100 steps).
 """
 import argparse
 import os
@@ -23,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -43,14 +45,17 @@ def find_input(name):
 
 
 def run_lammps(inp, ranks, workdir, suffix=None):
+    # From the input's directory, as lmp users start it: a relative potential path means what it says.
     # /usr/bin/time reports each rank's peak RSS (kB) on stderr, as report.json's peak_rss_mb does for wafermd.
     extra = ["-sf", suffix] if suffix else []
+    start = time.monotonic()
     p = subprocess.run(mpirun(ranks) + ["/usr/bin/time", "-f", "maxrss_kb %M", "lmp", "-in", str(inp),
-                                        "-log", "none"] + extra, cwd=workdir, capture_output=True, text=True,
+                                        "-log", "none"] + extra, cwd=inp.parent, capture_output=True, text=True,
                        check=True)
+    wall = time.monotonic() - start
     secs, steps, atoms = lammps_loop(p.stdout)
     rss = [int(v) for v in re.findall(r"maxrss_kb (\d+)", p.stderr)]
-    return {"aps": atoms * steps / secs, "atoms": atoms,
+    return {"aps": atoms * steps / secs, "atoms": atoms, "wall": wall,
             "mem": sum(rss) / len(rss) / 1024.0 if rss else float("nan")}
 
 
@@ -59,14 +64,16 @@ def run_wafermd(exe, inp, ranks, workdir, sets):
     cmd = mpirun(ranks) + [exe, "run", str(inp), "--output", outdir]
     for s in sets:
         cmd += ["--set", s]
+    start = time.monotonic()
     p = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True)
+    wall = time.monotonic() - start
     if p.returncode != 0:
         text = (p.stderr or "") + (p.stdout or "")
         errs = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("error:")]
         why = errs[0] if errs else (text.strip().splitlines() or ["no output"])[-1]
         return {"error": f"exit {p.returncode}: {why[:200]}"}
     r = read_report(outdir)
-    return {"aps": r["atom_steps_per_second"], "mem": r.get("peak_rss_mb", float("nan")) / ranks,
+    return {"aps": r["atom_steps_per_second"], "mem": r.get("peak_rss_mb", float("nan")) / ranks, "wall": wall,
             "simd": simd_target(r)}
 
 
@@ -137,11 +144,14 @@ def main():
              f"efficiency: a round's atom-steps/s at k ranks ÷ ({'k' if ranks[0] == 1 else f'k/{ranks[0]}'} × the "
              f"same round's at {ranks[0]} rank{'s' if ranks[0] > 1 else ''}), median of the rounds. Peak memory: "
              "LAMMPS's per-rank peak RSS "
-             "(`/usr/bin/time -f %M`, mean over ranks), wafermd's report.json `peak_rss_mb` / ranks.", "",
+             "(`/usr/bin/time -f %M`, mean over ranks), wafermd's report.json `peak_rss_mb` / ranks. End to end: "
+             "the whole command's wall time, start-up, set-up and output included (medians; the ratio is the median "
+             "of the rounds' ratios).", "",
              "| input | atoms | ranks | LAMMPS M atom-steps/s | LAMMPS -sf opt | wafermd M atom-steps/s "
              "| wafermd / LAMMPS | wafermd / LAMMPS -sf opt "
-             "| parallel efficiency wafermd / LAMMPS | peak MB per rank wafermd / LAMMPS | CPU | SIMD target |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| parallel efficiency wafermd / LAMMPS | peak MB per rank wafermd / LAMMPS "
+             "| end to end, s: wafermd / LAMMPS (LAMMPS ÷ wafermd) | CPU | SIMD target |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for inp in inputs:
         base = res[(inp, ranks[0])]
         for k in ranks:
@@ -164,7 +174,11 @@ def main():
                 f"| **{fmt(med, '.2f')}×** ({', '.join(f'{r:.2f}' for r in ratios)}) "
                 f"| **{fmt(median(opt_ratios), '.2f')}×** ({', '.join(f'{r:.2f}' for r in opt_ratios)}) | {eff_text} "
                 f"| {fmt(median([w.get('mem', float('nan')) for _, w in rows]), '.0f')} / "
-                f"{fmt(median([l['mem'] for l, _ in rows]), '.0f')} | {cpu} | {', '.join(simd)} |")
+                f"{fmt(median([l['mem'] for l, _ in rows]), '.0f')} "
+                f"| {fmt(median([w.get('wall', float('nan')) for _, w in rows]), '.1f')} / "
+                f"{fmt(median([l['wall'] for l, _ in rows]), '.1f')} "
+                f"({fmt(median([l['wall'] / w['wall'] for l, w in rows if 'wall' in w]), '.2f')}×) "
+                f"| {cpu} | {', '.join(simd)} |")
             print(f"{inp.name:12s} ranks {k}: median ratio {med:.2f}, against -sf opt {median(opt_ratios):.2f} "
                   f"[{cpu}, {', '.join(simd)}]"
                   + (f", parallel efficiency {eff * 100:.0f} %" if eff == eff else ""))
