@@ -40,3 +40,28 @@ TEST(FixDeformRemapV, MeshAndClusterKickCrossingAtomsAlike) {
 }
 
 }  // namespace
+
+// A box driven past ±1e20 (or to infinity) is a run failure naming the fix and the step, before any atom is
+// moved into it — where LAMMPS stops with "Domain too large for neighbor bins" — on both backends.
+TEST(FixDeformLimits, ABoxBeyondTheLimitFailsTheRun) {
+  const std::string head =
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 8 0 8 0 8\n"
+      "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+      "velocity all create 300 1234\nfix 1 all nve\n";
+  for (const std::string backend : {"cluster", "mesh"}) {
+    for (const std::string deform :
+         {"fix 2 all deform 1 x final 0 1e300\n", "fix 2 all deform 1 y scale 1e30\n",
+          "variable w equal 1e300*step\nfix 2 all deform 1 z variable v_w v_w\n"}) {
+      io::RunSettings s;
+      s.backend = backend;
+      try {
+        test::ScriptRun r(head + deform + "run 10\n", test::scratch_dir("deform_limit_" + backend), s);
+        ADD_FAILURE() << backend << ": no failure for " << deform;
+      } catch (const RunError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("fix deform 2: at step 1 the box along"), std::string::npos) << what;
+        EXPECT_NE(what.find("within ±1e20"), std::string::npos) << what;
+      }
+    }
+  }
+}

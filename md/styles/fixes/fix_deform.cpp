@@ -10,6 +10,8 @@
 // zero for volume as in LAMMPS). With `remap v` the atoms stay where they are and an atom of the group that
 // crosses a periodic face takes the rate along (md/core/box.hpp remap_velocity; compute temp/deform removes
 // that streaming profile). Tilt factors are refused (triclinic boxes).
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "md/styles/fix.hpp"
@@ -170,6 +172,16 @@ class FixDeform : public Fix {
         half = 0.5 * std::sqrt(x.vol_start / len1 / (f.hi_start - f.lo_start) * (x.hi_start - x.lo_start));
       }
       lo[d] = mid - half, hi[d] = mid + half;
+    }
+    // A box that leaves ±1e20 (or inverts, or stops being finite) is where LAMMPS's neighbour binning fails
+    // ("Domain too large for neighbor bins"): a run failure, before any atom is moved into it.
+    for (int d = 0; d < 3; ++d) {
+      if (dim_[d].style == Style::none) continue;
+      if (!box_interval_ok(lo[d], hi[d]))
+        throw RunError(
+            fmt::format("fix deform {}: at step {} the box along {} would be [{:.6g}, {:.6g}], not a "
+                        "finite interval lo < hi within ±1e20",
+                        id_, c.s.step, "xyz"[d], lo[d], hi[d]));
     }
     // LAMMPS's x2lamda with the old box, lamda2x with the new one, for every coordinate of the group's atoms
     // (a dimension the fix leaves alone goes through the round trip too, as in LAMMPS).
