@@ -86,6 +86,7 @@ Decay diffuse(int nx, double dt, int steps, double kappa) {
   {
     std::ofstream t(dir + "/te.in");
     t << "# UNITS: metal COMMENT: sine\n";
+    t.precision(17);
     for (int i = nx - 1; i >= 0; --i)
       t << i << " 0 0 " << 1000.0 + 300.0 * std::sin(2 * M_PI * i / nx) << "\n";
   }
@@ -121,17 +122,21 @@ Decay diffuse(int nx, double dt, int steps, double kappa) {
 }
 
 TEST(FixTtm, GridDiffusionDecaysAsTheHeatEquationsSineMode) {
-  // κ = 50 eV/(ps Å K), Cρ = 1 eV/(K Å³): the mode decays at κk²/(Cρ) = 1.51/ps over 1 ps.
-  const Decay d10 = diffuse(10, 0.01, 100, 50.0), d20 = diffuse(20, 0.01, 100, 50.0),
-              d40 = diffuse(40, 0.01, 100, 50.0);  // 40: two sub-steps per step
-  for (const Decay& d : {d10, d20, d40}) EXPECT_NEAR(d.ours, d.scheme, 1e-12) << d.ours;
+  // κ = 50 eV/(ps Å K), Cρ = 1 eV/(K Å³): the mode decays at κk²/(Cρ) = 1.51/ps over 0.96 ps. The grid is
+  // refined with δt ∝ h² (the explicit scheme's parabolic scaling), so its O(h²) + O(δt) error quarters.
+  const Decay d10 = diffuse(10, 0.016, 60, 50.0), d20 = diffuse(20, 0.004, 240, 50.0),
+              d40 = diffuse(40, 0.001, 960, 50.0);
+  const Decay sub = diffuse(40, 0.01, 96, 50.0);  // two sub-steps per MD step (LAMMPS's stability rule)
+  for (const Decay& d : {d10, d20, d40, sub}) EXPECT_NEAR(d.ours, d.scheme, 1e-12) << d.ours;
   const double e10 = std::fabs(d10.ours - d10.analytic), e20 = std::fabs(d20.ours - d20.analytic),
                e40 = std::fabs(d40.ours - d40.analytic);
-  std::printf("diffusion: A(1 ps)/A0 analytic %.6f; Nx=10 %.6f (err %.2e), 20 %.6f (%.2e), 40 %.6f (%.2e)\n",
-              d10.analytic, d10.ours, e10, d20.ours, e20, d40.ours, e40);
-  EXPECT_LT(e40, 0.02 * d40.analytic);
-  // Second order in space (the time error, O(δt), is far smaller here): halving h quarters the error.
-  EXPECT_NEAR(e10 / e20, 4.0, 0.5);
+  std::printf(
+      "diffusion: A(0.96 ps)/A0 analytic %.6f; Nx=10 %.6f (err %.2e), 20 %.6f (%.2e), 40 %.6f (%.2e); "
+      "Nx=40 with 2 sub-steps %.6f (err %.2e)\n",
+      d10.analytic, d10.ours, e10, d20.ours, e20, d40.ours, e40, sub.ours,
+      std::fabs(sub.ours - sub.analytic));
+  EXPECT_LT(e40, 0.005 * d40.analytic);
+  EXPECT_NEAR(e10 / e20, 4.0, 0.6);
   EXPECT_NEAR(e20 / e40, 4.0, 0.6);
 }
 
@@ -139,16 +144,16 @@ TEST(FixTtm, GridDiffusionDecaysAsTheHeatEquationsSineMode) {
 
 TEST(FixTtm, ElectronsCoolAtTheLangevinExchangeRate) {
   if (!have_fe()) GTEST_SKIP() << kFePotential << " missing";
-  // 1024 Fe atoms at rest (T_a = 0) under electrons at 1800 K, thermo every step. The Langevin force's
+  // 3456 Fe atoms at rest (T_a = 0) under electrons at 1800 K, thermo every step. The Langevin force's
   // friction and noise give C_e ρ_e V dT_e/dt = −3 N kB (γ_p/m) (T_e − T_a) (fluctuation–dissipation,
   // T_a the kinetic temperature 2 KE/(3 N kB)); integrated with the measured T_a over 400 steps.
   const std::string dir = fe_dir("exchange");
-  std::ofstream(dir + "/in.x") << reduced_in_ttm(4, 400, 1);
+  std::ofstream(dir + "/in.x") << reduced_in_ttm(6, 400, 1);
   const ProgramResult r = run_wafermd_in(dir, "run in.x --output o");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto rows = thermo_rows(dir + "/o/thermo.csv");
   ASSERT_EQ(rows.size(), 401u);
-  const double N = 1024, V = std::pow(8 * 2.87, 3), crv = 1.2470e-5 * 0.087614 * V;
+  const double N = 3456, V = std::pow(12 * 2.87, 3), crv = 1.2470e-5 * 0.087614 * V;
   const double rate = 3 * N * kBoltz * 29.5917 / 55.845 / crv, dt = 0.0001;
   auto te = [&](const std::vector<double>& x) { return x[3] / crv; };
   auto ta = [&](const std::vector<double>& x) { return 2 * x[5] / (3 * N * kBoltz); };
@@ -159,7 +164,7 @@ TEST(FixTtm, ElectronsCoolAtTheLangevinExchangeRate) {
   std::printf("exchange: ΔT_e over 400 steps measured %.3f K, predicted %.3f K (rel. diff %.2e)\n", measured,
               predicted, measured / predicted - 1);
   EXPECT_NEAR(te(rows.front()), 1800.0, 1e-9);
-  EXPECT_NEAR(measured / predicted, 1.0, 0.03);
+  EXPECT_NEAR(measured / predicted, 1.0, 0.05);  // the noise's own scatter is ~2 % here
 }
 
 // ---- 3. Energy of atoms + electrons on examples/ttm/in.ttm, reduced ---------------------------------------
