@@ -159,6 +159,10 @@ class Fix {
   virtual void save_state(FixStateMap& out) const { (void)out; }
   /// Restores what save_state wrote (keys prefixed with the fix ID by the caller if it mixes fixes).
   virtual void restore_state(const FixStateMap& in) { (void)in; }
+  /// Restores what save_state wrote into a write_restart file, for a fix defined after read_restart (LAMMPS's
+  /// Fix::restart): restore_state unless the style's LAMMPS restart differs from a continued run (fix ttm
+  /// starts a new random stream).
+  virtual void restore_restart_state(const FixStateMap& in) { restore_state(in); }
   /// True for a style whose LAMMPS fix writes its state into restart files (restart_global or
   /// restart_peratom: nvt/npt, temp/berendsen, temp/rescale, deposit, spring/self, store/state, move,
   /// deform): a fix of that ID and style defined after read_restart takes it back. Every other fix starts
