@@ -63,6 +63,33 @@ TEST(ScriptParity, FixHaltAsLammps) {
   }
 }
 
+// The TIMESTEP of each frame of a text dump, as `NAME: s1 s2 … ` (time_output_halt.steps's lines).
+std::string frame_steps(const std::string& dir, const std::string& name) {
+  std::istringstream in(slurp(dir + "/" + name));
+  std::string steps = name + ": ";
+  for (std::string l; std::getline(in, l);)
+    if (l == "ITEM: TIMESTEP" && std::getline(in, l)) steps += l + " ";
+  return steps + "\n";
+}
+
+TEST(ScriptParity, OutputBySimulatedTimeAsLammps) {
+  // A cascade-like run under fix dt/reset writing thermo rows and dump frames at the first step past each
+  // multiple of a time (thermo v_name, dump_modify every v_name), across run … every segments, with
+  // dump_modify delay and first yes, ended on simulated time by fix halt (time, then elaplong*dt with run …
+  // start): the rows (time, dt, fix dt/reset's last reset step, elapsed, elaplong), halt lines, each run's
+  // steps and the dumps' frame steps are lmp's.
+  const std::string dir = setup_dir("time_output_halt", {"in.time_output_halt"});
+  for (int ranks : {1, 3}) {
+    const auto r = run_ranks(dir, ranks, "run in.time_output_halt --output out" + std::to_string(ranks));
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    expect_same_words(run_lines(r.out), slurp(kData + "time_output_halt.ref"), 1e-10);
+    EXPECT_EQ(frame_steps(dir, "halt_a.dump") + frame_steps(dir, "halt_b.dump"),
+              slurp(kData + "time_output_halt.steps"))
+        << ranks << " ranks";
+  }
+}
+
 TEST(ScriptParity, LostAtomsWarnAndIgnoreAsLammps) {
   const std::string dir = setup_dir("lost", {"in.lost"});
   for (int ranks : {1, 3}) {
