@@ -216,6 +216,7 @@ void Simulation::run_steps(int64_t nsteps) {
   if (cascade.defects) cascade_end_of_step(true);
   thermo_output(true);
   write_dumps(true);
+  schedule_restarts();
   // LAMMPS's Output::setup: thermo's variable gives the step of the next row (not capped at the run's last
   // step here, unlike after a row: a first value past it prints no row at the end).
   if (!thermo.every_var.empty()) thermo.next = thermo_next_from_variable();

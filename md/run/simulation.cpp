@@ -262,6 +262,9 @@ void Simulation::check_thermo_variables() const {
   };
   check_every(thermo.every_var, thermo.every_pos, "thermo every");
   for (const Dump& d : dumps) check_every(d.every_var, d.every_pos, "dump every");
+  // LAMMPS: "Variable name for restart does not exist", "Variable for restart is invalid style".
+  check_every(restart_output.var_single, restart_output.pos_single, "restart");
+  check_every(restart_output.var_double, restart_output.pos_double, "restart");
   for (const std::string& k : thermo_keywords()) {
     if (k.rfind("v_", 0) != 0) continue;
     const std::string name = k.substr(2);

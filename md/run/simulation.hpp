@@ -165,6 +165,11 @@ struct RestartOutput {
   std::string single;
   std::string pair[2];
   int next = 0;  // the file of the pair written next
+  // `restart v_name …` (LAMMPS's var_restart_single/double): an equal-style variable gives the step of the
+  // next file, evaluated at each run's set-up and after each file; the interval is then 0.
+  std::string var_single, var_double;
+  int64_t next_single = -1, next_double = -1;
+  SourcePos pos_single, pos_double;
 };
 
 /// The `zbl_splice` settings: ZBL spliced into the EAM tables at short range (docs/cascades.md).
@@ -307,8 +312,10 @@ class Simulation : public StyleLookup {
   void write_restart_file(const std::string& path);
   /// `read_restart`: box, atoms, velocities, masses, groups, step and timestep from a wafermd restart file.
   void read_restart_file(const std::string& path, const SourcePos& at);
-  /// The restart files due at this step (`restart N`).
+  /// The restart files due at this step (`restart N` or `restart v_name`).
   void write_restarts_due();
+  /// At a run's set-up: the next steps of `restart v_name` (LAMMPS's Output::setup writes no file then).
+  void schedule_restarts();
   /// A compute by ID, or null.
   Compute* find_compute(const std::string& id) const;
   /// A fix by ID, or null.

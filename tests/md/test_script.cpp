@@ -272,6 +272,7 @@ INSTANTIATE_TEST_SUITE_P(
         LammpsError{"thermo_every_bad_step", 3, "Thermo every variable returned a bad timestep", false},
         LammpsError{"dump_every_bad_step", 4, "Dump every variable returned a bad timestep", false},
         LammpsError{"dump_every_atom_variable", 4, "Variable for dump every is invalid style"},
+        LammpsError{"restart_variable_missing", 2, "Variable name for restart does not exist"},
         LammpsError{"energy_before_run", 2, "Energy was not tallied on needed timestep"},
         LammpsError{"thermo_style_undefined_variable", 2, "Could not find thermo custom variable name"},
         LammpsError{"thermo_style_string_variable", 3, "not equal-style variable"},

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -87,6 +88,27 @@ TEST(ScriptParity, OutputBySimulatedTimeAsLammps) {
     EXPECT_EQ(frame_steps(dir, "halt_a.dump") + frame_steps(dir, "halt_b.dump"),
               slurp(kData + "time_output_halt.steps"))
         << ranks << " ranks";
+  }
+}
+
+TEST(ScriptParity, RestartVariableStepsAsLammps) {
+  // restart v_name: files at the steps the variable returns (the first step past each 0.01 ps under fix
+  // dt/reset), none at a run's set-up, across two runs; the names lmp wrote.
+  for (int ranks : {1, 3}) {
+    const std::string dir = setup_dir("restart_variable_" + std::to_string(ranks), {"in.restart_variable"});
+    const auto r = run_ranks(dir, ranks, "run in.restart_variable --output out");
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    std::vector<std::pair<long, std::string>> files;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind("rs.", 0) == 0) files.emplace_back(std::stol(n.substr(3)), n);
+    }
+    std::sort(files.begin(), files.end());
+    std::string names;
+    for (const auto& f : files) names += f.second + " ";
+    EXPECT_EQ(names + "\n", slurp(kData + "restart_variable.ref")) << ranks << " ranks";
+    EXPECT_TRUE(fs::exists(dir + "/ra.restart") && fs::exists(dir + "/rb.restart"));
   }
 }
 

@@ -72,6 +72,10 @@ grep -E '^>>|^ +[0-9]+ |^Fix halt|^Loop time' in.time_output_halt.out | grep -v 
 for f in halt_a halt_b; do
   echo "$f.dump: $(grep -A1 TIMESTEP $f.dump | grep -v 'TIME\|--' | tr '\n' ' ')"
 done >"$data/time_output_halt.steps"
+# restart v_name: the names of the files written at the variable's steps.
+run in.restart_variable
+ls rs.* | sort -t. -k2 -n | tr '\n' ' ' >"$data/restart_variable.ref"
+echo >>"$data/restart_variable.ref"
 # thermo_modify lost warn|ignore: rows, the warning (without lmp's source location), prints, steps and atoms.
 run in.lost
 grep -E '^>>|^ +[0-9]+ |^WARNING: Lost|^Loop time' in.lost.out | grep -v 'MPI\|neighbor' |
