@@ -56,16 +56,33 @@ void cmd_dump_modify(Simulation& sim, const io::Command& c) {
   if (it == sim.dumps.end()) a.fail("unknown dump ID '" + id + "'");
   if (a.done()) a.fail("dump_modify needs keywords (sort, format, every, first, pad, element, scale, image)");
   while (!a.done()) {
-    const std::string key = a.choice(
-        "a dump_modify keyword",
-        {"sort", "format", "every", "first", "pad", "element", "scale", "image", "label", "thresh", "flush"});
+    const std::string key =
+        a.choice("a dump_modify keyword", {"sort", "format", "every", "first", "delay", "pad", "element",
+                                           "scale", "image", "label", "thresh", "flush", "every/time"});
     // The style reads its own keywords, and refuses or reads differently a common one where LAMMPS does.
     if (it->kind->modify(sim, a, key, *it)) continue;
     if (const std::string owners = styles_taking(key); !owners.empty()) {
       a.fail("dump_modify " + key + " applies to dump " + owners +
              " only (LAMMPS: \"Illegal dump_modify command\" for dump " + it->style + ")");
+    } else if (key == "every/time") {
+      // Writing by simulated time came to LAMMPS after its 29 Sep 2021 release, which stops here.
+      a.fail(
+          "dump_modify every/time is not in LAMMPS 29 Sep 2021 (lmp: \"Illegal dump_modify command\"); "
+          "write by simulated time with dump_modify every v_name, an equal-style variable that returns the "
+          "next step");
     } else if (key == "every") {
-      it->every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
+      // LAMMPS's dump_modify every v_name: an equal-style variable gives each next frame's step.
+      if (a.peek().rfind("v_", 0) == 0 && a.peek().size() > 2) {
+        it->every_var = a.word("N or v_name").substr(2);
+        it->every_pos = c.pos;
+        it->every = 0;
+      } else {
+        it->every = static_cast<int>(a.integer("the dump interval (steps)", 1, 2000000000));
+        it->every_var.clear();
+      }
+    } else if (key == "delay") {
+      it->delay = a.integer("the first step a frame may be written at", -4000000000000000000LL,
+                            4000000000000000000LL);
     } else if (key == "flush") {
       // When the file is flushed changes no byte of it: every frame is flushed as it is written.
       a.yes_no("flush");

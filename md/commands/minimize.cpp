@@ -169,6 +169,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
         fmt::format("WARNING: Energy due to {} extra global DOFs will be included in minimizer energies",
                     box_relax.iso() ? 1 : 3));
   sim.run_start_step = sim.state.step;
+  sim.set_begin_step(sim.state.step);
   // Thermo samples of a minimisation are not dynamics: keep them out of report.json's drift fit.
   const size_t nsamples = sim.totals.sample_time.size();
   const RunTotals saved = sim.totals;
@@ -191,11 +192,15 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
           fmt::format("Per MPI rank memory allocation (min/avg/max) = {:.4g} | {:.4g} | {:.4g} Mbytes",
                       world.min(mem), world.sum_in_rank_order(mem) / world.size(), world.max(mem)));
       sim.thermo_output(true);
-      sim.write_dumps(false);  // LAMMPS's Output::setup: the set-up's frame too
+      sim.write_dumps(true);  // LAMMPS's Output::setup: the set-up's frame too
+      if (!sim.thermo.every_var.empty()) sim.thermo.next = sim.thermo_next_from_variable();
       return;
     }
-    if (last || (sim.thermo.every > 0 && sim.state.step % sim.thermo.every == 0)) sim.thermo_output(false);
+    if (last || sim.thermo_due(sim.state.step)) sim.thermo_output(false);
     sim.write_dumps(false);
+    // The minimisation's last iteration prints a row whatever the variable says (LAMMPS's Min::run).
+    if (!sim.thermo.every_var.empty() && sim.state.step == sim.thermo.next)
+      sim.thermo.next = sim.thermo_next_from_variable();
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   MinimizeForces forces(sim);

@@ -52,8 +52,11 @@ void cmd_read_restart(Simulation& sim, const io::Command& c) {
 
 void cmd_restart(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
-  const int64_t every = a.integer("the restart interval (steps, 0: off)", 0, 2000000000);
-  if (every == 0) {
+  // LAMMPS's `restart v_name …`: an equal-style variable gives each next file's step (checked at the run).
+  std::string var;
+  if (a.peek().rfind("v_", 0) == 0 && a.peek().size() > 2) var = a.word("N or v_name").substr(2);
+  const int64_t every = var.empty() ? a.integer("the restart interval (steps, 0: off)", 0, 2000000000) : 0;
+  if (every == 0 && var.empty()) {
     a.finish();
     sim.restart_output = RestartOutput{};  // LAMMPS: restart 0 ends both settings
     return;
@@ -68,10 +71,12 @@ void cmd_restart(Simulation& sim, const io::Command& c) {
   RestartOutput& r = sim.restart_output;
   if (second.empty()) {
     r.every_single = every, r.single = first;
+    r.var_single = var, r.pos_single = c.pos;
   } else {
     if (first.find('*') != std::string::npos || second.find('*') != std::string::npos)
       a.fail("restart with two files takes names without '*' (they are overwritten in turn)");
     r.every_double = every, r.pair[0] = first, r.pair[1] = second, r.next = 0;
+    r.var_double = var, r.pos_double = c.pos;
   }
 }
 

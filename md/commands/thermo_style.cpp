@@ -10,7 +10,15 @@ namespace {
 
 void cmd_thermo(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
-  sim.thermo.every = static_cast<int>(a.integer("the thermo interval (steps)", 0, 2000000000));
+  // LAMMPS's `thermo v_name`: an equal-style variable gives each next row's step (checked at the run).
+  if (a.peek().rfind("v_", 0) == 0 && a.peek().size() > 2) {
+    sim.thermo.every_var = a.word("N or v_name").substr(2);
+    sim.thermo.every_pos = c.pos;
+    sim.thermo.every = 0;
+  } else {
+    sim.thermo.every = static_cast<int>(a.integer("the thermo interval (steps)", 0, 2000000000));
+    sim.thermo.every_var.clear();
+  }
   a.finish();
 }
 

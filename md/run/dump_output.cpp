@@ -11,13 +11,26 @@
 
 namespace wmd::md {
 
-void Simulation::write_dumps(bool force_all) {
+void Simulation::write_dumps(bool setup) {
   for (Dump& d : dumps) {
-    // dump_modify first yes: a dump that has written nothing writes at the first step it sees.
-    if (!force_all && state.step % d.every != 0 && !(d.first && d.last_step < 0)) continue;
-    if (d.last_step == state.step) continue;  // a run's set-up step that the previous run already wrote
-    write_dump_frame(d);
-    d.last_step = state.step;
+    bool write;
+    if (setup) {
+      // LAMMPS's Output::setup: a frame when the step is a multiple of the interval (never for a variable's
+      // steps) or, with dump_modify first yes, when the dump has written nothing yet.
+      write = (d.every_var.empty() && state.step % d.every == 0) || (d.first && d.last_step < 0);
+    } else {
+      write = dump_due(d, state.step);
+    }
+    if (state.step < d.delay) write = false;  // dump_modify delay
+    // last_step: a run's set-up step that the previous run already wrote.
+    if (write && d.last_step != state.step) {
+      write_dump_frame(d);
+      d.last_step = state.step;
+    }
+    // A variable's next step: at each set-up and after each of its frames (frames before the delay count).
+    if (!d.every_var.empty() && (setup || state.step == d.next))
+      d.next = output_step_from(d.every_var, d.every_pos, "dump_modify " + d.id + " every v_" + d.every_var,
+                                "Dump every variable returned a bad timestep");
   }
 }
 

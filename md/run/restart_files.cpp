@@ -47,15 +47,35 @@ void Simulation::write_restart_file(const std::string& path) {
   comm.barrier();
 }
 
+void Simulation::schedule_restarts() {
+  RestartOutput& r = restart_output;
+  if (!r.var_single.empty())
+    r.next_single = output_step_from(r.var_single, r.pos_single, "restart v_" + r.var_single,
+                                     "Restart variable returned a bad timestep");
+  if (!r.var_double.empty())
+    r.next_double = output_step_from(r.var_double, r.pos_double, "restart v_" + r.var_double,
+                                     "Restart variable returned a bad timestep");
+}
+
 void Simulation::write_restarts_due() {
-  // Steps that are multiples of N, never a run's first (LAMMPS's next_restart).
+  // Steps that are multiples of N, never a run's first (LAMMPS's next_restart), or a variable's steps.
   RestartOutput& r = restart_output;
   if (state.step == run_start_step) return;
-  if (r.every_single > 0 && state.step % r.every_single == 0) write_restart_file(r.single);
-  if (r.every_double > 0 && state.step % r.every_double == 0) {
+  const bool single = r.var_single.empty() ? r.every_single > 0 && state.step % r.every_single == 0
+                                           : state.step == r.next_single;
+  const bool twin = r.var_double.empty() ? r.every_double > 0 && state.step % r.every_double == 0
+                                         : state.step == r.next_double;
+  if (single) write_restart_file(r.single);
+  if (twin) {
     write_restart_file(r.pair[r.next]);
     r.next = 1 - r.next;
   }
+  if (single && !r.var_single.empty())
+    r.next_single = output_step_from(r.var_single, r.pos_single, "restart v_" + r.var_single,
+                                     "Restart variable returned a bad timestep");
+  if (twin && !r.var_double.empty())
+    r.next_double = output_step_from(r.var_double, r.pos_double, "restart v_" + r.var_double,
+                                     "Restart variable returned a bad timestep");
 }
 
 std::string Simulation::dry_restart_path(const std::string& file) {

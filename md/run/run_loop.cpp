@@ -33,15 +33,14 @@ void Simulation::apply_load_balance() {
 
 bool Simulation::eatom_needed(int64_t step) const {
   // A per-atom energy compute may be read by thermo (through compute reduce or a variable) on its steps.
-  const bool thermo_step =
-      step == run_start_step || step == run_end_step || (thermo.every > 0 && step % thermo.every == 0);
+  const bool thermo_step = step == run_start_step || step == run_end_step || thermo_due(step);
   bool sampled = thermo_step;  // fix ave/time and fix print invoke computes on their own steps
   for (const auto& f : fixes) sampled = sampled || f->samples_at(step);
   if (sampled)
     for (const auto& c : computes)
       if (c->needs_eatom()) return true;
   for (const auto& d : dumps) {
-    if (step % d.every != 0) continue;
+    if (!dump_due(d, step)) continue;
     for (const auto& col : d.columns) {
       if (col.rfind("v_", 0) == 0)  // an atom-style variable may read any per-atom compute
         for (const auto& c : computes)
@@ -55,12 +54,11 @@ bool Simulation::eatom_needed(int64_t step) const {
 }
 
 bool Simulation::tally_needed(int64_t step, int64_t end, bool progress) const {
-  if (step >= end || (thermo.every > 0 && step % thermo.every == 0) || (progress && step % 10 == 0))
-    return true;
+  if (step >= end || thermo_due(step) || (progress && step % 10 == 0)) return true;
   // A cascade may stop the run at any step, which then prints thermo.
   if (cascade.stop_time > 0.0) return true;
   for (const auto& d : dumps)
-    if (step % d.every == 0) return true;
+    if (dump_due(d, step)) return true;
   for (const auto& h : h5md)
     if (h.every > 0 && step % h.every == 0) return true;
   for (const auto& f : fixes)
@@ -217,7 +215,11 @@ void Simulation::run_steps(int64_t nsteps) {
   run_clock = std::chrono::steady_clock::now();
   if (cascade.defects) cascade_end_of_step(true);
   thermo_output(true);
-  write_dumps(false);
+  write_dumps(true);
+  schedule_restarts();
+  // LAMMPS's Output::setup: thermo's variable gives the step of the next row (not capped at the run's last
+  // step here, unlike after a row: a first value past it prints no row at the end).
+  if (!thermo.every_var.empty()) thermo.next = thermo_next_from_variable();
   open_trajectories();
   write_trajectories(false);
   ProgressLine progress(comm.root(), state.step, end);
@@ -257,7 +259,10 @@ void Simulation::run_steps(int64_t nsteps) {
     verlet_step(end, show_progress, modify);
     auto t0 = std::chrono::steady_clock::now();
     const bool last = state.step == end || cascade_over();
-    if ((thermo.every > 0 && state.step % thermo.every == 0) || last) {
+    // With thermo v_name the run's last step has a row only when the variable's step was capped to it
+    // (LAMMPS's next_thermo); a cascade's stop time prints one either way.
+    const bool var_thermo = !thermo.every_var.empty();
+    if (var_thermo ? state.step == thermo.next || cascade_over() : thermo_due(state.step) || last) {
       progress.clear();
       const Comm::Tally before = comm.tally();
       thermo_output(false);  // its sums (temperature, pressure, computes) are fabric reductions on the mesh
@@ -268,6 +273,7 @@ void Simulation::run_steps(int64_t nsteps) {
     write_dumps(false);
     write_trajectories(false);
     write_restarts_due();
+    if (var_thermo && state.step == thermo.next) thermo.next = std::min(thermo_next_from_variable(), end);
     if (settings.checkpoint_every > 0 && state.step % settings.checkpoint_every == 0) write_checkpoint();
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (signals::installed()) {

@@ -247,6 +247,24 @@ std::string Simulation::substitute(const std::string& text, const SourcePos& at)
 }
 
 void Simulation::check_thermo_variables() const {
+  // LAMMPS's Output::init: the variables that give thermo's and the dumps' next steps.
+  auto check_every = [&](const std::string& name, const SourcePos& at, const std::string& what) {
+    if (name.empty()) return;
+    if (!vars || !vars->defined(name))
+      fail_input(at, fmt::format("variable {} for {} does not exist (LAMMPS: \"Variable name for {} does not "
+                                 "exist\")",
+                                 name, what, what));
+    if (!vars->equal_style(name))
+      fail_input(at,
+                 fmt::format("variable {} for {} is {}-style, not equal-style (LAMMPS: \"Variable for {} is "
+                             "invalid style\")",
+                             name, what, vars->style_of(name), what));
+  };
+  check_every(thermo.every_var, thermo.every_pos, "thermo every");
+  for (const Dump& d : dumps) check_every(d.every_var, d.every_pos, "dump every");
+  // LAMMPS: "Variable name for restart does not exist", "Variable for restart is invalid style".
+  check_every(restart_output.var_single, restart_output.pos_single, "restart");
+  check_every(restart_output.var_double, restart_output.pos_double, "restart");
   for (const std::string& k : thermo_keywords()) {
     if (k.rfind("v_", 0) != 0) continue;
     const std::string name = k.substr(2);
@@ -261,6 +279,16 @@ void Simulation::check_thermo_variables() const {
                      "-style, not equal-style (LAMMPS: \"Thermo custom variable is not equal-style "
                      "variable\")");
   }
+}
+
+int64_t Simulation::output_step_from(const std::string& var, const SourcePos& at, const std::string& who,
+                                     const std::string& lammps_error) {
+  const double v = variable(var);
+  if (!(v >= static_cast<double>(state.step + 1)))  // NaN too
+    fail_input(at, fmt::format("{}: variable {} returned {}, not a step after step {} (LAMMPS: \"{}\")", who,
+                               var, v, state.step, lammps_error));
+  // Beyond any run: never due (LAMMPS's bigint cast of a larger value is not defined).
+  return v < 4.0e18 ? static_cast<int64_t>(v) : static_cast<int64_t>(4.0e18);
 }
 
 namespace {
@@ -366,6 +394,7 @@ double Simulation::fix_energy() const {
 
 ThermoContext Simulation::thermo_context(const ForceResult* force, bool normalise) {
   ThermoContext ctx{&state, force, 0.0, run_start_step, normalise, &comm};
+  ctx.run_begin_step = ramp_begin_;
   ctx.fix_energy = fix_energy();
   for (int d = 0; d < 3; ++d) ctx.lattice[d] = lattice.spacing[d];
   if (thermo.temp_id.empty()) {

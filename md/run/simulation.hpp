@@ -64,6 +64,11 @@ struct RunTotals {
 /// `thermo`, `thermo_style` and `thermo_modify` settings.
 struct ThermoSettings {
   int every = 0;
+  // `thermo v_name` (LAMMPS's var_thermo): an equal-style variable, evaluated after each row, gives the step
+  // of the next one; `every` is then 0. `next` is that step while a run lasts (LAMMPS's next_thermo).
+  std::string every_var;
+  SourcePos every_pos;
+  int64_t next = -1;
   bool custom = false;
   bool multi = false;             // thermo_style multi (LAMMPS's multi-line blocks)
   std::vector<std::string> keys;  // thermo_style custom keywords
@@ -124,6 +129,12 @@ struct Dump {
   std::vector<std::string> elements;  // dump_modify element: names per type (index 1..ntypes), for xyz
   uint32_t group = 1;
   int every = 1;
+  // dump_modify every v_name (LAMMPS's var_dump): an equal-style variable gives the step of the next frame,
+  // evaluated at each run's set-up and after each frame; `every` is then 0 and `next` that step.
+  std::string every_var;
+  SourcePos every_pos;
+  int64_t next = -1;
+  int64_t delay = 0;  // dump_modify delay: no frame before this step
   std::vector<std::string> columns;
   bool sort_id = false;
   bool sort_desc = false;
@@ -154,6 +165,11 @@ struct RestartOutput {
   std::string single;
   std::string pair[2];
   int next = 0;  // the file of the pair written next
+  // `restart v_name …` (LAMMPS's var_restart_single/double): an equal-style variable gives the step of the
+  // next file, evaluated at each run's set-up and after each file; the interval is then 0.
+  std::string var_single, var_double;
+  int64_t next_single = -1, next_double = -1;
+  SourcePos pos_single, pos_double;
 };
 
 /// The `zbl_splice` settings: ZBL spliced into the EAM tables at short range (docs/cascades.md).
@@ -266,8 +282,27 @@ class Simulation : public StyleLookup {
   bool skip_or_load_restart(const SourcePos& at);
   /// Thermo line (with the header when asked) from the current state.
   void thermo_output(bool header);
-  /// Dump frames due at this step (all dumps when force_all).
-  void write_dumps(bool force_all);
+  /// Dump frames due at this step: at a run's or minimisation's set-up (LAMMPS's Output::setup, which also
+  /// sets each dump's next step) or after a step (Output::write).
+  void write_dumps(bool setup);
+  /// Whether dump `d` writes a frame after this step (its interval, or its variable's step).
+  static bool dump_due(const Dump& d, int64_t step) {
+    return d.every_var.empty() ? step % d.every == 0 : step == d.next;
+  }
+  /// Whether thermo prints a row after this step by its interval or variable (the run's last step aside).
+  bool thermo_due(int64_t step) const {
+    return thermo.every_var.empty() ? thermo.every > 0 && step % thermo.every == 0 : step == thermo.next;
+  }
+  /// The step an output's equal-style variable gives (thermo v_name, dump_modify every v_name): LAMMPS
+  /// truncates it to an integer and stops when it is not after the present step (`lammps_error`).
+  /// A minimisation's LAMMPS beginstep (its first step), which elaplong counts from.
+  void set_begin_step(int64_t step) { ramp_begin_ = step; }
+  int64_t thermo_next_from_variable() {
+    return output_step_from(thermo.every_var, thermo.every_pos, "thermo v_" + thermo.every_var,
+                            "Thermo every variable returned a bad timestep");
+  }
+  int64_t output_step_from(const std::string& var, const SourcePos& at, const std::string& who,
+                           const std::string& lammps_error);
   /// One frame of dump `d` now (write_dump).
   void write_dump_now(Dump& d) { write_dump_frame(d); }
   /// The cascade's thermo keywords (vacancies, interstitials, clusters); false for any other keyword.
@@ -277,8 +312,10 @@ class Simulation : public StyleLookup {
   void write_restart_file(const std::string& path);
   /// `read_restart`: box, atoms, velocities, masses, groups, step and timestep from a wafermd restart file.
   void read_restart_file(const std::string& path, const SourcePos& at);
-  /// The restart files due at this step (`restart N`).
+  /// The restart files due at this step (`restart N` or `restart v_name`).
   void write_restarts_due();
+  /// At a run's set-up: the next steps of `restart v_name` (LAMMPS's Output::setup writes no file then).
+  void schedule_restarts();
   /// A compute by ID, or null.
   Compute* find_compute(const std::string& id) const;
   /// A fix by ID, or null.

@@ -15,6 +15,7 @@ namespace {
 const std::map<std::string, std::string>& headers() {
   static const std::map<std::string, std::string> h = {{"step", "Step"},
                                                        {"elapsed", "Elapsed"},
+                                                       {"elaplong", "Elaplong"},
                                                        {"dt", "Dt"},
                                                        {"time", "Time"},
                                                        {"cpu", "CPU"},
@@ -81,7 +82,7 @@ std::string thermo_header(const std::string& keyword) {
 }
 
 bool thermo_is_integer(const std::string& k) {
-  return k == "step" || k == "atoms" || k == "elapsed";
+  return k == "step" || k == "atoms" || k == "elapsed" || k == "elaplong";
 }
 
 bool thermo_is_extensive(const std::string& k) {
@@ -117,6 +118,8 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     v = static_cast<double>(s.step);
   else if (k == "elapsed")
     v = static_cast<double>(s.step - c.run_start_step);
+  else if (k == "elaplong")
+    v = static_cast<double>(s.step - c.run_begin_step);
   else if (k == "dt")
     v = s.dt;
   else if (k == "time")

@@ -33,6 +33,8 @@ struct ThermoContext {
   int64_t run_end_step = 0;  // the run's last step, for cpuremain (0: not in a run)
   double fix_energy = 0.0;   // the fixes' energy `fix_modify energy yes` adds to pe, etotal and enthalpy
   double lattice[3] = {1.0, 1.0, 1.0};  // xlat ylat zlat: the lattice spacings (LAMMPS's default lattice: 1)
+  int64_t run_begin_step =
+      0;  // elaplong counts from here: LAMMPS's beginstep (`run … start S`, else the run's first)
 };
 
 /// Value of a built-in keyword; returns false for unknown keywords. Collective over ctx.comm.

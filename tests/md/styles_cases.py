@@ -52,6 +52,12 @@ def rows_of(path, sep=None):
     return [[float(x) for x in ln.replace(",", " ").split()] for ln in lines[1:] if ln.strip()]
 
 
+def dump_steps(path):
+    """The TIMESTEP of every frame of a dump file, in order."""
+    lines = open(path).read().splitlines()
+    return [int(lines[i + 1]) for i, ln in enumerate(lines[:-1]) if ln.startswith("ITEM: TIMESTEP")]
+
+
 def dump_values(path):
     """The numbers of every atom line of a dump file (all frames, in order)."""
     rows, atoms = [], False
@@ -404,6 +410,11 @@ def main():
         dump_name = DUMP_OF.get(CASE, INPUT_OF.get(CASE, CASE))
         dump_ref = os.path.join(DATA, "lammps_%s.dump" % dump_name)
         if os.path.exists(dump_ref):
+            # The frames' steps first (output by a variable's steps, dump_modify every v_name, or first yes).
+            steps, ref_steps = dump_steps(os.path.join(d, dump_name + ".dump")), dump_steps(dump_ref)
+            if steps != ref_steps:
+                print("FAIL: %d ranks: the dump's frames are at steps %s, lmp's at %s" % (ranks, steps, ref_steps))
+                return 1
             a, b = dump_values(os.path.join(d, dump_name + ".dump")), dump_values(dump_ref)
             if len(a) != len(b):
                 print("FAIL: %d ranks: the dump has %d atom lines, lmp's %d" % (ranks, len(a), len(b)))
@@ -416,8 +427,8 @@ def main():
                     if len(x) != len(y) or err > tol:
                         print("FAIL: %d ranks: dump line %d column %d: %.17g, lmp %.17g" % (ranks, i, k, u, v))
                         return 1
-            print("%s at %d ranks: %d per-atom dump lines agree with lmp, largest error %.3g"
-                  % (CASE, ranks, len(a), worst))
+            print("%s at %d ranks: %d frames at lmp's steps, %d per-atom dump lines agree with lmp, largest "
+                  "error %.3g" % (CASE, ranks, len(steps), len(a), worst))
         local_ref = os.path.join(DATA, "lammps_%s.local" % CASE)
         if os.path.exists(local_ref):
             err = compare_local(os.path.join(d, CASE + ".local"), local_ref, tol)

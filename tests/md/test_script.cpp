@@ -265,6 +265,14 @@ INSTANTIATE_TEST_SUITE_P(
         LammpsError{"thermo_after_reset", 4, "thermo keyword between runs is not current"},
         LammpsError{"thermo_not_in_style", 4, "requires thermo to use/init press"},
         LammpsError{"thermo_elapsed", 3, "cannot be used between runs"},
+        // Output by simulated time: dump_modify every/time came after lmp 29 Sep 2021; the variable forms it
+        // has.
+        LammpsError{"dump_every_time", 3, "Illegal dump_modify command"},
+        LammpsError{"thermo_every_missing_variable", 2, "Variable name for thermo every does not exist"},
+        LammpsError{"thermo_every_bad_step", 3, "Thermo every variable returned a bad timestep", false},
+        LammpsError{"dump_every_bad_step", 4, "Dump every variable returned a bad timestep", false},
+        LammpsError{"dump_every_atom_variable", 4, "Variable for dump every is invalid style"},
+        LammpsError{"restart_variable_missing", 2, "Variable name for restart does not exist"},
         LammpsError{"energy_before_run", 2, "Energy was not tallied on needed timestep"},
         LammpsError{"thermo_style_undefined_variable", 2, "Could not find thermo custom variable name"},
         LammpsError{"thermo_style_string_variable", 3, "not equal-style variable"},

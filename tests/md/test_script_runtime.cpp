@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -60,6 +61,54 @@ TEST(ScriptParity, FixHaltAsLammps) {
     if (r.out.empty()) continue;  // no MPI launcher
     const std::string got = run_lines(r.out);
     expect_same_words(got, slurp(kData + "halt.ref"), 1e-10);
+  }
+}
+
+// The TIMESTEP of each frame of a text dump, as `NAME: s1 s2 … ` (time_output_halt.steps's lines).
+std::string frame_steps(const std::string& dir, const std::string& name) {
+  std::istringstream in(slurp(dir + "/" + name));
+  std::string steps = name + ": ";
+  for (std::string l; std::getline(in, l);)
+    if (l == "ITEM: TIMESTEP" && std::getline(in, l)) steps += l + " ";
+  return steps + "\n";
+}
+
+TEST(ScriptParity, OutputBySimulatedTimeAsLammps) {
+  // A cascade-like run under fix dt/reset writing thermo rows and dump frames at the first step past each
+  // multiple of a time (thermo v_name, dump_modify every v_name), across run … every segments, with
+  // dump_modify delay and first yes, ended on simulated time by fix halt (time, then elaplong*dt with run …
+  // start): the rows (time, dt, fix dt/reset's last reset step, elapsed, elaplong), halt lines, each run's
+  // steps and the dumps' frame steps are lmp's.
+  const std::string dir = setup_dir("time_output_halt", {"in.time_output_halt"});
+  for (int ranks : {1, 3}) {
+    const auto r = run_ranks(dir, ranks, "run in.time_output_halt --output out" + std::to_string(ranks));
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    expect_same_words(run_lines(r.out), slurp(kData + "time_output_halt.ref"), 1e-10);
+    EXPECT_EQ(frame_steps(dir, "halt_a.dump") + frame_steps(dir, "halt_b.dump"),
+              slurp(kData + "time_output_halt.steps"))
+        << ranks << " ranks";
+  }
+}
+
+TEST(ScriptParity, RestartVariableStepsAsLammps) {
+  // restart v_name: files at the steps the variable returns (the first step past each 0.01 ps under fix
+  // dt/reset), none at a run's set-up, across two runs; the names lmp wrote.
+  for (int ranks : {1, 3}) {
+    const std::string dir = setup_dir("restart_variable_" + std::to_string(ranks), {"in.restart_variable"});
+    const auto r = run_ranks(dir, ranks, "run in.restart_variable --output out");
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (r.out.empty()) continue;  // no MPI launcher
+    std::vector<std::pair<long, std::string>> files;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind("rs.", 0) == 0) files.emplace_back(std::stol(n.substr(3)), n);
+    }
+    std::sort(files.begin(), files.end());
+    std::string names;
+    for (const auto& f : files) names += f.second + " ";
+    EXPECT_EQ(names + "\n", slurp(kData + "restart_variable.ref")) << ranks << " ranks";
+    EXPECT_TRUE(fs::exists(dir + "/ra.restart") && fs::exists(dir + "/rb.restart"));
   }
 }
 

@@ -64,6 +64,18 @@ run in.halt
 grep -E '^>>|^ +[0-9]+ |^Fix halt|^Loop time' in.halt.out | grep -v 'MPI\|neighbor' |
   sed -e 's/ (src.*//' -e 's/^Loop time of [^ ]* on [0-9]* procs/Loop time/' \
       -e 's/^\(Fix halt condition for fix-id hd met on step [0-9]* with value\) .*/\1 DISKFREE/' >"$data/halt.ref"
+# Output by simulated time under fix dt/reset (thermo v_name, dump_modify every v_name, delay, fix halt on time,
+# run every/upto/start): the same lines as in.halt's, and each dump's frame steps.
+run in.time_output_halt
+grep -E '^>>|^ +[0-9]+ |^Fix halt|^Loop time' in.time_output_halt.out | grep -v 'MPI\|neighbor' |
+  sed -e 's/ (src.*//' -e 's/^Loop time of [^ ]* on [0-9]* procs/Loop time/' >"$data/time_output_halt.ref"
+for f in halt_a halt_b; do
+  echo "$f.dump: $(grep -A1 TIMESTEP $f.dump | grep -v 'TIME\|--' | tr '\n' ' ')"
+done >"$data/time_output_halt.steps"
+# restart v_name: the names of the files written at the variable's steps.
+run in.restart_variable
+ls rs.* | sort -t. -k2 -n | tr '\n' ' ' >"$data/restart_variable.ref"
+echo >>"$data/restart_variable.ref"
 # thermo_modify lost warn|ignore: rows, the warning (without lmp's source location), prints, steps and atoms.
 run in.lost
 grep -E '^>>|^ +[0-9]+ |^WARNING: Lost|^Loop time' in.lost.out | grep -v 'MPI\|neighbor' |

@@ -24,14 +24,15 @@ class FixDtReset : public Fix {
   void end_of_step(FixContext& c) override {
     if (c.s.step % every_ == 0) reset(c);
   }
+  // f_ID: LAMMPS's laststep, the last step the timestep changed at (a run's set-up included), not a count.
   bool scalar(double& v) const override {
-    v = static_cast<double>(resets_);
+    v = static_cast<double>(last_reset_);
     return true;
   }
-  void save_state(FixStateMap& out) const override { out["resets"] = {static_cast<double>(resets_)}; }
+  void save_state(FixStateMap& out) const override { out["last_reset"] = {static_cast<double>(last_reset_)}; }
   void restore_state(const FixStateMap& in) override {
-    auto it = in.find("resets");
-    if (it != in.end() && !it->second.empty()) resets_ = static_cast<int64_t>(it->second[0]);
+    auto it = in.find("last_reset");
+    if (it != in.end() && !it->second.empty()) last_reset_ = static_cast<int64_t>(it->second[0]);
   }
 
  private:
@@ -66,12 +67,12 @@ class FixDtReset : public Fix {
     if (dt == big) return;  // no atom moves or feels a force: keep the timestep
     if (dt == c.s.dt) return;
     c.s.dt = dt;
-    ++resets_;
+    last_reset_ = c.s.step;
   }
 
   int every_;
   double tmin_, tmax_, xmax_, emax_;
-  int64_t resets_ = 0;
+  int64_t last_reset_ = 0;
 };
 
 }  // namespace
