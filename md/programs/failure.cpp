@@ -14,6 +14,8 @@ namespace wmd::md {
 Failure describe_failure(const std::exception_ptr& error, int unexpected_exit) {
   try {
     std::rethrow_exception(error);
+  } catch (const AgreedFailure& e) {
+    return e.failure;
   } catch (const InputError& e) {
     return {exit_bad_input, e.what()};
   } catch (const RunError& e) {
