@@ -30,6 +30,11 @@ Failure describe_failure(const std::exception_ptr& error, int unexpected_exit) {
   }
 }
 
+std::string failure_line(const Failure& f) {
+  return (f.rank >= 0 ? "rank " + std::to_string(f.rank) + ": " : std::string()) +
+         (f.exit_code == exit_run_failed ? "run failed: " : "") + f.message;
+}
+
 void print_failure(const std::string& message) {
   const std::string line = "error: " + printable_line(message) + "\n";
   std::cout.flush();

@@ -10,7 +10,11 @@ namespace wmd::md {
 struct Failure {
   int exit_code;
   std::string message;  // without the "error: " prefix
+  int rank = -1;        // the one rank it happened on when not every rank failed (printed "rank N: "), or -1
 };
+
+/// The error line's text: "[rank N: ][run failed: ]message" (exit 3: a run failure).
+std::string failure_line(const Failure& f);
 
 /// A failure every rank already knows (agreed, md/programs/lockstep.hpp): passed up without agreeing again,
 /// and described as it is.

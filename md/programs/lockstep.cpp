@@ -67,8 +67,7 @@ Failure Lockstep::fail(const std::exception_ptr& error, int unexpected_exit) con
   const Comm::Agreed a = world_.agree(Comm::Standing{1, mine.exit_code, signals::pending()}, kFailureWait);
   if (a.timed_out) {
     // Another rank waits for this one inside a command: only ending the job stops it (error->one).
-    const std::string line = mine.exit_code == exit_run_failed ? "run failed: " + mine.message : mine.message;
-    world_.abort(printable_line(line), mine.exit_code);
+    world_.abort(printable_line(failure_line(mine)), mine.exit_code);
   }
   return agreed_failure(a, mine);
 }
@@ -76,8 +75,7 @@ Failure Lockstep::fail(const std::exception_ptr& error, int unexpected_exit) con
 Failure Lockstep::agreed_failure(const Comm::Agreed& a, const Failure& mine) const {
   std::string message = mine.message;
   world_.share(message, a.first_failed);
-  if (!a.all_failed) message = "rank " + std::to_string(a.first_failed) + ": " + message;
-  return Failure{a.exit_code, message};
+  return Failure{a.exit_code, message, a.all_failed ? -1 : a.first_failed};
 }
 
 }  // namespace wmd::md

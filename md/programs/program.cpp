@@ -293,7 +293,7 @@ int run_program(const RunOptions& opt) {
       // One rank's failure (a lost atom, a non-finite force) ends every rank: agreed with the others, or, if
       // they wait for this rank inside a command, the job is aborted with the reason (Lockstep::fail).
       const Failure f = step.fail(std::current_exception(), exit_run_failed);
-      const std::string line = f.exit_code == exit_run_failed ? "run failed: " + f.message : f.message;
+      const std::string line = failure_line(f);
       // The report says the run failed and why (every rank is here); thermo.csv stays thermo.csv.partial.
       try {
         write_report(dir, opt, in.settings, sim, 0.0, Outcome{f.exit_code, printable_line(line)});
@@ -331,11 +331,11 @@ int run_program(const RunOptions& opt) {
     // Agreed with every rank (or the job ends here): rank 0 prints the one error line.
     const Failure f = step.fail(std::current_exception(), running ? exit_run_failed : exit_bad_input);
     if (f.exit_code == exit_bad_input) {
-      if (world.root()) print_failure(f.message);
+      if (world.root()) print_failure(failure_line(f));
       return exit_bad_input;
     }
-    log.file_only("error: run failed: " + printable_line(f.message));
-    if (world.root()) print_failure("run failed: " + f.message);
+    log.file_only("error: " + printable_line(failure_line(f)));
+    if (world.root()) print_failure(failure_line(f));
     return exit_run_failed;
   }
 }
