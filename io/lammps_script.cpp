@@ -777,6 +777,7 @@ std::vector<std::string> LammpsScript::parse(const std::string& line, const Sour
 
 bool LammpsScript::next(Command& cmd) {
   while (!stack_.empty()) {
+    if (interrupt_) interrupt_();
     File& f = stack_.back();
     if (f.next >= f.lines.size()) {
       if (!label_.empty() && !f.commands)

@@ -158,6 +158,9 @@ class LammpsScript {
   }
   /// Where LAMMPS's warnings go (a line each; none is given: they are dropped).
   void set_warning_sink(std::function<void(const std::string&)> sink) { warn_ = std::move(sink); }
+  /// Called before each line is read (a signal check: a loop of `variable`, `print` and `jump` alone may
+  /// never return a command); it may throw.
+  void set_interrupt_check(std::function<void()> check) { interrupt_ = std::move(check); }
   /// The whole text of the top-level file, for logs and checkpoints.
   const std::string& text() const { return text_; }
 
@@ -197,6 +200,7 @@ class LammpsScript {
   int64_t jumps_ = 0, jump_limit_ = 0;
   bool utf8_warned_ = false;  // LAMMPS warns about non-ASCII input once
   std::function<void(const std::string&)> warn_;
+  std::function<void()> interrupt_;
 };
 
 /// LAMMPS's Input::nextword over a whole line: words split at white space; a word starting with a single,

@@ -10,6 +10,7 @@
 #include "md/core/resources.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/run/cpu_use.hpp"
+#include "md/run/signals.hpp"
 #include "md/run/simulation.hpp"
 
 namespace wmd::md {
@@ -202,6 +203,14 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
     if (!sim.thermo.every_var.empty() && sim.state.step == sim.thermo.next)
       sim.thermo.next = sim.thermo_next_from_variable();
     output += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // SIGINT/SIGTERM end a minimisation after the iteration, every rank alike (the last checkpoint is kept).
+    if (signals::installed() && world.any(signals::pending() != 0)) {
+      const int sig = signals::pending();
+      throw RunError(fmt::format(
+          "interrupted by {} during minimize after step {} ({}:{}); the last checkpoint "
+          "written (if any) is kept",
+          sig ? signals::name(sig) : "a signal on another rank", sim.state.step, c.pos.file, c.pos.line));
+    }
   };
   MinimizeForces forces(sim);
   sim.backend_controls.balance = LoadBalance{};  // as in LAMMPS, fix balance does not act during minimisation

@@ -457,13 +457,79 @@ void Comm::broadcast(std::string& s) const {
   if (n) MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, mpi(comm_));
 }
 
-void Comm::abort(const std::string& message) const {
+void Comm::make_agreements() {
+  if (serial_ || size_ == 1 || agreements_made_) return;
+  MPI_Comm dup;
+  MPI_Comm_dup(mpi(comm_), &dup);
+  agreements_ = Handle::of(dup);
+  agreements_made_ = true;
+}
+
+Comm::Agreed Comm::agree(const Standing& mine, double timeout_s) const {
+  Agreed a;
+  if (serial_ || size_ == 1) {
+    a.exit_code = mine.exit_code;
+    a.all_failed = mine.exit_code != 0;
+    a.first_failed = mine.exit_code ? 0 : -1;
+    a.signal = mine.signal;
+    return a;
+  }
+  if (!agreements_made_) throw RunError("Comm::agree before make_agreements");
+  // One maximum over every value: minima as maxima of negated values.
+  const int64_t token = static_cast<int64_t>(mine.token >> 1);
+  int64_t v[6] = {token,
+                  -token,
+                  mine.exit_code,
+                  -static_cast<int64_t>(mine.exit_code),
+                  -(mine.exit_code ? rank_ : INT64_MAX),
+                  mine.signal};
+  int64_t out[6];
+  MPI_Request req;
+  MPI_Iallreduce(v, out, 6, MPI_INT64_T, MPI_MAX, mpi(agreements_), &req);
+  if (timeout_s < 0) {
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  } else {
+    const double until = MPI_Wtime() + timeout_s;
+    for (int done = 0;;) {
+      MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+      if (done) break;
+      if (MPI_Wtime() > until) {
+        a.timed_out = true;  // the request stays pending: the caller aborts the job
+        return a;
+      }
+      usleep(1000);
+    }
+  }
+  a.same = out[0] == -out[1];
+  a.exit_code = static_cast<int>(out[2]);
+  a.all_failed = -out[3] > 0;
+  a.first_failed = out[4] == -INT64_MAX ? -1 : static_cast<int>(-out[4]);
+  a.signal = static_cast<int>(out[5]);
+  return a;
+}
+
+void Comm::share(std::string& s, int root) const {
+  if (serial_ || size_ == 1) return;
+  uint64_t n = s.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, root, mpi(agreements_));
+  s.resize(n);
+  if (n) MPI_Bcast(s.data(), mpi_count(n), MPI_CHAR, root, mpi(agreements_));
+}
+
+std::vector<uint64_t> Comm::tokens(uint64_t mine) const {
+  if (serial_ || size_ == 1) return {mine};
+  std::vector<uint64_t> all(size_);
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, mpi(agreements_));
+  return all;
+}
+
+void Comm::abort(const std::string& message, int exit_code) const {
   // One write, so that mpirun's abort banner from another rank cannot land inside the line.
   const std::string line = "error: rank " + std::to_string(rank_) + ": " + message + "\n";
   std::cerr.flush();
   [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
-  if (serial_) std::exit(exit_run_failed);
-  MPI_Abort(mpi(comm_), exit_run_failed);
+  if (serial_) std::exit(exit_code);
+  MPI_Abort(mpi(comm_), exit_code);
   std::abort();
 }
 

@@ -201,8 +201,34 @@ class Comm {
   }
   /// Copies rank 0's string to every rank.
   void broadcast(std::string& s) const;
-  /// Ends the whole job from one failing rank: prints "error: message" and aborts with exit status 3.
-  [[noreturn]] void abort(const std::string& message) const;
+  /// Ends the whole job from one failing rank: prints "error: rank N: message" and aborts with `exit_code`.
+  [[noreturn]] void abort(const std::string& message, int exit_code = 3) const;
+
+  /// Where one rank stands at a point every rank must pass alike (an input's command, its end, a failure).
+  struct Standing {
+    uint64_t token = 0;  // what this rank does next (a hash of the command)
+    int exit_code = 0;   // this rank's failure (2 or 3), or 0
+    int signal = 0;      // a signal this rank received, or 0
+  };
+  /// What the ranks' Standings add up to.
+  struct Agreed {
+    bool same = true;   // every rank has the same token
+    int exit_code = 0;  // the largest failure's exit code, or 0
+    bool all_failed = false;
+    int first_failed = -1;   // the lowest failing rank, or -1
+    int signal = 0;          // the largest signal number received on any rank, or 0
+    bool timed_out = false;  // not every rank came within the time given
+  };
+  /// Collective over a communicator of its own (made by make_agreements(), so it never matches another
+  /// collective call): every rank's Standing combined. Waits at most `timeout_s` seconds (< 0: for ever);
+  /// past that, returns timed_out (the caller ends the job: a rank that does not come waits for this one).
+  Agreed agree(const Standing& mine, double timeout_s) const;
+  /// Makes the communicator agree() uses (collective: every rank at the same point, before anything else).
+  void make_agreements();
+  /// On the agreement communicator, after an agree() every rank saw: rank `root`'s string to every rank.
+  void share(std::string& s, int root) const;
+  /// On the agreement communicator: every rank's token (rank order).
+  std::vector<uint64_t> tokens(uint64_t mine) const;
 
  private:
   friend class TermSum;  // one TermSum total is one reduction, however many calls it makes
@@ -244,6 +270,8 @@ class Comm {
   // other receive (the mesh backend's tags are row numbers) can ever match them.
   mutable Handle votes_;
   mutable bool votes_made_ = false;
+  Handle agreements_;  // a duplicate of comm_ for agree(), share() and tokens()
+  bool agreements_made_ = false;
   int rank_ = 0, size_ = 1;
   mutable double waited_ = 0.0;
   mutable Tally tally_;

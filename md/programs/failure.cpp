@@ -14,6 +14,8 @@ namespace wmd::md {
 Failure describe_failure(const std::exception_ptr& error, int unexpected_exit) {
   try {
     std::rethrow_exception(error);
+  } catch (const AgreedFailure& e) {
+    return e.failure;
   } catch (const InputError& e) {
     return {exit_bad_input, e.what()};
   } catch (const RunError& e) {
@@ -26,6 +28,11 @@ Failure describe_failure(const std::exception_ptr& error, int unexpected_exit) {
   } catch (...) {
     return {unexpected_exit, "unexpected failure (an exception of unknown type)"};
   }
+}
+
+std::string failure_line(const Failure& f) {
+  return (f.rank >= 0 ? "rank " + std::to_string(f.rank) + ": " : std::string()) +
+         (f.exit_code == exit_run_failed ? "run failed: " : "") + f.message;
 }
 
 void print_failure(const std::string& message) {

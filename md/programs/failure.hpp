@@ -2,6 +2,7 @@
 // ("error: ..."; control bytes escaped) and exit status 2 (bad input) or 3 (a failed run).
 #pragma once
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 namespace wmd::md {
@@ -9,6 +10,17 @@ namespace wmd::md {
 struct Failure {
   int exit_code;
   std::string message;  // without the "error: " prefix
+  int rank = -1;        // the one rank it happened on when not every rank failed (printed "rank N: "), or -1
+};
+
+/// The error line's text: "[rank N: ][run failed: ]message" (exit 3: a run failure).
+std::string failure_line(const Failure& f);
+
+/// A failure every rank already knows (agreed, md/programs/lockstep.hpp): passed up without agreeing again,
+/// and described as it is.
+struct AgreedFailure : std::runtime_error {
+  explicit AgreedFailure(Failure f) : std::runtime_error(f.message), failure(std::move(f)) {}
+  Failure failure;
 };
 
 /// What `error` means for the user: InputError → 2, RunError → 3, an allocation failure → "out of memory",

@@ -214,10 +214,12 @@ int main(int argc, char** argv) {
     // Before Kokkos started, the cause is one of its --kokkos-* options or environment variables.
     const wmd::md::Failure f = wmd::md::describe_failure(
         std::current_exception(), started ? wmd::exit_run_failed : wmd::exit_bad_input);
+    // A failure the ranks agreed on (model: lockstep.hpp) may name the one rank it happened on.
+    const std::string where = f.rank >= 0 ? "rank " + std::to_string(f.rank) + ": " : "";
     if (f.exit_code == wmd::exit_bad_input) {
-      if (rank() == 0) wmd::md::print_failure(started ? f.message : "Kokkos: " + f.message);
+      if (rank() == 0) wmd::md::print_failure(started ? where + f.message : "Kokkos: " + f.message);
     } else {
-      wmd::md::print_failure(f.message);
+      wmd::md::print_failure(where + f.message);
     }
     status = f.exit_code;
   }

@@ -15,6 +15,7 @@
 #include "md/mesh/cycle_account.hpp"
 #include "md/mesh/lattice_patches.hpp"
 #include "md/mesh/mapping.hpp"
+#include "md/programs/lockstep.hpp"
 #include "md/run/simulation.hpp"
 
 namespace wmd::md {
@@ -85,7 +86,21 @@ bool is_yaml(const std::string& path) {
 
 }  // namespace
 
+// model_input's work, the ranks agreeing before each command.
+nlohmann::json model_input_in_step(const ModelOptions& opt, const Lockstep& step);
+
 nlohmann::json model_input(const ModelOptions& opt) {
+  // The ranks keep in step through the input (lockstep.hpp): one rank's failure or other path ends all.
+  Comm world;
+  const Lockstep step(world);
+  try {
+    return model_input_in_step(opt, step);
+  } catch (...) {
+    throw AgreedFailure(step.fail(std::current_exception(), exit_bad_input));
+  }
+}
+
+nlohmann::json model_input_in_step(const ModelOptions& opt, const Lockstep& step) {
   io::RunSettings settings;
   std::vector<io::Command> yaml_commands;
   const bool yaml = is_yaml(opt.input);
@@ -123,7 +138,8 @@ nlohmann::json model_input(const ModelOptions& opt) {
     }
   });
   if (yaml) {
-    for (const auto& c : yaml_commands) sim.execute(c);
+    for (const auto& c : yaml_commands) step.before(&c, c.pos), sim.execute(c);
+    step.before(nullptr, SourcePos{opt.input, 0});
   } else {
     io::Variables vars;
     for (const auto& [k, v] : opt.vars) vars.define_from_command_line(k, v);
@@ -131,7 +147,8 @@ nlohmann::json model_input(const ModelOptions& opt) {
     io::LammpsScript script(opt.input, vars, SourcePos{"<command line>", 0});
     script.limit_jumps(10000);  // a dry run: a loop waiting for the dynamics would never end
     io::Command cmd;
-    while (script.next(cmd)) sim.execute(cmd);
+    while (script.next(cmd)) step.before(&cmd, cmd.pos), sim.execute(cmd);
+    step.before(nullptr, SourcePos{opt.input, 0});
     sim.vars = nullptr;
   }
   if (!snap) fail_input(SourcePos{opt.input, 0}, "the input has no 'run': nothing to model");

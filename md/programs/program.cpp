@@ -18,6 +18,7 @@
 #include "md/core/comm.hpp"
 #include "md/core/resources.hpp"
 #include "md/programs/failure.hpp"
+#include "md/programs/lockstep.hpp"
 #include "md/run/signals.hpp"
 #include "md/run/simulation.hpp"
 
@@ -68,12 +69,14 @@ std::string input_text(const std::string& path) {
   return io::read_plain_file(path, "input", SourcePos{"<command line>", 0}, io::kMaxScriptBytes);
 }
 
-// Replays the input's commands into `sim`; returns how many it gave.
-size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
+// Replays the input's commands into `sim`; returns how many it gave. The ranks agree before each command and
+// at the end (Lockstep), so that none runs a command the others do not.
+size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim, const Lockstep& step) {
   if (!opt.restart.empty()) sim.set_restart(opt.restart);
   sim.set_input(opt.input, input_text(opt.input));
   if (in.yaml) {
-    for (const auto& c : in.yaml_commands) sim.execute(c);
+    for (const auto& c : in.yaml_commands) step.before(&c, c.pos), sim.execute(c);
+    step.before(nullptr, SourcePos{opt.input, 0});
     return in.yaml_commands.size();
   }
   io::Variables vars;
@@ -87,7 +90,13 @@ size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
   if (!sim.dry_run) script.set_warning_sink([&sim](const std::string& w) { sim.log.line(w); });
   io::Command cmd;
   size_t count = 0;
+  // A loop of script commands alone (variable, print, jump) stops at a signal too.
+  script.set_interrupt_check([] {
+    if (const int sig = signals::pending())
+      throw RunError("interrupted by " + std::string(signals::name(sig)) + " while reading the input");
+  });
   while (script.next(cmd)) {
+    step.before(&cmd, cmd.pos);
     // LAMMPS's run … every breaks off at a segment once fix halt expired the time limit: the later segments
     // and their commands are not executed.
     if (cmd.name == "run" && sim.timeout_expired && script.in_run_every()) {
@@ -96,6 +105,7 @@ size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim) {
     }
     sim.execute(cmd), ++count;
   }
+  step.before(nullptr, SourcePos{opt.input, 0});
   sim.vars = nullptr;
   return count;
 }
@@ -212,7 +222,12 @@ int run_program(const RunOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   // Every rank parses and checks the whole input, so input errors are found alike everywhere (exit 2 on all
   // ranks, printed once); rank 0 alone prints and writes files.
-  const Comm world;
+  Comm world;
+  // Every rank, before anything else: the communicator the ranks agree on (lockstep.hpp).
+  const Lockstep step(world);
+  // SIGINT/SIGTERM from the start: the dry run, the set-up and every command stop at the next command (and
+  // `run` and `minimize` within a few steps), with one error line and exit 3.
+  signals::install();
   io::Log log;
   if (!world.root()) log.mute();
   const std::filesystem::path start_dir = std::filesystem::current_path();
@@ -234,7 +249,7 @@ int run_program(const RunOptions& opt) {
       io::Log quiet;
       quiet.mute();
       Simulation dry(quiet, in.settings, true, nullptr);
-      if (replay(in, opt, dry) == 0) fail_input(SourcePos{opt.input, 1}, "input has no commands");
+      if (replay(in, opt, dry, step) == 0) fail_input(SourcePos{opt.input, 1}, "input has no commands");
     }
     // `shell cd` moves the dry run (and later the real run); the outputs are placed from where we started.
     std::filesystem::current_path(start_dir);
@@ -266,9 +281,8 @@ int run_program(const RunOptions& opt) {
                ")");
     }
     Simulation sim(log, in.settings, false, world.root() ? &csv : nullptr);
-    signals::install();  // from here on SIGINT/SIGTERM end the run after a step, with a checkpoint
     try {
-      replay(in, opt, sim);
+      replay(in, opt, sim, step);
       std::filesystem::current_path(start_dir);
       // A lost write to log.txt or thermo.csv fails the run before the report says it completed.
       log.flush();
@@ -276,21 +290,16 @@ int run_program(const RunOptions& opt) {
     } catch (...) {
       std::error_code ec;
       std::filesystem::current_path(start_dir, ec);
-      const Failure f = describe_failure(std::current_exception(), exit_run_failed);
-      const std::string line = f.exit_code == exit_run_failed ? "run failed: " + f.message : f.message;
-      // One rank's failure (a lost atom, a non-finite force) ends every rank: the others may be waiting in a
-      // collective call, so the job is aborted with the reason (exit 3), never left hanging. Input errors
-      // found only now (`processors` against the rank count) are found by every rank alike: exit 2 as usual.
-      if (world.size() > 1 && f.exit_code == exit_run_failed) {
-        log.file_only("error: " + printable_line(line));
-        world.abort(printable_line(line));
-      }
-      // The report says the run failed and why; thermo.csv stays thermo.csv.partial.
+      // One rank's failure (a lost atom, a non-finite force) ends every rank: agreed with the others, or, if
+      // they wait for this rank inside a command, the job is aborted with the reason (Lockstep::fail).
+      const Failure f = step.fail(std::current_exception(), exit_run_failed);
+      const std::string line = failure_line(f);
+      // The report says the run failed and why (every rank is here); thermo.csv stays thermo.csv.partial.
       try {
         write_report(dir, opt, in.settings, sim, 0.0, Outcome{f.exit_code, printable_line(line)});
       } catch (...) {
       }
-      throw;
+      throw AgreedFailure(f);
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const nlohmann::json report = write_report(dir, opt, in.settings, sim, wall);
@@ -313,18 +322,20 @@ int run_program(const RunOptions& opt) {
           f["window_b"].get<int>()));
     }
     log.flush();
+    // The last agreement: a failure on one rank at the end (report.json) ends every rank alike.
+    step.before(nullptr, SourcePos{opt.input, 0});
     return exit_ok;
   } catch (...) {
     std::error_code ec;
     std::filesystem::current_path(start_dir, ec);
-    const Failure f = describe_failure(std::current_exception(), running ? exit_run_failed : exit_bad_input);
+    // Agreed with every rank (or the job ends here): rank 0 prints the one error line.
+    const Failure f = step.fail(std::current_exception(), running ? exit_run_failed : exit_bad_input);
     if (f.exit_code == exit_bad_input) {
-      if (world.root()) print_failure(f.message);
+      if (world.root()) print_failure(failure_line(f));
       return exit_bad_input;
     }
-    log.file_only("error: run failed: " + printable_line(f.message));
-    if (world.size() > 1) world.abort(printable_line("run failed: " + f.message));
-    print_failure("run failed: " + f.message);
+    log.file_only("error: " + printable_line(failure_line(f)));
+    if (world.root()) print_failure(failure_line(f));
     return exit_run_failed;
   }
 }
