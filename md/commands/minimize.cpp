@@ -215,7 +215,13 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   MinimizeForces forces(sim);
   sim.backend_controls.balance = LoadBalance{};  // as in LAMMPS, fix balance does not act during minimisation
   sim.sort_atoms_as_lammps();                    // LAMMPS's Min::setup sorts its atoms
-  const MinStats st = minimize(sim.state, forces, sim.tables(), sim.neighbor, ms, box_relax, world, each);
+  const MinStats st = [&] {
+    try {
+      return minimize(sim.state, forces, sim.tables(), sim.neighbor, ms, box_relax, world, each);
+    } catch (const InputError& e) {
+      throw RunError(e.what());  // found only by iterating (a variable dividing by zero): a failed run
+    }
+  }();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();
   const double cpu_seconds = process_cpu_seconds() - cpu_start;
   sim.totals.sample_time.resize(nsamples);

@@ -82,7 +82,13 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   }
   sim.ramp_start = start, sim.ramp_stop = stop;
   sim.run_pre = pre, sim.run_post = post;
-  sim.run_steps(n);
+  try {
+    sim.run_steps(n);
+  } catch (const InputError& e) {
+    // What only the dynamics reveal (a variable that divides by zero at step 5, a value that turns
+    // non-finite) is a failed run, not a bad input: the dry run refused all it could see (exit 2).
+    throw RunError(e.what());
+  }
 }
 
 }  // namespace
