@@ -10,6 +10,7 @@
 #include "base/memory_budget.hpp"
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/all_neighbors.hpp"
+#include "md/styles/per_step_bins.hpp"
 
 namespace wmd::md {
 namespace {
@@ -114,6 +115,7 @@ class ComputeRdf : public Compute {
 
 std::unique_ptr<Compute> make(const ComputeArgs& c) {
   const int nbin = static_cast<int>(c.a.integer("Nbin", 1, 100000000));
+  check_per_step_bins("compute rdf " + c.id, nbin, c.a.pos());
   std::vector<ComputeRdf::Pair> pairs;
   double cut = 0.0;
   const int nt = c.ctx.s.ntypes;

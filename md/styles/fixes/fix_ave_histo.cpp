@@ -7,6 +7,7 @@
 
 #include "base/memory_budget.hpp"
 #include "md/styles/averaging.hpp"
+#include "md/styles/per_step_bins.hpp"
 
 namespace wmd::md {
 namespace {
@@ -37,6 +38,7 @@ FixAveHisto::Setup FixAveHisto::parse(const FixArgs& f, bool weighted) {
   s.lo = a.real("lo");
   s.hi = a.real("hi");
   s.nbins = static_cast<int>(a.integer("Nbin", 1, 100000000));
+  check_per_step_bins(who, s.nbins, a.pos());
   std::vector<std::string> words;
   while (!a.done() && is_value_word(a.peek())) words.push_back(a.word("a value"));
   if (words.empty()) a.fail(who + ": no values (x y z vx vy vz fx fy fz, c_ID, f_ID, v_name)");
