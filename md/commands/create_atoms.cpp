@@ -142,6 +142,9 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
     RandomPark rng(seed);
     for (int k = 0; k < 30; ++k) rng.uniform();  // LAMMPS warms its generator up 30 draws
     int64_t failed = 0;
+    // LAMMPS tries maxtry points for every atom however many found no place before, so an overlap the
+    // region cannot hold (N atoms, maxtry each) would run for hours: 10^8 rejected points in all end it.
+    long long rejected = 0;
     for (long long i = 0; i < nrandom; ++i) {
       double x[3];
       bool ok = false;
@@ -150,8 +153,14 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
         if (!bounded_tries && tries >= 100000000LL)
           a.fail("create_atoms random: 10^8 random points missed region " + region->id);
         for (int d = 0; d < 3; ++d) x[d] = lo[d] + rng.uniform() * (hi[d] - lo[d]);
-        if (region && !region->match(x[0], x[1], x[2])) continue;
-        if (grid && grid->any_within(x[0], x[1], x[2])) continue;
+        if ((region && !region->match(x[0], x[1], x[2])) || (grid && grid->any_within(x[0], x[1], x[2]))) {
+          if (++rejected >= 100000000LL)
+            a.fail(fmt::format(
+                "create_atoms random: 10^8 random points found no place (inserted {} of {} atoms, {} gave "
+                "up after maxtry {}); the region cannot hold them at this overlap",
+                n, nrandom, failed, maxtry));
+          continue;
+        }
         ok = true;
         break;
       }
