@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -48,6 +49,8 @@ template <typename T>
 void read_positive(const std::string& file, const YAML::Node& node, const std::string& key, T& out,
                    bool allow_zero = false) {
   T v = read_scalar<T>(file, node, key);
+  // YAML reads .nan and .inf as numbers: a NaN clock or size passes every comparison, so ask for finite.
+  if (!std::isfinite(static_cast<double>(v))) fail_at(file, node, "'" + key + "' must be a finite number");
   if (v < 0 || (!allow_zero && v == 0))
     fail_at(file, node, "'" + key + "' must be " + (allow_zero ? "non-negative" : "positive"));
   out = v;
@@ -195,6 +198,14 @@ void require_complete(const std::string& file, const HardwareSpec& h) {
   if (h.colors <= 0) missing("colors");
   if (h.router_buffer_wavelets < 2)
     throw InputError(file, 1, "'router_buffer_wavelets' must be at least 2 (one in flight, one arriving)");
+  // A PE is addressed by an int: a grid or PE count beyond that is no wafer, and its costs (cycles per PE
+  // times PEs) would overflow or come out absurd rather than fail.
+  if (static_cast<double>(h.grid_width) * h.grid_height > 2147483647.0)
+    throw InputError(file, 1,
+                     "'grid' " + std::to_string(h.grid_width) + "x" + std::to_string(h.grid_height) +
+                         " has more than 2147483647 PEs");
+  if (h.pe_count > 2147483647LL)
+    throw InputError(file, 1, "'pe_count' " + std::to_string(h.pe_count) + " is more than 2147483647");
 }
 
 }  // namespace

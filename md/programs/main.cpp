@@ -102,7 +102,10 @@ int dispatch(int argc, char** argv) {
   scaling_cmd->add_option(
       "--ranks", scaling.ranks,
       "Rank counts, comma-separated, or auto (default): 1 and the powers of two up to the logical CPUs");
-  scaling_cmd->add_option("--steps", scaling.steps, "Steps per run (overrides the input's run counts)");
+  // A scaling point times a run: seconds of it are enough, so 10^7 steps (minutes per rank count even for a
+  // handful of atoms) bounds it; a negative count would silently mean the input's own.
+  scaling_cmd->add_option("--steps", scaling.steps, "Steps per run (overrides the input's run counts)")
+      ->check(CLI::Range(int64_t{1}, int64_t{10000000}));
   scaling_cmd->add_option("--output", scaling.output_dir,
                           "Output directory (default out/scaling/<input name>/)");
   scaling_cmd->add_option("--repeat", scaling.repeat,
