@@ -215,11 +215,14 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   MinimizeForces forces(sim);
   sim.backend_controls.balance = LoadBalance{};  // as in LAMMPS, fix balance does not act during minimisation
   sim.sort_atoms_as_lammps();                    // LAMMPS's Min::setup sorts its atoms
+  const int64_t first = sim.state.step;
   const MinStats st = [&] {
     try {
       return minimize(sim.state, forces, sim.tables(), sim.neighbor, ms, box_relax, world, each);
     } catch (const InputError& e) {
-      throw RunError(e.what());  // found only by iterating (a variable dividing by zero): a failed run
+      // Found only by iterating (a variable dividing by zero at iteration 5): a failed run, as for `run`.
+      if (sim.state.step == first) throw;
+      throw RunError(e.what());
     }
   }();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loop_start).count();

@@ -82,11 +82,14 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   }
   sim.ramp_start = start, sim.ramp_stop = stop;
   sim.run_pre = pre, sim.run_post = post;
+  const int64_t first = sim.state.step;
   try {
     sim.run_steps(n);
   } catch (const InputError& e) {
-    // What only the dynamics reveal (a variable that divides by zero at step 5, a value that turns
-    // non-finite) is a failed run, not a bad input: the dry run refused all it could see (exit 2).
+    // What only the dynamics reveal (a variable that divides by zero at step 5) is a failed run, not a bad
+    // input: the dry run refused all it could see (exit 2). The set-up's refusals (the memory budget, the
+    // first thermo row) are still the input's.
+    if (sim.state.step == first) throw;
     throw RunError(e.what());
   }
 }
