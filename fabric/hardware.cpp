@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -257,6 +259,16 @@ HardwareSpec preset(const std::string& name) {
 
 HardwareSpec load_hardware(const std::string& name_or_file) {
   if (is_preset(name_or_file)) return preset(name_or_file);
+  // A hardware description is a page of YAML: /dev/zero would be read forever, a FIFO would block the open,
+  // a huge file be read whole. Asked before opening.
+  constexpr std::uintmax_t kMaxBytes = 1 << 20;
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(name_or_file, ec);
+  if (exists && !std::filesystem::is_regular_file(name_or_file, ec))
+    throw InputError("<command line>", 0, "--wafer '" + name_or_file + "' is not a regular file");
+  if (exists && std::filesystem::file_size(name_or_file, ec) > kMaxBytes)
+    throw InputError("<command line>", 0,
+                     "--wafer '" + name_or_file + "' is larger than a hardware description may be (1 MiB)");
   std::ifstream in(name_or_file);
   if (!in)
     throw InputError(

@@ -19,9 +19,11 @@ void validate_spec(const ScheduleSpec& s) {
                     s.grid.height));
   if (s.kind == ScheduleKind::WindowMulticast) {
     if (s.b < 1) bad(fmt::format("window radius b must be at least 1, got {}", s.b));
-    if (2 * s.b + 1 > s.grid.width || 2 * s.b + 1 > s.grid.height)
+    // In 64 bits: 2b+1 of a b near INT_MAX wraps to a negative int, which every mesh would pass.
+    const long long side = 2LL * s.b + 1;
+    if (side > s.grid.width || side > s.grid.height)
       bad(fmt::format("window radius b = {} needs a mesh at least {}x{} (2b+1 per side), got {}x{}", s.b,
-                      2 * s.b + 1, 2 * s.b + 1, s.grid.width, s.grid.height));
+                      side, side, s.grid.width, s.grid.height));
   }
 }
 
