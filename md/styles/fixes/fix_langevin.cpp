@@ -30,6 +30,7 @@
 #include "md/core/hashed_random.hpp"
 #include "md/core/random_mars.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fixes/one_rank_order.hpp"
 #include "md/styles/fixes/thermostat_temperature.hpp"
 
 namespace wmd::md {
@@ -45,10 +46,6 @@ struct LangevinParams {
 };
 
 // A group atom as every rank sees it when the places are gathered (trivially copyable for allgather).
-struct GroupAtom {
-  int64_t order, id, type;
-};
-
 class FixLangevin : public Fix {
  public:
   FixLangevin(const FixArgs& f, LangevinParams p)
@@ -142,40 +139,11 @@ class FixLangevin : public Fix {
         throw RunError("fix langevin " + id_ + ": variable " + p_.tvar + " returned a negative temperature");
   }
 
-  // Every rank's copy of the group's atoms in LAMMPS's order: slot k holds the k-th; slot_of_id_ maps back.
   void gather_places(FixContext& c) {
-    const Atoms& a = c.s.atoms;
-    std::vector<GroupAtom> mine;
-    for (size_t i = 0; i < a.size(); ++i)
-      if (selected(c.s, i)) mine.push_back({a.order[i], a.id[i], a.type[i]});
-    std::vector<GroupAtom> all = c.comm.allgather(mine);
-    std::sort(all.begin(), all.end(), [](const GroupAtom& x, const GroupAtom& y) {
-      return x.order != y.order ? x.order < y.order : x.id < y.id;
-    });
-    int64_t max_id = 0;
-    for (const GroupAtom& g : all) max_id = std::max(max_id, g.id);
-    slot_of_id_.assign(static_cast<size_t>(max_id) + 1, -1);
-    order_of_slot_.resize(all.size()), type_of_slot_.resize(all.size());
-    for (size_t k = 0; k < all.size(); ++k) {
-      slot_of_id_[all[k].id] = static_cast<int32_t>(k);
-      order_of_slot_[k] = all[k].order, type_of_slot_[k] = static_cast<int>(all[k].type);
-    }
+    places_.gather(c.s.atoms, c.comm, [&](size_t i) { return selected(c.s, i); });
   }
-
-  // True when this rank's group atoms still sit where the cache puts them and the group kept its size
-  // (collective: one reduction of two values).
   bool places_current(FixContext& c) const {
-    const Atoms& a = c.s.atoms;
-    int64_t v[2] = {0, 0};  // stale atoms, group atoms
-    const int64_t nid = static_cast<int64_t>(slot_of_id_.size());
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!selected(c.s, i)) continue;
-      ++v[1];
-      const int64_t k = a.id[i] < nid ? slot_of_id_[a.id[i]] : -1;
-      if (k < 0 || order_of_slot_[k] != a.order[i] || type_of_slot_[k] != a.type[i]) ++v[0];
-    }
-    c.comm.sum(v, 2);
-    return v[0] == 0 && v[1] == static_cast<int64_t>(order_of_slot_.size());
+    return places_.current(c.s.atoms, c.comm, [&](size_t i) { return selected(c.s, i); });
   }
 
   // The drag and noise of one call (LAMMPS's post_force_templated without GJF, per-type masses).
@@ -206,8 +174,8 @@ class FixLangevin : public Fix {
     int64_t count = 0;
     if (!p_.hashed) {
       if (check && !places_current(c)) gather_places(c);
-      count = static_cast<int64_t>(order_of_slot_.size());
-      draws_.resize(3 * order_of_slot_.size());
+      count = static_cast<int64_t>(places_.size());
+      draws_.resize(3 * places_.size());
       rng_.uniforms(draws_.data(), draws_.size());
     }
     // `zero yes`: the group's total random force, in LAMMPS's order over the whole stream where every
@@ -215,8 +183,8 @@ class FixLangevin : public Fix {
     const bool summed_here = !p_.hashed && !temp && !atom_t_;
     double fsum[3] = {0.0, 0.0, 0.0};
     if (p_.zero && summed_here) {
-      for (size_t k = 0; k < order_of_slot_.size(); ++k) {
-        const double gamma2 = gfactor2_[type_of_slot_[k]] * tsqrt_;
+      for (size_t k = 0; k < places_.size(); ++k) {
+        const double gamma2 = gfactor2_[places_.type(k)] * tsqrt_;
         for (int d = 0; d < 3; ++d) fsum[d] += gamma2 * (draws_[3 * k + d] - 0.5);
       }
     }
@@ -233,7 +201,7 @@ class FixLangevin : public Fix {
       if (p_.hashed) {
         for (int d = 0; d < 3; ++d) fran[d] = gamma2 * (hashed_uniform(p_.seed, a.id[i], c.s.step, d) - 0.5);
       } else {
-        const double* u = &draws_[3 * static_cast<size_t>(slot_of_id_[a.id[i]])];
+        const double* u = &draws_[3 * static_cast<size_t>(places_.slot(a.id[i]))];
         for (int d = 0; d < 3; ++d) fran[d] = gamma2 * (u[d] - 0.5);
       }
       double fdrag[3];
@@ -285,9 +253,7 @@ class FixLangevin : public Fix {
   RandomMars rng_;
   std::string temp_id_;
   // The group's places in LAMMPS's order (every rank: all group atoms).
-  std::vector<int32_t> slot_of_id_;
-  std::vector<int64_t> order_of_slot_;
-  std::vector<int> type_of_slot_;
+  OneRankOrder places_;  // the group's atoms in one-rank LAMMPS's order (the random stream's order)
   std::vector<double> draws_, gfactor1_, gfactor2_, tforce_, flangevin_;
   double tsqrt_ = 0.0;
   bool atom_t_ = false;

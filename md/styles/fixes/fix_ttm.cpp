@@ -36,6 +36,7 @@
 #include "io/command.hpp"
 #include "md/core/random_mars.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fixes/one_rank_order.hpp"
 #include "potentials/potential_path.hpp"
 
 namespace wmd::md {
@@ -52,10 +53,6 @@ struct TtmParams {
 };
 
 // A group atom as every rank sees it when the places are gathered (trivially copyable for allgather).
-struct GroupAtom {
-  int64_t order, id;
-};
-
 class FixTtm : public Fix {
  public:
   FixTtm(const FixArgs& f, TtmParams p, std::vector<double> te)
@@ -100,7 +97,7 @@ class FixTtm : public Fix {
     Atoms& a = c.s.atoms;
     const size_t n = a.size();
     if (!places_current(c)) gather_places(c);
-    draws_.resize(3 * order_of_slot_.size());
+    draws_.resize(3 * places_.size());
     rng_.uniforms(draws_.data(), draws_.size());
     // LAMMPS's gfactor1, gfactor2 at the current timestep (its init and reset_dt).
     const double g1 = -p_.gamma_p / units::ftm2v;
@@ -115,7 +112,7 @@ class FixTtm : public Fix {
       const double vsq = a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
       const double gamma1 = vsq > v0sq ? g1 * boost : g1;
       const double gamma2 = g2 * std::sqrt(t);
-      const double* u = &draws_[3 * static_cast<size_t>(slot_of_id_[a.id[i]])];
+      const double* u = &draws_[3 * static_cast<size_t>(places_.slot(a.id[i]))];
       double* f = &fl_[3 * i];
       f[0] = gamma1 * a.vx[i] + gamma2 * (u[0] - 0.5);
       f[1] = gamma1 * a.vy[i] + gamma2 * (u[1] - 0.5);
@@ -269,36 +266,12 @@ class FixTtm : public Fix {
     if (std::fclose(fp) != 0) throw RunError("fix " + style_ + " " + id_ + ": cannot write '" + name + "'");
   }
 
-  // Every rank's copy of the group's atoms in one-rank LAMMPS's order (fix langevin's scheme).
+  // Every rank's copy of the group's atoms in one-rank LAMMPS's order (the random stream's order).
   void gather_places(FixContext& c) {
-    const Atoms& a = c.s.atoms;
-    std::vector<GroupAtom> mine;
-    for (size_t i = 0; i < a.size(); ++i)
-      if (selected(c.s, i)) mine.push_back({a.order[i], a.id[i]});
-    std::vector<GroupAtom> all = c.comm.allgather(mine);
-    std::sort(all.begin(), all.end(), [](const GroupAtom& x, const GroupAtom& y) {
-      return x.order != y.order ? x.order < y.order : x.id < y.id;
-    });
-    int64_t max_id = 0;
-    for (const GroupAtom& g : all) max_id = std::max(max_id, g.id);
-    slot_of_id_.assign(static_cast<size_t>(max_id) + 1, -1);
-    order_of_slot_.resize(all.size());
-    for (size_t k = 0; k < all.size(); ++k)
-      slot_of_id_[all[k].id] = static_cast<int32_t>(k), order_of_slot_[k] = all[k].order;
+    places_.gather(c.s.atoms, c.comm, [&](size_t i) { return selected(c.s, i); });
   }
-  // True when the cached places still hold (collective: one two-value reduction).
   bool places_current(FixContext& c) const {
-    const Atoms& a = c.s.atoms;
-    int64_t v[2] = {0, 0};
-    const int64_t nid = static_cast<int64_t>(slot_of_id_.size());
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (!selected(c.s, i)) continue;
-      ++v[1];
-      const int64_t k = a.id[i] < nid ? slot_of_id_[a.id[i]] : -1;
-      if (k < 0 || order_of_slot_[k] != a.order[i]) ++v[0];
-    }
-    c.comm.sum(v, 2);
-    return v[0] == 0 && v[1] == static_cast<int64_t>(order_of_slot_.size());
+    return places_.current(c.s.atoms, c.comm, [&](size_t i) { return selected(c.s, i); });
   }
 
   TtmParams p_;
@@ -306,8 +279,7 @@ class FixTtm : public Fix {
   std::vector<double> te_, old_, transfer_;  // per cell: T_e (K), Σ F·v of the last step (eV/ps)
   std::vector<double> fl_;                   // the last Langevin force of each local atom (3 per atom)
   std::vector<int64_t> fl_id_;               // the atoms fl_ belongs to
-  std::vector<int32_t> slot_of_id_;
-  std::vector<int64_t> order_of_slot_;
+  OneRankOrder places_;                      // the group's atoms in one-rank LAMMPS's order
   std::vector<double> draws_;
   const State* state_ = nullptr;
 };
