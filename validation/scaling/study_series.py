@@ -180,11 +180,12 @@ def study(csv_path, lammps=None, model=None, provenance=None, gpu=None, cpu=None
 
 
 def best(s):
-    """(index, count, steps/s) of a series' best point: a measured series' fastest point, a projection's
-    smallest count within 1 % of its maximum (its plateau buys nothing)."""
+    """(index, count, steps/s) of a series' best point: a measured series' fastest point; a projection's maximum,
+    reached (within 1 %) from the smallest count given here — past it the plateau buys nothing (projection.json's
+    best_steps_per_second and best_devices)."""
     v = np.asarray(s["steps_per_second"], dtype=float)
     i = int(np.argmax(v >= 0.99 * v.max())) if s["kind"] == "projection" else int(np.argmax(v))
-    return i, s["counts"][i], float(v[i])
+    return i, s["counts"][i], float(v.max())
 
 
 def time_to_solution(steps_per_second, dt_fs):
