@@ -28,7 +28,6 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpu_projection  # noqa: E402
-import scaling_table  # noqa: E402
 import study_series  # noqa: E402
 
 STEAL_NOTE = 0.05  # a run whose ranks lost more than this share of their CPU time gets its steal printed
@@ -225,7 +224,7 @@ def main():
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(0.0, -0.08), ncol=2)
     if prov:
-        text = "\n".join(line.replace("`", "") for line in scaling_table.provenance_lines(prov, atoms, system))
+        text = "\n".join(line.replace("`", "") for line in study_series.provenance_lines(prov, atoms, system))
         fig.text(0.01, 0.005, text, fontsize=7, va="bottom", ha="left", family="monospace")
     fig.subplots_adjust(left=0.05, right=0.98, top=0.92, bottom=0.29 if prov else 0.25)
     fig.savefig(a.out, dpi=110)

@@ -195,3 +195,30 @@ def time_to_solution(steps_per_second, dt_fs):
     ns_per_day = steps_per_second * dt_fs * 86400.0 / 1e6
     days_per_us = (1e9 / dt_fs) / steps_per_second / 86400.0
     return ns_per_day, days_per_us
+
+
+def provenance_lines(prov, atoms, system):
+    st = prov.get("setup") or {}
+    mach = prov.get("machine") or {}
+    lines = [f"- command: `{prov.get('command', '?')}` ({prov.get('date_utc', '?')})",
+             f"- input: {prov.get('input', '?')}" + (f" (the published benchmark's {system} system)" if system
+                                                    else ""),
+             f"- atoms: {atoms:,}; steps per run: {prov.get('steps_per_run', '?')}; runs per rank count: "
+             f"{prov.get('repeats', 1)}"]
+    if st:
+        lines.append(f"- potential: pair_style {st.get('pair_style')} "
+                     f"{', '.join(st.get('potential_files', []))}; cut-off {st.get('cutoff_angstrom', 0):.4g} Å, "
+                     f"skin {st.get('skin_angstrom', 0):.3g} Å; {prov.get('neighbor_pairs_per_atom', 0):.3g} "
+                     "neighbour pairs per atom")
+        lines.append(f"- timestep {1000 * st.get('timestep_ps', 0):.4g} fs; boundary {st.get('boundary')}; box "
+                     f"{' x '.join(f'{x:.5g}' for x in st.get('box_angstrom', []))} Å")
+    if mach:
+        lines.append(f"- measured on: {mach.get('cpu')}, {mach.get('logical_cpus')} logical CPUs, SIMD target "
+                     f"{mach.get('simd_target')}, {mach.get('precision')}; wafermd "
+                     f"{prov.get('wafermd_version', '?')}" +
+                     (f", LAMMPS {prov['lammps_version']}" if prov.get("lammps_version") else ""))
+    proj = prov.get("projections") or {}
+    if proj:
+        lines.append(f"- projections: CPU cluster `{proj.get('cpu')}`, GPU cluster `{proj.get('gpu')}` "
+                     "(docs/scaling.md)")
+    return lines
