@@ -2,6 +2,7 @@
 // becomes the largest for which no atom of the group moves more than Xmax (nor, with emax, gains more than E
 // eV), clamped to [Tmin, Tmax] (NULL: no bound). Simulated time is accumulated step by step by the run loop.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "base/units.hpp"
@@ -36,31 +37,79 @@ class FixDtReset : public Fix {
   }
 
  private:
-  void reset(FixContext& c) {
+  // One atom's timestep, in LAMMPS's arithmetic (FixDtReset::end_of_step).
+  double atom_dt(const Atoms& a, size_t i, double massinv) const {
+    const double big = std::numeric_limits<double>::max();
+    const double vsq = a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
+    const double fsq = a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+    double dtv = big, dtf = big;
+    if (vsq > 0.0) dtv = xmax_ / std::sqrt(vsq);
+    if (fsq > 0.0) dtf = std::sqrt(2.0 * xmax_ / (units::ftm2v * std::sqrt(fsq) * massinv));
+    double dt = std::min(dtv, dtf);
+    if (emax_ > 0.0 && vsq * fsq > 0.0) {
+      const double dte = emax_ / std::sqrt(fsq * vsq) / std::sqrt(units::ftm2v * units::mvv2e);
+      dt = std::min(dt, dte);
+    }
+    const double dtsq = dt * dt;
+    const double dx = dt * a.vx[i] + 0.5 * dtsq * massinv * a.fx[i] * units::ftm2v;
+    const double dy = dt * a.vy[i] + 0.5 * dtsq * massinv * a.fy[i] * units::ftm2v;
+    const double dz = dt * a.vz[i] + 0.5 * dtsq * massinv * a.fz[i] * units::ftm2v;
+    const double delr = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (delr > xmax_) dt *= xmax_ / delr;
+    return dt;
+  }
+
+  // The smallest atom_dt of the group without three square roots and divisions per atom: the atoms holding
+  // the largest squared speed, acceleration and (with emax) their product bound the minimum from above (U);
+  // an atom's timestep is at least half its first estimate min(dtv, dtf, dte) (the move it predicts is at
+  // most xmax from v and xmax from a), so only atoms whose squared keys could put that estimate below 2U
+  // (with a margin for rounding) are evaluated exactly. The minimum is that of the full loop, bit for bit.
+  double group_min_dt(const FixContext& c) const {
     const Atoms& a = c.s.atoms;
     const double big = std::numeric_limits<double>::max();
-    double dtmin = big;
+    size_t arg[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    double key_max[3] = {-1.0, -1.0, -1.0};
     for (size_t i = 0; i < a.size(); ++i) {
       if (!selected(c.s, i)) continue;
       const double massinv = 1.0 / c.s.mass[a.type[i]];
       const double vsq = a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
       const double fsq = a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
-      double dtv = big, dtf = big;
-      if (vsq > 0.0) dtv = xmax_ / std::sqrt(vsq);
-      if (fsq > 0.0) dtf = std::sqrt(2.0 * xmax_ / (units::ftm2v * std::sqrt(fsq) * massinv));
-      double dt = std::min(dtv, dtf);
-      if (emax_ > 0.0 && vsq * fsq > 0.0) {
-        const double dte = emax_ / std::sqrt(fsq * vsq) / std::sqrt(units::ftm2v * units::mvv2e);
-        dt = std::min(dt, dte);
-      }
-      const double dtsq = dt * dt;
-      const double dx = dt * a.vx[i] + 0.5 * dtsq * massinv * a.fx[i] * units::ftm2v;
-      const double dy = dt * a.vy[i] + 0.5 * dtsq * massinv * a.fy[i] * units::ftm2v;
-      const double dz = dt * a.vz[i] + 0.5 * dtsq * massinv * a.fz[i] * units::ftm2v;
-      const double delr = std::sqrt(dx * dx + dy * dy + dz * dz);
-      if (delr > xmax_) dt *= xmax_ / delr;
-      dtmin = std::min(dtmin, dt);
+      const double key[3] = {vsq, fsq * massinv * massinv, fsq * vsq};
+      for (int k = 0; k < 3; ++k)
+        if (key[k] > key_max[k]) key_max[k] = key[k], arg[k] = i;
     }
+    if (arg[0] == SIZE_MAX) return big;  // no atom of the group here
+    double upper = big;
+    for (size_t i : arg)
+      if (i != SIZE_MAX) upper = std::min(upper, atom_dt(a, i, 1.0 / c.s.mass[a.type[i]]));
+    double dtmin = upper;
+    if (!(upper < big / 16)) {  // nothing moves: every atom's estimate is huge; evaluate them all
+      for (size_t i = 0; i < a.size(); ++i)
+        if (selected(c.s, i)) dtmin = std::min(dtmin, atom_dt(a, i, 1.0 / c.s.mass[a.type[i]]));
+      return dtmin;
+    }
+    // An estimate above w = 2U·(1 + margin) leaves the atom's timestep above U: dtv > w ⟺ vsq < (xmax/w)²,
+    // dtf > w ⟺ fsq·massinv² < (2 xmax/(ftm2v w²))², dte > w ⟺ fsq·vsq < (emax/(w √(ftm2v mvv2e)))².
+    const double w = 2.0 * upper * 1.01;
+    const double tv = (xmax_ / w) * (xmax_ / w) * 0.99;
+    const double ta0 = 2.0 * xmax_ / (units::ftm2v * w * w);
+    const double ta = ta0 * ta0 * 0.99;
+    const double te0 = emax_ / (w * std::sqrt(units::ftm2v * units::mvv2e));
+    const double te = emax_ > 0.0 ? te0 * te0 * 0.99 : big;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      const double massinv = 1.0 / c.s.mass[a.type[i]];
+      const double vsq = a.vx[i] * a.vx[i] + a.vy[i] * a.vy[i] + a.vz[i] * a.vz[i];
+      const double fsq = a.fx[i] * a.fx[i] + a.fy[i] * a.fy[i] + a.fz[i] * a.fz[i];
+      if (vsq < tv && fsq * massinv * massinv < ta && fsq * vsq < te) continue;
+      dtmin = std::min(dtmin, atom_dt(a, i, massinv));
+    }
+    return dtmin;
+  }
+
+  void reset(FixContext& c) {
+    const double big = std::numeric_limits<double>::max();
+    const double dtmin = group_min_dt(c);
     double dt = c.comm.min(dtmin);
     if (tmin_ > 0.0) dt = std::max(dt, tmin_);
     if (tmax_ > 0.0) dt = std::min(dt, tmax_);
