@@ -18,6 +18,7 @@ const std::vector<std::string>& setting_keys() {
                                                 "mesh.wafer",
                                                 "mesh.mapping",
                                                 "mesh.audit",
+                                                "mesh.timeline_every",
                                                 "neighbor.skin",
                                                 "output.thermo_every",
                                                 "output.dir",
@@ -83,6 +84,8 @@ bool apply_setting(RunSettings& s, const std::string& key, const std::string& va
     s.mesh_wafer = value;
   } else if (key == "mesh.audit") {
     s.mesh_audit = pick(key, value, {"true", "false", "yes", "no"}, pos) == "true" || value == "yes";
+  } else if (key == "mesh.timeline_every") {
+    s.mesh_timeline_every = count(key, value, pos);
   } else if (key == "mesh.mapping") {
     s.mesh_mapping = pick(key, value, {"lattice", "bisection", "sites"}, pos);
   } else if (key == "neighbor.skin") {

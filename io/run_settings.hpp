@@ -19,6 +19,7 @@ struct RunSettings {
   std::string mesh_wafer = "wse2";         // wse2 | wse3 | FILE.yaml
   std::string mesh_mapping = "lattice";    // lattice | bisection | sites
   bool mesh_audit = false;  // brute-force check of every PE's list after each step's upkeep (validation)
+  int mesh_timeline_every = 100;        // steps between the mesh's cycle-timeline samples (0: none)
   std::optional<double> neighbor_skin;  // overrides the input's neighbor skin
   std::optional<int> thermo_every;      // overrides the input's thermo interval
   std::string output_dir;               // default out/<input name>/

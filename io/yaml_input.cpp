@@ -149,11 +149,12 @@ class Translator {
     if (root["deterministic"]) set(root["deterministic"], "deterministic");
     if (root["simd"]) set(root["simd"], "simd");
     if (const auto m = root["mesh"]) {
-      only_keys(m, "mesh", {"precision", "wafer", "mapping", "audit"});
+      only_keys(m, "mesh", {"precision", "wafer", "mapping", "audit", "timeline_every"});
       if (m["precision"]) set(m["precision"], "mesh.precision");
       if (m["wafer"]) set(m["wafer"], "mesh.wafer");
       if (m["mapping"]) set(m["mapping"], "mesh.mapping");
       if (m["audit"]) set(m["audit"], "mesh.audit");
+      if (m["timeline_every"]) set(m["timeline_every"], "mesh.timeline_every");
     }
     if (const auto c = root["cluster"]) {
       only_keys(c, "cluster", {"precision", "grid"});

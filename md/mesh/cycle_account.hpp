@@ -79,6 +79,28 @@ struct MeshCounters {
   int64_t audit_steps = 0, audit_missing = 0;  // MeshOptions::audit_lists
 };
 
+// Every counter of the cycle account under its own name (the audit's are a test switch's and not kept).
+template <class F>
+inline void for_each_counter(MeshCounters& c, F f) {
+  f("account.steps", c.steps);
+  f("account.forces", c.forces);
+  f("account.rebuilds", c.rebuilds);
+  f("account.step_rebuilds", c.step_rebuilds);
+  f("account.swaps", c.swaps);
+  f("account.remaps", c.remaps);
+  f("account.rebuild_checks", c.checks);
+  f("account.remap_cycles", c.remap_cycles);
+  f("account.sum_busiest_candidates", c.sum_candidates_max);
+  f("account.sum_busiest_in_cut", c.sum_in_cut_max);
+  f("account.sum_busiest_zbl", c.sum_zbl_max);
+  f("account.max_b", c.max_b);
+  f("account.style_reductions", c.style_reductions);
+  f("account.style_reduction_cycles", c.style_reduction_cycles);
+  f("account.rescan_steps", c.rescan_steps);
+  f("account.pe_rescans", c.pe_rescans);
+  f("account.guard_misses", c.guard_misses);
+}
+
 /// The one place the mesh backend's parts report their events to: counters over the backend's life
 /// (checkpointed), and the run's neighbour statistics and phase times (LAMMPS's end-of-run summary). Every
 /// count is the same on every rank (the events are global decisions, or summed before they are reported).

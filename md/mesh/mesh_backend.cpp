@@ -37,6 +37,7 @@ MeshBackend::MeshBackend(MeshOptions opt, const Comm* comm)
     : opt_(std::move(opt)), comm_(comm ? comm : &Comm::local()), bands_(*comm_), passes_(bands_, pes_) {
   hw_ = fabric::load_hardware(opt_.wafer);
   trigger_.configure(nb_, opt_.deterministic);
+  timeline_.configure(opt_.timeline_every);
   if (opt_.audit_lists && comm_->size() > 1)
     fail_input(SourcePos{"--set", 0}, "mesh.audit checks every pair on one rank: run it without mpirun");
 }
@@ -86,6 +87,8 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
   forces(s, eatom);
   // The saved run counted this force pass at the step it checkpointed: the report continues, not repeats.
   if (restored) account_.set_counters(saved);
+  // A restored run continues the saved timeline: the straight run had no set-up here to sample.
+  if (!restored) timeline_.sample(s.step, s.time, b_, account_.counters(), true);
 }
 
 void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
@@ -112,6 +115,7 @@ void MeshBackend::compute(State& s, bool eatom, bool tally) {
   }
   if (opt_.audit_lists) account_.audit(audit_lists(s, pes_, pe_id_, bands_, tables_->cutmax));
   forces(s, eatom, tally);
+  timeline_.sample(s.step, s.time, b_, account_.counters(), false);
 }
 
 // The box's extent is a fabric max-reduction of six words (−x, −y, −z, x, y, z of each PE's atom) run at the
@@ -407,6 +411,13 @@ nlohmann::json MeshBackend::fabric_json() const {
   }
   j["lattice_planes"] = {planes_.axis[0].centre.size(), planes_.axis[1].centre.size(),
                          planes_.axis[2].centre.size()};
+  if (timeline_.active() && tables_) {
+    // Priced with the potential's tables in the PE's memory, as `wafermd model` prices a program.
+    StepWork shape = step_shape();
+    shape.tables = table_shape(*tables_);
+    shape.one_species = tables_->ntypes <= 1;
+    j["timeline"] = timeline_.report(shape, hw_, account_.counters());
+  }
   return j;
 }
 
@@ -444,6 +455,7 @@ NamedArrays MeshBackend::save_state() const {
   c.counters = account_.counters();
   c.planes = planes_;
   c.sites = sites_;
+  if (timeline_.active()) c.timeline = timeline_.state();
   return checkpoint_arrays(c);
 }
 
@@ -475,6 +487,9 @@ void MeshBackend::restore_state(const NamedArrays& state) {
   trigger_.set_active(c.active);
   trigger_.set_local_choice(c.local_trigger);
   account_.set_counters(c.counters);
+  // A timeline the settings ask for continues from the saved samples (a malformed one starts over).
+  if (timeline_.active() && !c.timeline.empty() && !timeline_.set_state(c.timeline))
+    throw RunError("checkpoint's mesh state 'timeline' is malformed");
   restored_ = true;
 }
 
@@ -487,6 +502,7 @@ WMD_BACKEND("mesh", kNoBackendTraits, [](const BackendArgs& a) -> std::unique_pt
                                                      : MappingKind::lattice;
   o.lattice = a.lattice;
   o.audit_lists = a.settings.mesh_audit;
+  o.timeline_every = a.settings.mesh_timeline_every;
   return std::make_unique<MeshBackend>(o, a.comm);
 })
 

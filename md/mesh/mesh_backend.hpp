@@ -22,6 +22,7 @@
 #include "md/force/backend.hpp"
 #include "md/mesh/band_transport.hpp"
 #include "md/mesh/cycle_account.hpp"
+#include "md/mesh/cycle_timeline.hpp"
 #include "md/mesh/mapping.hpp"
 #include "md/mesh/pe_memory.hpp"
 #include "md/mesh/pe_passes.hpp"
@@ -47,6 +48,8 @@ struct MeshOptions {
   MappingKind mapping = MappingKind::lattice;
   // The script's lattice, for mapping = sites (the cell columns are found from it and the atoms).
   const Lattice* lattice = nullptr;
+  // Steps between the cycle timeline's samples (mesh.timeline_every; 0: no timeline).
+  int timeline_every = 100;
 };
 
 class MeshBackend : public Backend {
@@ -139,6 +142,7 @@ class MeshBackend : public Backend {
   RebuildTrigger trigger_;
   PePasses passes_;
   CycleAccount account_;
+  CycleTimeline timeline_;  // the account over simulated time (report.json fabric.timeline)
   ForceResult result_;
 };
 

@@ -9,28 +9,6 @@
 namespace wmd::md::mesh {
 namespace {
 
-// Every counter of the cycle account under its own name (the audit's are a test switch's and not kept).
-template <class F>
-void for_each_counter(MeshCounters& c, F f) {
-  f("account.steps", c.steps);
-  f("account.forces", c.forces);
-  f("account.rebuilds", c.rebuilds);
-  f("account.step_rebuilds", c.step_rebuilds);
-  f("account.swaps", c.swaps);
-  f("account.remaps", c.remaps);
-  f("account.rebuild_checks", c.checks);
-  f("account.remap_cycles", c.remap_cycles);
-  f("account.sum_busiest_candidates", c.sum_candidates_max);
-  f("account.sum_busiest_in_cut", c.sum_in_cut_max);
-  f("account.sum_busiest_zbl", c.sum_zbl_max);
-  f("account.max_b", c.max_b);
-  f("account.style_reductions", c.style_reductions);
-  f("account.style_reduction_cycles", c.style_reduction_cycles);
-  f("account.rescan_steps", c.rescan_steps);
-  f("account.pe_rescans", c.pe_rescans);
-  f("account.guard_misses", c.guard_misses);
-}
-
 const char* const kPlaneFields[3] = {"lattice_planes.x", "lattice_planes.y", "lattice_planes.z"};
 
 // An axis's planes as [spacing, frame, period, centres...] ([0, 0, 0]: none found).
@@ -92,6 +70,7 @@ NamedArrays checkpoint_arrays(const MeshCheckpoint& c) {
   MeshCounters k = c.counters;
   for_each_counter(k, [&](const char* name, auto& v) { out[name] = {d(v)}; });
   for (int a = 0; a < 3; ++a) out[kPlaneFields[a]] = plane_array(c.planes.axis[a]);
+  if (!c.timeline.empty()) out["timeline"] = c.timeline;
   return out;
 }
 
@@ -142,6 +121,8 @@ void read_checkpoint(const NamedArrays& state, int precision, MeshCheckpoint& c)
   const auto sites = state.find("site_mapping");
   c.sites = sites != state.end() && sites->second.size() == 1 && sites->second[0] != 0;
   for_each_counter(c.counters, [&](const char* name, auto& v) { take(v, get(name, 1)[0]); });
+  const auto timeline = state.find("timeline");
+  if (timeline != state.end()) c.timeline = timeline->second;
 }
 
 }  // namespace wmd::md::mesh

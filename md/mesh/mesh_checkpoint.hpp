@@ -35,6 +35,8 @@ struct MeshCheckpoint {
   // rebuilds from there (the restart file's "wafermd_mapping_only" array).
   bool mapping_only = false;
   double box_lo[3] = {0, 0, 0}, box_hi[3] = {0, 0, 0};
+  // The cycle timeline's samples (CycleTimeline::state); absent from older checkpoints: it starts over.
+  std::vector<double> timeline;
 };
 
 /// The named arrays of `c` (layout version 2).

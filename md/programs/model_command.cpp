@@ -13,6 +13,7 @@
 #include "io/output_files.hpp"
 #include "io/yaml_input.hpp"
 #include "md/mesh/cycle_account.hpp"
+#include "md/mesh/cycle_timeline.hpp"
 #include "md/mesh/lattice_patches.hpp"
 #include "md/mesh/mapping.hpp"
 #include "md/programs/lockstep.hpp"
@@ -124,16 +125,7 @@ nlohmann::json model_input_in_step(const ModelOptions& opt, const Lockstep& step
   Simulation sim(quiet, settings, true, nullptr);
   sim.set_run_hook([&](const State& s, const potentials::EamTables& t, const NeighborSettings& nb) {
     if (!snap) {
-      fabric::TableShape shape;
-      shape.r_points = t.nr;
-      shape.rho_points = t.nrho;
-      shape.r_tables = t.nrhor + t.nz2r;
-      // The F(ρ̄) arrays the types use (LAMMPS adds an unused zero array).
-      std::vector<int> used;
-      for (int ty = 1; ty < static_cast<int>(t.type2frho.size()); ++ty)
-        if (std::find(used.begin(), used.end(), t.type2frho[ty]) == used.end())
-          used.push_back(t.type2frho[ty]);
-      shape.rho_tables = std::max<int>(1, static_cast<int>(used.size()));
+      const fabric::TableShape shape = mesh::table_shape(t);
       snap = Snapshot{s, t.cutmax, nb, shape, std::max(1, t.ntypes), sim.lattice};
     }
   });

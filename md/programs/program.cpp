@@ -320,6 +320,17 @@ int run_program(const RunOptions& opt) {
           report["steps_per_second"].get<double>(), f["wafer"].get<std::string>(),
           f["predicted_steps_per_second"].get<double>(), f["cycles_per_step"]["total"].get<double>(),
           f["window_b"].get<int>()));
+      if (f.contains("timeline") && f["timeline"]["steps"].get<int64_t>() > 0) {
+        // The run priced interval by interval (a cascade's phases differ from its average step).
+        const auto& t = f["timeline"];
+        log.line(fmt::format(
+            "Mesh timeline: {} steps in {} intervals of up to {} steps, predicted {:.4g} s on "
+            "the {} wafer ({} {}{})",
+            t["steps"].get<int64_t>(), t["intervals"].size(), t["every"].get<int>(),
+            t["predicted_seconds"].get<double>(), f["wafer"].get<std::string>(),
+            t["program"]["variant"].get<std::string>(), t["program"]["table_layout"].get<std::string>(),
+            t["program"]["fits"].get<bool>() ? "" : "; does not fit the PE's memory"));
+      }
     }
     log.flush();
     // The last agreement: a failure on one rank at the end (report.json) ends every rank alike.
