@@ -13,7 +13,8 @@ void validate_spec(const ScheduleSpec& s) {
   auto bad = [](const std::string& msg) { throw InputError("<schedule>", 0, msg); };
   if (s.grid.width < 1 || s.grid.height < 1) bad("the mesh needs at least 1x1 PEs");
   if (s.grid.width > 4096 || s.grid.height > 4096) bad("the mesh may be at most 4096 PEs on a side");
-  if (s.words < 1 || s.words > 4096) bad(fmt::format("payload words must be 1..4096, got {}", s.words));
+  if (s.words < 1 || s.words > kMaxPayloadWords)
+    bad(fmt::format("payload words must be 1..{}, got {}", kMaxPayloadWords, s.words));
   if (s.wrap && (s.grid.width < 3 || s.grid.height < 3))
     bad(fmt::format("a periodic (wrapped) {}x{} mesh needs at least 3 PEs per side", s.grid.width,
                     s.grid.height));

@@ -21,6 +21,9 @@ enum class ScheduleKind : std::uint8_t {
 /// Combining operation of a reduction (on fp32 words).
 enum class ReduceOp : std::uint8_t { Sum, Min, Max };
 
+/// The largest payload of one schedule, in 32-bit words per PE.
+constexpr int kMaxPayloadWords = 4096;
+
 /// Everything that defines a schedule; the cost model and the fast transport work from this alone.
 struct ScheduleSpec {
   ScheduleKind kind = ScheduleKind::WindowMulticast;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "base/error.hpp"
 #include "fabric/cost_model.hpp"
@@ -366,15 +367,23 @@ void MeshBackend::forces(State& s, bool eatom, bool tally) {
 
 void MeshBackend::charge(const MeshWork& work) {
   if (work.reductions <= 0 || map_.width == 0) return;
-  // Each reduction combines its share of the values, one 32-bit word each (the PEs' fp32).
-  const int words = std::max(1, (work.words + work.reductions - 1) / work.reductions);
+  // Each reduction combines its share of the values, one 32-bit word each (the PEs' fp32). A share beyond one
+  // schedule's payload (a compute that gathers every atom's values, counted as one sum) goes in several.
+  int64_t n = work.reductions;
+  int64_t words = std::max<int64_t>(1, (static_cast<int64_t>(work.words) + n - 1) / n);
+  if (words > fabric::kMaxPayloadWords) {
+    const int64_t pieces = (words + fabric::kMaxPayloadWords - 1) / fabric::kMaxPayloadWords;
+    n *= pieces;
+    words = (words + pieces - 1) / pieces;
+  }
   const fabric::ScheduleSpec spec{fabric::ScheduleKind::Reduction,
                                   fabric::Grid{map_.width, map_.height},
                                   1,
-                                  words,
+                                  static_cast<int>(words),
                                   map_.wrap,
                                   fabric::ReduceOp::Sum};
-  account_.style_reductions(work.reductions, static_cast<double>(fabric::model_schedule(spec, hw_).cycles));
+  account_.style_reductions(static_cast<int>(std::min<int64_t>(n, std::numeric_limits<int>::max())),
+                            static_cast<double>(fabric::model_schedule(spec, hw_).cycles));
 }
 
 StepWork MeshBackend::step_shape() const {

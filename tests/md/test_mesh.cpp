@@ -592,3 +592,30 @@ TEST(MeshBackend, FixReductionsAreChargedInTheCycleAccount) {
 }
 
 }  // namespace
+
+namespace {
+
+// A compute that gathers every atom's values crosses the fabric as several reductions when its share is beyond
+// one schedule's payload (4,096 words): priced, not refused (a 38,400-atom cascade's Wigner–Seitz count once
+// stopped the run there).
+TEST(MeshBackend, ALargeGatherIsChargedInPiecesOfOnePayload) {
+  md::State s = crystal(6, 0.02, 5);
+  s.ntypes = 1;
+  s.mass = {0.0, 63.55};
+  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
+  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
+  const potentials::EamTables t = eb.build();
+  md::NeighborSettings nb;
+  nb.skin = 1.0;
+  md::mesh::MeshBackend mesh(md::mesh::MeshOptions{});
+  mesh.setup(s, t, nb, false);
+  const int64_t before = mesh.counters().style_reductions;
+  const double cycles_before = mesh.counters().style_reduction_cycles;
+  mesh.charge(md::MeshWork{1, 4096});
+  const double one_payload = mesh.counters().style_reduction_cycles - cycles_before;
+  mesh.charge(md::MeshWork{2, 3 * 10000});  // 15,000 words each: 4 pieces of 3,750
+  EXPECT_EQ(mesh.counters().style_reductions - before, 1 + 2 * 4);
+  EXPECT_GT(mesh.counters().style_reduction_cycles - cycles_before, 4 * one_payload);
+}
+
+}  // namespace
