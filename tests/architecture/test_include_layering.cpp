@@ -63,6 +63,7 @@ const std::vector<std::pair<std::string, std::vector<Room>>>& room_tables() {
           {"md/mesh/window_scan", "window scan", 1},          // window scans and their audit
           {"md/mesh/pe_passes", "pe passes", 1},              // fp32 and fp64 force passes
           {"md/mesh/mesh_checkpoint", "checkpoint", 1},       // named checkpoint fields
+          {"md/mesh/cycle_timeline", "cycle timeline", 1},    // the account over simulated time
           // level 2: set-up, compute and validation, running the rooms in a step's order
           {"md/mesh/mesh_backend", "backend", 2},
       }},

@@ -2,10 +2,13 @@
 // simulated time without gaps, a knock-on atom's intervals priced above the quiet crystal's (its rebuilds and
 // remaps), long runs thinned with their span kept, and the setting's bounds.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "fabric/hardware.hpp"
@@ -159,6 +162,40 @@ TEST(CycleTimeline, SettingIsAStepCountAndZeroTurnsItOff) {
   const auto on = test::run_wafermd_in(dir, "run in.test --backend mesh --output on");
   ASSERT_EQ(on.status, 0) << on.err;
   EXPECT_NE(on.out.find("Mesh timeline: 200 steps in 2 intervals"), std::string::npos) << on.out;
+}
+
+// validation/cascade/wafer_cascade.py reads wall time against simulated time from a LAMMPS-style log: each
+// run's rows (its `cpu` restarts at every run, so a run continues from the loop times before it) and its end
+// from the `Loop time` line, at the halt value where fix halt ended it, else extrapolated with the last Dt.
+TEST(CycleTimeline, CascadeScriptReadsWallTimeAgainstSimulatedTime) {
+  const std::string dir = test::scratch_dir("timeline_wall_curve");
+  std::ofstream(dir + "/log.txt") << "Step Time Dt Temp CPU \n"
+                                     "       0            0        0.002   600   0 \n"
+                                     "     100          0.2        0.002   300   1.5 \n"
+                                     "Loop time of 3 on 2 procs for 200 steps with 9600 atoms\n\n"
+                                     "Step Time Temp c_dmin \n"
+                                     "     200          0.4   300   0.001 \n"
+                                     "Loop time of 0.5 on 2 procs for 0 steps with 9600 atoms\n"
+                                     "Step Time Dt Temp CPU \n"
+                                     "     200          0.4        0.002   300   0 \n"
+                                     "     300          0.5        0.0005  900   2 \n"
+                                     "Fix halt condition for fix-id stop met on step 310 with value 0.62\n"
+                                     "Loop time of 2.5 on 2 procs for 110 steps with 9600 atoms\n";
+  const std::string script = std::string(WAFERMD_SOURCE_DIR) + "/validation/cascade";
+  const std::string cmd =
+      "cd '" + dir + "' && /usr/bin/python3 -c \"import sys; sys.path.insert(0, '" + script +
+      "'); import wafer_cascade as w; print(w.wall_curve(open('log.txt').read()))\" > py.txt 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(dir + "/py.txt");
+  std::stringstream out;
+  out << in.rdbuf();
+  ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << out.str();
+  // Run 1: its rows, then its end at step 200 (0.2 + 100 · 0.002 ps) after 3 s; the run 0 adds 0.5 s; run 2
+  // continues from 3.5 s and ends at the halt value.
+  EXPECT_EQ(out.str(),
+            "[(0, 0.0, 0.0), (100, 0.2, 1.5), (200, 0.4, 3.0), (200, 0.4, 3.5), (300, 0.5, 5.5), (310, 0.62, "
+            "6.0)]\n")
+      << out.str();
 }
 
 }  // namespace

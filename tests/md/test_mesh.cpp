@@ -78,6 +78,25 @@ md::State crystal(int cells, double noise, unsigned seed) {
   return s;
 }
 
+// Cu_u3's tables and a 1 Å skin, for the tests that drive a MeshBackend directly.
+potentials::EamTables cu_tables() {
+  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
+  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
+  return eb.build();
+}
+md::NeighborSettings skin_1() {
+  md::NeighborSettings nb;
+  nb.skin = 1.0;
+  return nb;
+}
+// crystal() with Cu's mass.
+md::State cu_crystal(int cells, double noise, unsigned seed) {
+  md::State s = crystal(cells, noise, seed);
+  s.ntypes = 1;
+  s.mass = {0.0, 63.55};
+  return s;
+}
+
 // The mesh's PE passes are Kokkos kernels: this program's main initialises Kokkos before any test (ctest runs
 // each test in a process of its own), as wafermd's main does before any command.
 TEST(MeshKokkos, InitialisedBeforeAnyTest) {
@@ -163,14 +182,9 @@ TEST(MeshBackend, Fp64PrintsLammpsDigitsAndMatchesClusterPositions) {
 // Reference: every atom over all atoms within cutoff (nearest image), neighbours in ascending id, through the
 // shared per-atom kernels. The mesh backend in fp64 must agree bit for bit.
 TEST(MeshBackend, Fp64IsBitIdenticalToBruteForceAtomKernels) {
-  md::State s = crystal(6, 0.12, 7);
-  s.ntypes = 1;
-  s.mass = {0.0, 63.55};
-  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
-  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
-  const potentials::EamTables t = eb.build();
-  md::NeighborSettings nb;
-  nb.skin = 1.0;
+  md::State s = cu_crystal(6, 0.12, 7);
+  const potentials::EamTables t = cu_tables();
+  md::NeighborSettings nb = skin_1();
   md::mesh::MeshOptions opt;
   opt.fp64 = true;
   md::mesh::MeshBackend mesh(opt);
@@ -236,11 +250,8 @@ TEST(MeshBackend, KnockOnAtomRemapsWithoutLosingInteractions) {
       "100\n";
   io::RunSettings settings = mesh_settings("fp32");
   test::ScriptRun run(script, dir, settings);
-  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
-  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
-  const potentials::EamTables t = eb.build();
-  md::NeighborSettings nb;
-  nb.skin = 1.0;
+  const potentials::EamTables t = cu_tables();
+  const md::NeighborSettings nb = skin_1();
   int checks = 0;
   for (int chunk = 0; chunk < 6; ++chunk) {
     io::Command c;
@@ -328,14 +339,9 @@ TEST(MeshBackend, LocalTriggerMissesNoPairInACascade) {
 
 // The audit can fail: a list with a pair removed is caught.
 TEST(MeshBackend, ListAuditCatchesAMissingPair) {
-  md::State s = crystal(8, 0.05, 3);
-  s.ntypes = 1;
-  s.mass = {0.0, 63.55};
-  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
-  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
-  const potentials::EamTables t = eb.build();
-  md::NeighborSettings nb;
-  nb.skin = 1.0;
+  md::State s = cu_crystal(8, 0.05, 3);
+  const potentials::EamTables t = cu_tables();
+  md::NeighborSettings nb = skin_1();
   md::mesh::MeshBackend mesh(md::mesh::MeshOptions{});
   mesh.set_checks(false, true);
   mesh.setup(s, t, nb, false);
@@ -368,14 +374,9 @@ TEST(MeshBackend, ListAuditCatchesAMissingPair) {
 // own name, not a position in an array), and a layout-1 checkpoint (no version; the counters as an 11-value
 // array plus `style_reductions`, `zbl_pairs` and `local_trigger`) restores the same state.
 TEST(MeshBackend, CheckpointHasNamedFieldsAndReadsLayout1) {
-  md::State s = crystal(8, 0.05, 3);
-  s.ntypes = 1;
-  s.mass = {0.0, 63.55};
-  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
-  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
-  const potentials::EamTables t = eb.build();
-  md::NeighborSettings nb;
-  nb.skin = 1.0;
+  md::State s = cu_crystal(8, 0.05, 3);
+  const potentials::EamTables t = cu_tables();
+  md::NeighborSettings nb = skin_1();
   nb.delay = 0;
   md::mesh::MeshBackend mesh(md::mesh::MeshOptions{});
   mesh.force_trigger(true);  // the local criterion: its rescans and flags are part of the state
@@ -595,18 +596,13 @@ TEST(MeshBackend, FixReductionsAreChargedInTheCycleAccount) {
 
 namespace {
 
-// A compute that gathers every atom's values crosses the fabric as several reductions when its share is beyond
-// one schedule's payload (4,096 words): priced, not refused (a 38,400-atom cascade's Wigner–Seitz count once
-// stopped the run there).
+// A compute that gathers every atom's values crosses the fabric as several reductions when its share is
+// beyond one schedule's payload (4,096 words): priced, not refused (a 38,400-atom cascade's Wigner–Seitz
+// count once stopped the run there).
 TEST(MeshBackend, ALargeGatherIsChargedInPiecesOfOnePayload) {
-  md::State s = crystal(6, 0.02, 5);
-  s.ntypes = 1;
-  s.mass = {0.0, 63.55};
-  potentials::EamBuilder eb(potentials::EamStyle::funcfl, 1);
-  eb.add_funcfl(1, 1, 1, 1, kPot, SourcePos{"<test>", 0});
-  const potentials::EamTables t = eb.build();
-  md::NeighborSettings nb;
-  nb.skin = 1.0;
+  md::State s = cu_crystal(6, 0.02, 5);
+  const potentials::EamTables t = cu_tables();
+  md::NeighborSettings nb = skin_1();
   md::mesh::MeshBackend mesh(md::mesh::MeshOptions{});
   mesh.setup(s, t, nb, false);
   const int64_t before = mesh.counters().style_reductions;

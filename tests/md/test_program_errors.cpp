@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <tuple>
 
 #include "io/checkpoint.hpp"
 #include "io/text_file.hpp"
@@ -231,6 +233,25 @@ TEST(Program, LostWritesToLogAndThermoFilesFailTheRun) {
     EXPECT_EQ(r.status, 3) << name << ": " << r.err;
     EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  }
+}
+
+// The same for report.json (written atomically: its temporary file is on the full device) and an H5MD
+// trajectory: exit 3 naming the file, one line.
+TEST(Program, LostWritesToReportAndTrajectoryFailTheRun) {
+  for (const auto& [name, link, extra] :
+       {std::tuple{"report.json", "report.json.tmp", ""},
+        std::tuple{"trajectory.h5", "trajectory.h5", " --set output.trajectory.every=5"}}) {
+    const std::string dir = wmd::test::scratch_dir(std::string("full_") + link);
+    fs::create_directories(dir + "/out");
+    fs::remove(dir + "/out/" + link);
+    fs::create_symlink("/dev/full", dir + "/out/" + link);
+    std::ofstream(dir + "/in.a") << kHead << "fix 1 all nve\nthermo 5\nrun 20\n";
+    const Result r = run_wafermd_in(dir, std::string("run in.a --output out") + extra);
+    EXPECT_EQ(r.status, 3) << name << ": " << r.err;
+    EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+    EXPECT_EQ(fs::status("/dev/full").type(), fs::file_type::character);
   }
 }
 
