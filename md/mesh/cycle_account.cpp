@@ -139,17 +139,22 @@ nlohmann::json cycles_json(const StepCycles& c) {
             {"other", c.compute_other}}}};
 }
 
+StepWork average_work(StepWork w, const MeshCounters& from, const MeshCounters& to) {
+  const double forces = std::max(1.0, static_cast<double>(to.forces - from.forces));
+  w.candidates = (to.sum_candidates_max - from.sum_candidates_max) / forces;
+  w.in_cut = (to.sum_in_cut_max - from.sum_in_cut_max) / forces;
+  w.zbl_pairs = (to.sum_zbl_max - from.sum_zbl_max) / forces;
+  const int64_t counted = to.steps - from.steps;
+  const double steps = std::max(1.0, static_cast<double>(counted));
+  w.rebuild_interval = steps / std::max(1.0, static_cast<double>(to.step_rebuilds - from.step_rebuilds));
+  w.checks_per_step = counted > 0 ? static_cast<double>(to.checks - from.checks) / steps : 1.0;
+  w.remap_cycles_per_step = (to.remap_cycles - from.remap_cycles) / steps;
+  w.style_reduction_cycles_per_step = (to.style_reduction_cycles - from.style_reduction_cycles) / steps;
+  return w;
+}
+
 StepCycles CycleAccount::step_cycles(StepWork w, const fabric::HardwareSpec& hw) const {
-  const double forces = std::max<double>(1.0, static_cast<double>(c_.forces));
-  w.candidates = c_.sum_candidates_max / forces;
-  w.in_cut = c_.sum_in_cut_max / forces;
-  w.zbl_pairs = c_.sum_zbl_max / forces;
-  const double steps = std::max<double>(1.0, static_cast<double>(c_.steps));
-  w.rebuild_interval = steps / std::max<double>(1.0, static_cast<double>(c_.step_rebuilds));
-  w.checks_per_step = c_.steps > 0 ? static_cast<double>(c_.checks) / steps : 1.0;
-  w.remap_cycles_per_step = c_.remap_cycles / steps;
-  w.style_reduction_cycles_per_step = c_.style_reduction_cycles / steps;
-  return account_step(w, hw);
+  return account_step(average_work(w, MeshCounters{}, c_), hw);
 }
 
 nlohmann::json CycleAccount::report(const StepWork& shape, const fabric::HardwareSpec& hw) const {

@@ -101,6 +101,11 @@ inline void for_each_counter(MeshCounters& c, F f) {
   f("account.guard_misses", c.guard_misses);
 }
 
+/// `shape` with the average step between two counter snapshots (from → to): the busiest PE's counts per force
+/// pass, the rebuild interval, votes, remap and style-reduction cycles per step. With no step between them:
+/// no rebuild and one vote per step, as LAMMPS's `check yes`.
+StepWork average_work(StepWork shape, const MeshCounters& from, const MeshCounters& to);
+
 /// The one place the mesh backend's parts report their events to: counters over the backend's life
 /// (checkpointed), and the run's neighbour statistics and phase times (LAMMPS's end-of-run summary). Every
 /// count is the same on every rank (the events are global decisions, or summed before they are reported).

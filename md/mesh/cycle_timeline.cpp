@@ -90,21 +90,6 @@ bool CycleTimeline::set_state(const std::vector<double>& v) {
 
 namespace {
 
-// One interval's average step: its own counts, window and upkeep (as CycleAccount::step_cycles over a life).
-StepWork interval_work(StepWork w, const MeshCounters& a, const MeshCounters& z, int b) {
-  const double steps = static_cast<double>(z.steps - a.steps);
-  const double forces = std::max(1.0, static_cast<double>(z.forces - a.forces));
-  w.b = b;
-  w.candidates = (z.sum_candidates_max - a.sum_candidates_max) / forces;
-  w.in_cut = (z.sum_in_cut_max - a.sum_in_cut_max) / forces;
-  w.zbl_pairs = (z.sum_zbl_max - a.sum_zbl_max) / forces;
-  w.rebuild_interval = steps / std::max(1.0, static_cast<double>(z.step_rebuilds - a.step_rebuilds));
-  w.checks_per_step = static_cast<double>(z.checks - a.checks) / steps;
-  w.remap_cycles_per_step = (z.remap_cycles - a.remap_cycles) / steps;
-  w.style_reduction_cycles_per_step = (z.style_reduction_cycles - a.style_reduction_cycles) / steps;
-  return w;
-}
-
 struct Program {
   bool keep_distances;
   fabric::TableLayout layout;
@@ -136,7 +121,8 @@ nlohmann::json CycleTimeline::report(const StepWork& shape, const fabric::Hardwa
   std::vector<char> fits(np, 1);
   std::vector<double> bytes(np, 0.0);
   auto work_of = [&](const Interval& x, const Program& p) {
-    StepWork w = interval_work(shape, x.from->c, x.to.c, std::max(x.from->b, x.to.b));
+    StepWork w = average_work(shape, x.from->c, x.to.c);
+    w.b = std::max(x.from->b, x.to.b);
     w.keep_distances = p.keep_distances;
     w.table_layout = p.layout;
     return w;
