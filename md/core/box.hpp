@@ -1,4 +1,8 @@
-// Orthogonal simulation box with per-direction boundary styles (LAMMPS p, f, s, m).
+// The simulation box with per-direction boundary styles (LAMMPS p, f, s, m): orthogonal, or LAMMPS's triclinic
+// parallelepiped (tilt factors xy xz yz; edge vectors a = (lx,0,0), b = (xy,ly,0), c = (xz,yz,lz) from lo).
+// Fractional (lamda) coordinates, images and minimum images follow LAMMPS's Domain arithmetic term by term,
+// so that a triclinic run rounds as LAMMPS's does; on an orthogonal box the same formulas give the
+// orthogonal bits (the tilt terms add exact zeros).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -22,16 +26,98 @@ struct Box {
   // fix deform's rates of change (LAMMPS's domain->h_rate of the lengths and h_ratelo of the lower faces,
   // Å/ps), set at each run's init; compute temp/deform reads them. With `remap v` the fix's group is
   // vremap_group (LAMMPS's deform_vremap, deform_groupbit); 0: none.
-  double h_rate[3] = {0.0, 0.0, 0.0};
+  // h_rate[3..5]: the tilts' rates, LAMMPS's order yz, xz, xy.
+  double h_rate[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   double h_ratelo[3] = {0.0, 0.0, 0.0};
   uint32_t vremap_group = 0;
+  // Tilt factors (Å): zero, and refused by the commands that change them, unless `triclinic`.
+  double xy = 0.0, xz = 0.0, yz = 0.0;
+  bool triclinic = false;
 
   /// Edge length in direction d.
   double prd(int d) const { return hi[d] - lo[d]; }
   /// True when direction d is periodic.
   bool periodic(int d) const { return face[d][0] == Face::periodic; }
-  /// Box volume in Å³.
+  /// Box volume in Å³ (the tilts leave it lx·ly·lz).
   double volume() const { return prd(0) * prd(1) * prd(2); }
+
+  /// LAMMPS's h_inv[0..5] (Voigt order xx yy zz yz xz xy) of the current box.
+  void h_inv(double hi6[6]) const {
+    const double h0 = prd(0), h1 = prd(1), h2 = prd(2);
+    hi6[0] = 1.0 / h0, hi6[1] = 1.0 / h1, hi6[2] = 1.0 / h2;
+    hi6[3] = -yz / (h1 * h2);
+    hi6[4] = (yz * xy - h1 * xz) / (h0 * h1 * h2);
+    hi6[5] = -xy / (h0 * h1);
+  }
+  /// Cartesian point → fractional coordinates (LAMMPS's Domain::x2lamda).
+  void to_lamda(const double x[3], double l[3]) const {
+    double hv[6];
+    h_inv(hv);
+    const double d0 = x[0] - lo[0], d1 = x[1] - lo[1], d2 = x[2] - lo[2];
+    l[0] = hv[0] * d0 + hv[5] * d1 + hv[4] * d2;
+    l[1] = hv[1] * d1 + hv[3] * d2;
+    l[2] = hv[2] * d2;
+  }
+  /// Fractional → Cartesian (LAMMPS's Domain::lamda2x); x may alias l.
+  void from_lamda(const double l[3], double x[3]) const {
+    const double l0 = l[0], l1 = l[1], l2 = l[2];
+    x[0] = prd(0) * l0 + xy * l1 + xz * l2 + lo[0];
+    x[1] = prd(1) * l1 + yz * l2 + lo[1];
+    x[2] = prd(2) * l2 + lo[2];
+  }
+  /// The point x moved by image (ix, iy, iz): its unwrapped position (LAMMPS's Domain::unmap).
+  void unwrap(const double x[3], int ix, int iy, int iz, double u[3]) const {
+    u[0] = x[0] + prd(0) * ix + xy * iy + xz * iz;
+    u[1] = x[1] + prd(1) * iy + yz * iz;
+    u[2] = x[2] + prd(2) * iz;
+  }
+  /// The displacement of a periodic image shifted by k box vectors along d (d = 0: a, 1: b, 2: c).
+  void edge(int d, double k, double out[3]) const {
+    out[0] = d == 0 ? k * prd(0) : d == 1 ? k * xy : k * xz;
+    out[1] = d == 0 ? 0.0 : d == 1 ? k * prd(1) : k * yz;
+    out[2] = d == 2 ? k * prd(2) : 0.0;
+  }
+  /// Lower and upper corners of the box's bounding box (LAMMPS's boxlo_bound, boxhi_bound).
+  double bound_lo(int d) const {
+    if (d == 0) return std::fmin(std::fmin(lo[0], lo[0] + xy), std::fmin(lo[0], lo[0] + xy) + xz);
+    return d == 1 ? std::fmin(lo[1], lo[1] + yz) : lo[2];
+  }
+  double bound_hi(int d) const {
+    if (d == 0) return std::fmax(std::fmax(hi[0], hi[0] + xy), std::fmax(hi[0], hi[0] + xy) + xz);
+    return d == 1 ? std::fmax(hi[1], hi[1] + yz) : hi[2];
+  }
+  /// Shortest periodic image of a separation vector (LAMMPS's Domain::minimum_image: z, then y, then x,
+  /// each bringing the tilt terms along).
+  void minimum_image(double& dx, double& dy, double& dz) const {
+    if (periodic(2)) {
+      const double L = prd(2);
+      while (std::fabs(dz) > 0.5 * L) {
+        const double s = dz < 0.0 ? 1.0 : -1.0;
+        dz += s * L, dy += s * yz, dx += s * xz;
+      }
+    }
+    if (periodic(1)) {
+      const double L = prd(1);
+      while (std::fabs(dy) > 0.5 * L) {
+        const double s = dy < 0.0 ? 1.0 : -1.0;
+        dy += s * L, dx += s * xy;
+      }
+    }
+    if (periodic(0)) {
+      const double L = prd(0);
+      while (std::fabs(dx) > 0.5 * L) dx += dx < 0.0 ? L : -L;
+    }
+  }
+  /// Distance between the planes of constant fractional coordinate d one unit apart (LAMMPS's 1/length of
+  /// h_inv's row d): a cutoff c spans c / plane_spacing(d) in lamda along d.
+  double plane_spacing(int d) const {
+    double hv[6];
+    h_inv(hv);
+    const double len = d == 0   ? std::sqrt(hv[0] * hv[0] + hv[5] * hv[5] + hv[4] * hv[4])
+                       : d == 1 ? std::sqrt(hv[1] * hv[1] + hv[3] * hv[3])
+                                : hv[2];
+    return 1.0 / len;
+  }
 };
 
 /// Largest |coordinate| of a box face. Beyond it a box's lengths, volume and pressure lose all meaning (a
