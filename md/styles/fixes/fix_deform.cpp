@@ -39,26 +39,6 @@ double tilt_of(const Box& b, int i) {
   return i == kYz ? b.yz : i == kXz ? b.xz : b.xy;
 }
 
-// LAMMPS's Domain::remap(x, image) on a triclinic box: into fractional coordinates, each periodic direction
-// wrapped into [0, 1) one period at a time (the image count following), back to Cartesian. Box has no such
-// helper yet; an atom more than kMaxRemapWidths periods out has a motion that is not finite.
-void remap_triclinic(const Box& b, double& x, double& y, double& z, int& ix, int& iy, int& iz) {
-  double p[3] = {x, y, z}, l[3];
-  b.to_lamda(p, l);
-  int* image[3] = {&ix, &iy, &iz};
-  for (int d = 0; d < 3; ++d) {
-    if (!b.periodic(d)) continue;
-    if (!(std::fabs(l[d]) <= kMaxRemapWidths))
-      throw RunError("fix deform: an atom lies " + std::to_string(l[d]) + " box periods along " +
-                     std::string(1, "xyz"[d]) + " at the flip: its motion is not finite (diverged)");
-    while (l[d] < 0.0) l[d] += 1.0, --*image[d];
-    while (l[d] >= 1.0) l[d] -= 1.0, ++*image[d];
-    l[d] = std::fmax(l[d], 0.0);
-  }
-  b.from_lamda(l, p);
-  x = p[0], y = p[1], z = p[2];
-}
-
 class FixDeform : public Fix {
  public:
   enum class Style { none, final_, delta, scale, vel, erate, trate, wiggle, variable, volume };
@@ -188,10 +168,16 @@ class FixDeform : public Fix {
       // Domain::image_flip: B' = B + m·A, C' = C + p·B + n·A keep x + a·A + b·B + c·C.
       a.iy[k] -= flip_yz_ * a.iz[k];
       a.ix[k] -= flip_xy_ * a.iy[k] + flip_xz_ * a.iz[k];
-      remap_triclinic(b, a.x[k], a.y[k], a.z[k], a.ix[k], a.iy[k], a.iz[k]);
-      // LAMMPS migrates the atoms in fractional coordinates (x2lamda, irregular, lamda2x): their bits pass
-      // through that round trip too.
+      // Domain::remap into the flipped box (the atoms lie within a period of it), then LAMMPS's migration in
+      // fractional coordinates (x2lamda, irregular, lamda2x), whose round trip the bits pass through too.
       double p[3] = {a.x[k], a.y[k], a.z[k]}, l[3];
+      for (int d = 0; d < 3; ++d)
+        if (!(point_widths_outside(b, p, d) <= kMaxRemapWidths))
+          throw RunError("fix deform " + id_ + ": atom " + std::to_string(a.id[k]) +
+                         " lies far outside the box at the flip: its motion is not finite (diverged)");
+      int image[3] = {a.ix[k], a.iy[k], a.iz[k]};
+      remap_point(b, p, image);
+      a.ix[k] = image[0], a.iy[k] = image[1], a.iz[k] = image[2];
       b.to_lamda(p, l);
       b.from_lamda(l, p);
       a.x[k] = p[0], a.y[k] = p[1], a.z[k] = p[2];
