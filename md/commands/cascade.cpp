@@ -51,6 +51,9 @@ void cmd_cascade(Simulation& sim, const io::Command& c) {
   if ((id < 0) == !near) a.fail("cascade needs exactly one of 'id N' or 'near X Y Z'");
   if (energy <= 0) a.fail("cascade needs 'energy E' (eV)");
   if (!have_dir) a.fail("cascade needs 'direction DX DY DZ' or 'random SEED'");
+  // The PKA set-up, its thermostatted border slabs and the Wigner–Seitz analysis work on orthogonal boxes.
+  if (sim.state.box.triclinic)
+    a.fail("cascade needs an orthogonal box (its border slabs and defect analysis are not built for tilts)");
   for (int d = 0; d < 3; ++d) {
     if (border > 0 && 2.0 * border >= sim.state.box.prd(d))
       a.fail("the border slab is thicker than half the box");

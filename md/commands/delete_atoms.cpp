@@ -3,6 +3,7 @@
 // one-rank LAMMPS makes them (md/core/lammps_order.hpp), whatever the rank count.
 #include <fmt/format.h>
 
+#include "md/core/boundaries.hpp"
 #include "md/core/lammps_order.hpp"
 #include "md/core/point_grid.hpp"
 #include "md/core/random_mars.hpp"
@@ -14,6 +15,12 @@ namespace {
 
 /// LAMMPS's Domain::pbc() on this rank's atoms: one wrap per periodic direction, image flags updated.
 void wrap_atoms(const Box& box, Atoms& at) {
+  if (box.triclinic) {  // x2lamda, pbc, lamda2x
+    atoms_to_lamda(box, at);
+    wrap_fractional(box, at, 0);
+    atoms_from_lamda(box, at);
+    return;
+  }
   std::vector<double>* pos[3] = {&at.x, &at.y, &at.z};
   std::vector<int>* img[3] = {&at.ix, &at.iy, &at.iz};
   for (size_t i = 0; i < at.size(); ++i)

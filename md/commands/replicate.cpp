@@ -47,16 +47,24 @@ void cmd_replicate(Simulation& sim, const io::Command& c) {
   std::sort(by_order.begin(), by_order.end(), [&old](int p, int q) { return old.order[p] < old.order[q]; });
 
   double prd[3];
+  const Box old_box = box;
   for (int d = 0; d < 3; ++d) {
     prd[d] = box.prd(d);
     box.hi[d] = box.lo[d] + n[d] * prd[d];
     box.min_lo[d] = box.lo[d], box.min_hi[d] = box.hi[d];
   }
+  // A triclinic box: the tilts grow with the copies along the second direction (LAMMPS's xy·ny, xz·nz,
+  // yz·nz), copies are placed by the old edge vectors and judged in fractional coordinates.
+  const bool tri = box.triclinic;
+  box.xy *= n[1], box.xz *= n[2], box.yz *= n[2];
+  const std::string bad = triclinic_box_problem(box);
+  if (!bad.empty()) a.fail("replicate: " + bad);
   // LAMMPS admits copies within a millionth of the box beyond the periodic faces (round-off).
   double sublo[3], subhi[3];
   for (int d = 0; d < 3; ++d) {
-    sublo[d] = box.lo[d], subhi[d] = box.hi[d];
-    if (box.periodic(d)) sublo[d] -= box.prd(d) * 1.0e-6, subhi[d] += box.prd(d) * 1.0e-6;
+    sublo[d] = tri ? 0.0 : box.lo[d], subhi[d] = tri ? 1.0 : box.hi[d];
+    const double eps = tri ? 1.0e-6 : box.prd(d) * 1.0e-6;
+    if (box.periodic(d)) sublo[d] -= eps, subhi[d] += eps;
   }
   sim.set_decomposition(c);
   Atoms fresh;
@@ -73,6 +81,30 @@ void cmd_replicate(Simulation& sim, const io::Command& c) {
         for (int k : by_order) {
           double x[3];
           int image[3] = {0, 0, 0};
+          if (tri) {
+            // Domain::unmap in place (x += h·image), the copy's shift, then Domain::remap.
+            const int im[3] = {old.ix[k], old.iy[k], old.iz[k]};
+            const Box& o = old_box;
+            x[0] = old.x[k] + (o.prd(0) * im[0] + o.xy * im[1] + o.xz * im[2]);
+            x[1] = old.y[k] + (o.prd(1) * im[1] + o.yz * im[2]);
+            x[2] = old.z[k] + o.prd(2) * im[2];
+            x[0] = x[0] + ix * prd[0] + iy * o.xy + iz * o.xz;
+            x[1] = x[1] + iy * prd[1] + iz * o.yz;
+            x[2] = x[2] + iz * prd[2];
+            remap_point(box, x, image);
+            double l[3];
+            box.to_lamda(x, l);
+            if (l[0] < sublo[0] || l[0] >= subhi[0] || l[1] < sublo[1] || l[1] >= subhi[1] ||
+                l[2] < sublo[2] || l[2] >= subhi[2])
+              continue;
+            ++created;
+            if (!sim.decomp.owns(box, x[0], x[1], x[2])) continue;
+            fresh.add(old.id[k] + offset, old.type[k], x[0], x[1], x[2], rep_index * nold + old.order[k]);
+            fresh.vx.back() = old.vx[k], fresh.vy.back() = old.vy[k], fresh.vz.back() = old.vz[k];
+            fresh.ix.back() = image[0], fresh.iy.back() = image[1], fresh.iz.back() = image[2];
+            fresh.mask.back() = old.mask[k];
+            continue;
+          }
           for (int d = 0; d < 3; ++d) {
             // Domain::unmap, the shift, then Domain::remap (while loops and the lower clamp).
             x[d] = (*pos_old[d])[k] + (*img_old[d])[k] * prd[d];

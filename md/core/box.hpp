@@ -104,6 +104,17 @@ struct Box {
     if (d == 0) return std::fmax(std::fmax(hi[0], hi[0] + xy), std::fmax(hi[0], hi[0] + xy) + xz);
     return d == 1 ? std::fmax(hi[1], hi[1] + yz) : hi[2];
   }
+  /// The bounding box of the box's eight corners, each from its fractional coordinates (LAMMPS's
+  /// Domain::bbox of the unit cube: the bits of boxlo_bound/boxhi_bound up to the corners' rounding).
+  void corner_bounds(double blo[3], double bhi[3]) const {
+    for (int d = 0; d < 3; ++d) blo[d] = 1.0e20, bhi[d] = -1.0e20;
+    for (int k = 0; k < 8; ++k) {
+      const double l[3] = {(k & 1) ? 1.0 : 0.0, (k & 2) ? 1.0 : 0.0, (k & 4) ? 1.0 : 0.0};
+      double x[3];
+      from_lamda(l, x);
+      for (int d = 0; d < 3; ++d) blo[d] = std::fmin(blo[d], x[d]), bhi[d] = std::fmax(bhi[d], x[d]);
+    }
+  }
   /// Shortest periodic image of a separation vector (LAMMPS's Domain::minimum_image: z, then y, then x,
   /// each bringing the tilt terms along).
   void minimum_image(double& dx, double& dy, double& dz) const {

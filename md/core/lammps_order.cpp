@@ -92,12 +92,18 @@ void sort_in_lammps_order(const Comm& comm, const Box& box, Atoms& a, AtomSortSe
   const double binsize = sort.binsize > 0.0 ? sort.binsize : 0.5 * cutneigh;
   if (!(binsize > 0.0)) return;
   const double bininv = 1.0 / binsize;
+  // A triclinic box: LAMMPS sorts while its atoms are in fractional coordinates, yet sizes the bins from the
+  // box's bounding box in box units — the bins of (λ − bboxlo)·inv are LAMMPS's, however few that makes.
+  const bool tri = box.triclinic;
+  double blo[3], bhi[3];
+  for (int d = 0; d < 3; ++d) blo[d] = box.lo[d], bhi[d] = box.hi[d];
+  if (tri) box.corner_bounds(blo, bhi);
   int nbin[3];
   double inv[3];
   for (int d = 0; d < 3; ++d) {
-    nbin[d] = static_cast<int>(box.prd(d) * bininv);
+    nbin[d] = static_cast<int>((bhi[d] - blo[d]) * bininv);
     if (nbin[d] == 0) nbin[d] = 1;
-    inv[d] = nbin[d] / box.prd(d);
+    inv[d] = nbin[d] / (bhi[d] - blo[d]);
   }
   if (static_cast<int64_t>(nbin[0]) * nbin[1] * nbin[2] == 1) return;
   normalize_orders(comm, a);
@@ -106,13 +112,16 @@ void sort_in_lammps_order(const Comm& comm, const Box& box, Atoms& a, AtomSortSe
   const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   for (size_t i = 0; i < a.size(); ++i) {
     int c[3];
+    double p[3] = {pos[0][i], pos[1][i], pos[2][i]};
+    if (tri) box.to_lamda(p, p);
     for (int d = 0; d < 3; ++d) {
-      double x = pos[d][i];
+      double x = p[d];
+      const double lo = tri ? 0.0 : box.lo[d], hi = tri ? 1.0 : box.hi[d], L = tri ? 1.0 : box.prd(d);
       if (box.periodic(d)) {
-        if (x < box.lo[d]) x += box.prd(d);
-        if (x >= box.hi[d]) x = std::max(x - box.prd(d), box.lo[d]);
+        if (x < lo) x += L;
+        if (x >= hi) x = std::max(x - L, lo);
       }
-      c[d] = static_cast<int>((x - box.lo[d]) * inv[d]);
+      c[d] = static_cast<int>((x - blo[d]) * inv[d]);
       c[d] = std::min(std::max(c[d], 0), nbin[d] - 1);
     }
     key[i] = {(static_cast<int64_t>(c[2]) * nbin[1] + c[1]) * nbin[0] + c[0], a.order[i]};

@@ -161,16 +161,7 @@ int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int
   // A triclinic box: the bounding box of its eight corners (LAMMPS's Domain::bbox of the lamda cube).
   double bboxlo[3], bboxhi[3];
   for (int d = 0; d < 3; ++d) bboxlo[d] = s.box.lo[d], bboxhi[d] = s.box.hi[d];
-  if (s.box.triclinic) {
-    for (int d = 0; d < 3; ++d) bboxlo[d] = 1.0e20, bboxhi[d] = -1.0e20;
-    for (int k = 0; k < 8; ++k) {
-      const double l[3] = {(k & 1) ? 1.0 : 0.0, (k & 2) ? 1.0 : 0.0, (k & 4) ? 1.0 : 0.0};
-      double x[3];
-      s.box.from_lamda(l, x);
-      for (int d = 0; d < 3; ++d)
-        bboxlo[d] = std::min(bboxlo[d], x[d]), bboxhi[d] = std::max(bboxhi[d], x[d]);
-    }
-  }
+  if (s.box.triclinic) s.box.corner_bounds(bboxlo, bboxhi);
   double rlo[3], rhi[3];
   if (region && region->extent(rlo, rhi)) {
     for (int d = 0; d < 3; ++d) {

@@ -58,6 +58,14 @@ def dump_steps(path):
     return [int(lines[i + 1]) for i, ln in enumerate(lines[:-1]) if ln.startswith("ITEM: TIMESTEP")]
 
 
+def dump_boxes(path):
+    """Every frame's box header: the ITEM: BOX BOUNDS line (with `xy xz yz` on a triclinic box) and its
+    numbers."""
+    lines = open(path).read().splitlines()
+    return [(ln, [float(x) for r in lines[i + 1:i + 4] for x in r.split()])
+            for i, ln in enumerate(lines) if ln.startswith("ITEM: BOX BOUNDS")]
+
+
 def dump_values(path):
     """The numbers of every atom line of a dump file (all frames, in order)."""
     rows, atoms = [], False
@@ -415,6 +423,13 @@ def main():
             if steps != ref_steps:
                 print("FAIL: %d ranks: the dump's frames are at steps %s, lmp's at %s" % (ranks, steps, ref_steps))
                 return 1
+            for (head, nums), (ref_head, ref_nums) in zip(dump_boxes(os.path.join(d, dump_name + ".dump")),
+                                                          dump_boxes(dump_ref)):
+                if head != ref_head or len(nums) != len(ref_nums) or any(
+                        abs(u - v) > tol * max(1.0, abs(v)) for u, v in zip(nums, ref_nums)):
+                    print("FAIL: %d ranks: the dump's box header '%s' %s, lmp's '%s' %s"
+                          % (ranks, head, nums, ref_head, ref_nums))
+                    return 1
             a, b = dump_values(os.path.join(d, dump_name + ".dump")), dump_values(dump_ref)
             if len(a) != len(b):
                 print("FAIL: %d ranks: the dump has %d atom lines, lmp's %d" % (ranks, len(a), len(b)))
