@@ -153,6 +153,29 @@ TEST(FixState, NoseHooverChainSavesAndRestores) {
   EXPECT_EQ(saved, again);
 }
 
+// LAMMPS's FixNH checks of the barostat's keywords, with its messages: tilt control needs a triclinic box,
+// coupled dimensions share one target, a tilt is controlled or scaled, not both.
+TEST(FixInput, BarostatKeywordsAreCheckedAsLammps) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fix 1 all npt temp 300 300 0.1 tri 0 0 1\n",
+       "Can not specify Pxy/Pxz/Pyz in fix npt with non-triclinic box"},
+      {"fix 1 all nph xy 0 0 1\n", "Can not specify Pxy/Pxz/Pyz in fix nph with non-triclinic box"},
+      {"fix 1 all npt temp 300 300 0.1 x 0 0 1 y 5 5 1 couple xy\n", "coupled dimensions need one target"},
+      {"fix 1 all npt temp 300 300 0.1 x 0 0 1 couple xz\n", "a coupled dimension is not barostatted"},
+      {"fix 1 all npt temp 300 300 0.1 tri 0 0 1 scalexy yes\n", "both xy dynamics and xy scaling"},
+      {"fix 1 all nph iso 0 0 1 dilate nosuchgroup\n", "dilate group ID nosuchgroup does not exist"},
+      {"fix 1 all nvt temp 300 300 0.1 tri 0 0 1\n", "takes no pressure keyword"},
+  };
+  for (const auto& [bad, needle] : cases) {
+    try {
+      wmd::test::ScriptRun(std::string(kCu) + bad, wmd::test::scratch_dir("bad_baro"), true);
+      ADD_FAILURE() << "no error for: " << bad;
+    } catch (const wmd::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(FixInput, BadFixesAreInputErrors) {
   for (const char* bad :
        {"fix 1 all nvt\n", "fix 1 all langevin 300 300 0 5\n", "fix 1 all bogus\n",
