@@ -153,6 +153,31 @@ TEST(FixState, NoseHooverChainSavesAndRestores) {
   EXPECT_EQ(saved, again);
 }
 
+// fix npt's checkpoint state: the barostat's six ω̇ (LAMMPS's restart list) and, for a deviatoric target,
+// its reference volume and inverse box h0_inv, which a restart cannot recompute from the current box.
+TEST(FixState, DeviatoricBarostatSavesItsReferenceBox) {
+  wmd::test::ScriptRun run(
+      std::string(kCu) +
+          "fix 1 all npt temp 300 300 0.1 x 0 0 0.5 y 0 0 0.5 z 3000 3000 0.5 couple xy\n"
+          "run 10\n",
+      wmd::test::scratch_dir("nh_dev_state"));
+  wmd::md::FixStateMap saved;
+  wmd::md::Fix& fix = *run.sim->fixes.front();
+  fix.save_state(saved);
+  ASSERT_EQ(saved.count("omega_dot"), 1u);
+  ASSERT_EQ(saved["omega_dot"].size(), 6u);
+  EXPECT_NE(saved["omega_dot"][2], 0.0);
+  ASSERT_EQ(saved.count("h0_inv"), 1u);
+  // the first run's box (create_box's 4 lattice cells), not the current one
+  EXPECT_EQ(saved["h0_inv"][0], 1.0 / (4 * 3.615));
+  EXPECT_EQ(saved["vol0"][0], (4 * 3.615) * (4 * 3.615) * (4 * 3.615));
+  EXPECT_NE(run.state().box.prd(0), 4 * 3.615);
+  wmd::md::FixStateMap again;
+  fix.restore_state(saved);
+  fix.save_state(again);
+  EXPECT_EQ(saved, again);
+}
+
 // LAMMPS's FixNH checks of the barostat's keywords, with its messages: tilt control needs a triclinic box,
 // coupled dimensions share one target, a tilt is controlled or scaled, not both.
 TEST(FixInput, BarostatKeywordsAreCheckedAsLammps) {
