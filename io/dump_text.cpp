@@ -30,10 +30,14 @@ std::string item_frame_text(const DumpFrame& f, const DumpFormats& fm, const std
   const std::string sep = local ? " " : "";  // dump local ends each column name and value with a space
   std::ostringstream out;
   out << "ITEM: TIMESTEP\n" << f.step << "\nITEM: NUMBER OF " << entries << "\n" << natoms << "\n";
-  out << "ITEM: BOX BOUNDS " << f.boundary[0] << " " << f.boundary[1] << " " << f.boundary[2] << "\n";
+  out << "ITEM: BOX BOUNDS " << (f.triclinic ? "xy xz yz " : "") << f.boundary[0] << " " << f.boundary[1]
+      << " " << f.boundary[2] << "\n";
   char buf[128];
   for (int d = 0; d < 3; ++d) {
-    std::snprintf(buf, sizeof buf, "%-1.16e %-1.16e\n", f.lo[d], f.hi[d]);
+    if (f.triclinic)
+      std::snprintf(buf, sizeof buf, "%-1.16e %-1.16e %-1.16e\n", f.lo[d], f.hi[d], f.tilt[d]);
+    else
+      std::snprintf(buf, sizeof buf, "%-1.16e %-1.16e\n", f.lo[d], f.hi[d]);
     out << buf;
   }
   out << "ITEM: " << entries;

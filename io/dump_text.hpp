@@ -14,8 +14,11 @@ namespace wmd::io {
 /// One frame: header data plus per-atom (or per-row) columns (all as doubles; integer columns flagged).
 struct DumpFrame {
   int64_t step = 0;
-  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};   // a triclinic box: its bounding box (LAMMPS's *_bound)
   std::string boundary[3] = {"pp", "pp", "pp"};  // e.g. "pp", "ff", "fs"
+  bool triclinic = false;
+  double tilt[3] = {0, 0, 0};  // xy xz yz
+  double prd[3] = {0, 0, 0};   // the edge lengths lx ly lz (dump cfg's H0)
   std::vector<std::string> columns;
   std::vector<bool> is_integer;
   std::vector<std::vector<double>> values;  // [column][row]

@@ -181,7 +181,8 @@ void H5mdWriter::create_layout() {
   for (bool p : setup_.periodic) b.push_back(p ? "periodic" : "none");
   h5::set_string_array_attr(box, "boundary", b);
   Handle e = h5::open_or_create_group(box, "edges");
-  // Written as a 3×3 (diagonal) matrix: H5MD allows it, and MDAnalysis reads box edges only in this form.
+  // Written as a 3×3 matrix whose rows are the edge vectors (diagonal for an orthogonal box): H5MD allows
+  // it, and MDAnalysis reads box edges only in this form.
   edges_ = create_series(e, "value", H5T_IEEE_F64LE, {3, 3});
   h5::set_string_attr(edges_, "unit", h5md_units::length);
   check(H5Lcreate_hard(all, "position/step", e, "step", H5P_DEFAULT, H5P_DEFAULT), "link");
@@ -271,7 +272,7 @@ void H5mdWriter::write_frame(const H5mdFrame& fr) {
   };
   append(step_, H5T_NATIVE_INT64, &fr.step);
   append(time_, H5T_NATIVE_DOUBLE, &fr.time);
-  const double m[9] = {fr.edges[0], 0, 0, 0, fr.edges[1], 0, 0, 0, fr.edges[2]};
+  const double m[9] = {fr.edges[0], 0, 0, fr.tilt[0], fr.edges[1], 0, fr.tilt[1], fr.tilt[2], fr.edges[2]};
   append(edges_, H5T_NATIVE_DOUBLE, m);
   for (auto& [name, v] : values_) {
     if (name == "position") {

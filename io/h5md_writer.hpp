@@ -32,6 +32,7 @@ struct H5mdFrame {
   int64_t step = 0;
   double time = 0.0;  // accumulated simulated time, ps
   double edges[3] = {0, 0, 0};
+  double tilt[3] = {0, 0, 0};  // xy xz yz: the edge vectors a, b, c are the rows of box/edges
   std::vector<double> position, velocity, force;
   std::vector<int> image, species;
   std::vector<int64_t> id;

@@ -72,7 +72,12 @@ DataFile read_lammps_data(const std::string& path, const SourcePos& from) {
       if (!(d.hi[dim] > d.lo[dim])) fail(ln, "the box must have hi > lo in " + w[2].substr(0, 1));
       box[dim] = true;
     } else if (w.size() >= 4 && w[3] == "xy") {
-      fail(ln, "triclinic boxes (xy xz yz) are not supported; wafermd boxes are orthogonal");
+      if (w.size() != 6 || w[4] != "xz" || w[5] != "yz")
+        fail(ln, "expected 'xy xz yz' after the tilt factors");
+      d.xy = num(ln, w[0], "the xy tilt factor");
+      d.xz = num(ln, w[1], "the xz tilt factor");
+      d.yz = num(ln, w[2], "the yz tilt factor");
+      d.triclinic = true;
     } else if (w.size() >= 3 &&
                (w[2] == "bonds" || w[2] == "angles" || w[1] == "bonds" || w[1] == "angles")) {
       if (integer(ln, w[0], "a count") != 0)
@@ -178,6 +183,7 @@ bool write_lammps_data(const std::string& path, const DataFile& d) {
   out << fmt::format("{} atoms\n{} atom types\n\n", d.id.size(), d.ntypes);
   const char* axis[3] = {"x", "y", "z"};
   for (int k = 0; k < 3; ++k) out << fmt::format("{} {} {}lo {}hi\n", d.lo[k], d.hi[k], axis[k], axis[k]);
+  if (d.triclinic) out << fmt::format("{} {} {} xy xz yz\n", d.xy, d.xz, d.yz);
   out << "\nMasses\n\n";
   for (int t = 1; t <= d.ntypes; ++t) out << fmt::format("{} {}\n", t, d.mass[t]);
   out << "\nAtoms # atomic\n\n";

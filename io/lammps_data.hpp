@@ -1,4 +1,4 @@
-// LAMMPS data files (atom_style atomic, orthogonal box): read_data and write_data.
+// LAMMPS data files (atom_style atomic; orthogonal or triclinic box): read_data and write_data.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -12,6 +12,8 @@ struct DataFile {
   int64_t natoms = 0;
   int ntypes = 0;
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  bool triclinic = false;  // the header has an `xy xz yz` line
+  double xy = 0, xz = 0, yz = 0;
   std::vector<double> mass;  // [type], 0 where the file has none
   std::vector<int64_t> id;
   std::vector<int> type;

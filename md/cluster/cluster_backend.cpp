@@ -44,14 +44,18 @@ const char* axis_name(int d) {
 // LAMMPS does at reneighbouring (pbc, reset_box, then exchange). An atom beyond a fixed face ends the run, or
 // with `drop` is removed as LAMMPS's exchange removes it — direction by direction, each hole taking the last
 // atom of one-rank LAMMPS's order — and counted in `lost` (collective).
-void enforce_boundaries(State& s, const Comm& comm, bool drop, int64_t& lost) {
-  wrap_and_fit_box(s, comm);
+// On a triclinic box the atoms come in fractional coordinates and `frame` is the box's lamda_frame().
+void enforce_boundaries(State& s, const Box& frame, const Comm& comm, bool drop, int64_t& lost) {
+  if (s.box.triclinic)
+    wrap_fractional(s.box, s.atoms, s.step);
+  else
+    wrap_and_fit_box(s, comm);
   Atoms& a = s.atoms;
   const size_t n = a.size();
   double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   int64_t beyond[3] = {0, 0, 0};  // atoms beyond the faces along x, y, z (all ranks)
   for (int d = 0; d < 3; ++d) {
-    const Box& b = s.box;
+    const Box& b = s.box.triclinic ? frame : s.box;
     if (b.periodic(d)) continue;
     for (size_t i = 0; i < n; ++i) {
       if (pos[d][i] >= b.lo[d] && pos[d][i] < b.hi[d]) continue;
@@ -68,12 +72,21 @@ void enforce_boundaries(State& s, const Comm& comm, bool drop, int64_t& lost) {
   comm.sum(counts, 3);
   for (int d = 0; d < 3; ++d) {
     if (counts[d] == 0) continue;
-    const Box& b = s.box;
+    const Box& b = s.box.triclinic ? frame : s.box;
     const double* p = d == 0 ? a.x.data() : d == 1 ? a.y.data() : a.z.data();
     std::vector<char> gone(a.size(), 0);
     for (size_t i = 0; i < a.size(); ++i) gone[i] = p[i] < b.lo[d] || p[i] >= b.hi[d];
     lost += delete_in_lammps_order(comm, a, gone);
   }
+}
+
+// The ghost budget's cutoff: on a triclinic box the ghost layer along d is cut·L_d/spacing_d thick (the
+// fractional reach times the edge), more than cut when the box leans.
+double ghost_budget_cut(const Box& b, double cut) {
+  if (!b.triclinic) return cut;
+  double most = cut;
+  for (int d = 0; d < 3; ++d) most = std::max(most, cut * b.prd(d) / b.plane_spacing(d));
+  return most;
 }
 
 }  // namespace
@@ -113,7 +126,9 @@ void ClusterBackend::restore_state(const NamedArrays& state) {
   ago_ = static_cast<int>(a->second[0]);
   // A checkpoint without the box of the last build: the box as it is restored (the full trigger).
   auto bh = state.find("box_hold");
-  box_hold_ = bh != state.end() && bh->second.size() == 6 ? bh->second : std::vector<double>();
+  box_hold_ = bh != state.end() && (bh->second.size() == 6 || bh->second.size() == 9) ? bh->second
+                                                                                      : std::vector<double>();
+  if (box_hold_.size() == 6) box_hold_.insert(box_hold_.end(), {0.0, 0.0, 0.0});  // an orthogonal box's
   // The atoms come back in the saved order, already split; a checkpoint without the split runs unsplit.
   auto sp = state.find("overlap_split");
   const bool split = sp != state.end() && sp->second.size() == 2;
@@ -124,10 +139,7 @@ void ClusterBackend::restore_state(const NamedArrays& state) {
 
 void ClusterBackend::rebuild_restored(State& s) {
   restored_ = false;
-  if (box_hold_.size() != 6) {
-    box_hold_.assign(6, 0.0);
-    for (int d = 0; d < 3; ++d) box_hold_[d] = s.box.lo[d], box_hold_[3 + d] = s.box.hi[d];
-  }
+  if (box_hold_.size() != 9) hold_box(s.box);
   const auto t0 = std::chrono::steady_clock::now();
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
@@ -143,8 +155,20 @@ void ClusterBackend::rebuild_restored(State& s) {
     a.x[i] = xhold_[3 * i], a.y[i] = xhold_[3 * i + 1], a.z[i] = xhold_[3 * i + 2];
   }
   const double cutneigh = tables_->cutmax + nb_.skin;
-  check_ghost_budget(s.box, dec_->grid().data(), a.size(), cutneigh);
-  exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
+  check_ghost_budget(s.box, dec_->grid().data(), a.size(), ghost_budget_cut(s.box, cutneigh));
+  if (s.box.triclinic) {
+    // The box of the last build (fix deform may have moved it since): its frame, as that build's.
+    Box built = s.box;
+    for (int d = 0; d < 3; ++d) built.lo[d] = box_hold_[d], built.hi[d] = box_hold_[3 + d];
+    built.xy = box_hold_[6], built.xz = box_hold_[7], built.yz = box_hold_[8];
+    double cutghost[3];
+    for (int d = 0; d < 3; ++d) cutghost[d] = cutneigh / built.plane_spacing(d);
+    atoms_to_lamda(built, a);
+    exchange_.build(*comm_, *dec_, built.lamda_frame(), a, cutghost, images_);
+    exchange_.to_cartesian(built, images_);
+  } else {
+    exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
+  }
   if (deterministic_)
     build_full_list();
   else
@@ -218,33 +242,65 @@ ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool* moved) {
   return Due::vote;  // every rank rebuilds together: the ranks' answers are combined
 }
 
+void ClusterBackend::corner_motion(const Box& b, double& d1, double& d2) const {
+  Box held = b;
+  for (int d = 0; d < 3; ++d) held.lo[d] = box_hold_[d], held.hi[d] = box_hold_[3 + d];
+  held.xy = box_hold_[6], held.xz = box_hold_[7], held.yz = box_hold_[8];
+  d1 = d2 = 0.0;
+  for (int k = 0; k < 8; ++k) {  // LAMMPS's corner order and its largest / "else next" pick
+    const double l[3] = {(k & 1) ? 1.0 : 0.0, (k & 2) ? 1.0 : 0.0, (k & 4) ? 1.0 : 0.0};
+    double now[3], then[3];
+    b.from_lamda(l, now);
+    held.from_lamda(l, then);
+    const double dx = now[0] - then[0], dy = now[1] - then[1], dz = now[2] - then[2];
+    const double delta = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (delta > d1)
+      d1 = delta;
+    else if (delta > d2)
+      d2 = delta;
+  }
+}
+
 void ClusterBackend::count_rebuild_after_vote() {
   if (ago_ == std::max(nb_.every, nb_.delay)) ++stats_.dangerous;
 }
 
 void ClusterBackend::rebuild(State& s, bool at_setup) {
   const auto t0 = std::chrono::steady_clock::now();
-  enforce_boundaries(s, *comm_, controls_->drop_lost, lost_);
+  // A triclinic box: wrapping, migration and ghosts in fractional coordinates, the atoms and ghosts turned
+  // back into box coordinates at the end (LAMMPS's x2lamda … lamda2x around pbc, exchange and borders).
+  const bool tri = s.box.triclinic;
+  if (tri) atoms_to_lamda(s.box, s.atoms);
+  const Box frame = tri ? s.box.lamda_frame() : s.box;
   const double cutneigh = tables_->cutmax + nb_.skin;
+  double cutghost[3] = {cutneigh, cutneigh, cutneigh};
+  if (tri)
+    for (int d = 0; d < 3; ++d) cutghost[d] = cutneigh / s.box.plane_spacing(d);
+  enforce_boundaries(s, frame, *comm_, controls_->drop_lost, lost_);
   const LoadBalance& lb = controls_->balance;
   if (lb.active() && (at_setup || lb.due(s.step))) {
     // From wrapped positions alone, before the atoms move to their ranks: the same cuts on every run.
-    const BalanceReport r = balance_shift(*comm_, *dec_, s.box, s.atoms, lb.shift, cutneigh);
+    const double reach = std::max({cutghost[0], cutghost[1], cutghost[2]});
+    const BalanceReport r = balance_shift(*comm_, *dec_, frame, s.atoms, lb.shift, reach);
     stats_.imbalance = r.final;
     if (r.initial > lb.shift.thresh) ++stats_.balances;
   }
   // Migration, the overlap order and the ghost set-up count as comm, the list build as neigh: LAMMPS's split
   // (its exchange, sort and borders are Comm), so the two logs' breakdowns compare.
   const auto t1 = std::chrono::steady_clock::now();
-  migrate_atoms(*comm_, *dec_, s.box, s.atoms);
+  migrate_atoms(*comm_, *dec_, frame, s.atoms);
   if (deterministic_)
     inner_a_ = inner_b_ = 0;
   else
-    split_for_overlap(s, cutneigh);
+    split_for_overlap(s, frame, cutghost);
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
-  check_ghost_budget(s.box, dec_->grid().data(), a.size(), cutneigh);
-  exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
+  check_ghost_budget(s.box, dec_->grid().data(), a.size(), ghost_budget_cut(s.box, cutneigh));
+  exchange_.build(*comm_, *dec_, frame, a, cutghost, images_);
+  if (tri) {
+    atoms_from_lamda(s.box, a);
+    exchange_.to_cartesian(s.box, images_);
+  }
   const double tcomm = seconds_since(t1);
   times_.comm += tcomm;
   if (deterministic_)
@@ -252,8 +308,7 @@ void ClusterBackend::rebuild(State& s, bool at_setup) {
   else
     build_half_list(images_, cutneigh, list_);
   check_split();
-  box_hold_.resize(6);
-  for (int d = 0; d < 3; ++d) box_hold_[d] = s.box.lo[d], box_hold_[3 + d] = s.box.hi[d];
+  hold_box(s.box);
   xhold_.resize(3 * static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     xhold_[3 * i] = a.x[i], xhold_[3 * i + 1] = a.y[i], xhold_[3 * i + 2] = a.z[i];
@@ -265,27 +320,27 @@ void ClusterBackend::rebuild(State& s, bool at_setup) {
   times_.neigh += seconds_since(t0) - tcomm;
 }
 
-void ClusterBackend::split_for_overlap(State& s, double cutneigh) {
+void ClusterBackend::split_for_overlap(State& s, const Box& frame, const double cutghost[3]) {
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
   const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
-  double lo[3], hi[3];
+  double lo[3], hi[3], reach[3];
   bool shared[3];
   for (int d = 0; d < 3; ++d) {
     shared[d] = dec_->grid()[d] > 1;
-    lo[d] = dec_->bound(s.box, d, dec_->coord()[d]);
-    hi[d] = dec_->bound(s.box, d, dec_->coord()[d] + 1);
+    lo[d] = dec_->bound(frame, d, dec_->coord()[d]);
+    hi[d] = dec_->bound(frame, d, dec_->coord()[d] + 1);
+    reach[d] = cutghost[d] * (1.0 + 1e-12) + 1e-9;
   }
   // Ghosts from other ranks lie outside the sub-domain across a face shared with another rank, so an atom
   // this far inside every such face has none within the list cut-off; images this rank makes itself (its
   // periodic directions) are made before the first message and may be in any list. The margin covers
   // coordinates placed at x ± L in floating point.
-  const double reach = cutneigh * (1.0 + 1e-12) + 1e-9;
   std::vector<int> inner, border;
   for (int i = 0; i < n; ++i) {
     bool in = true;
     for (int d = 0; d < 3 && in; ++d)
-      in = !shared[d] || (pos[d][i] - lo[d] >= reach && hi[d] - pos[d][i] >= reach);
+      in = !shared[d] || (pos[d][i] - lo[d] >= reach[d] && hi[d] - pos[d][i] >= reach[d]);
     (in ? inner : border).push_back(i);
   }
   const size_t half = (inner.size() + 1) / 2;
@@ -511,6 +566,7 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
   const int nall = g.nall(), nlocal = g.nlocal;
   const std::vector<double>& raw = exchange_.raw();
   const double L[3] = {s.box.prd(0), s.box.prd(1), s.box.prd(2)};
+  const bool tri = s.box.triclinic;
   fp_det_.assign(nall, 0.0);
   rho_det_.assign(nlocal, 0.0);
   eatom_.assign(nlocal, 0.0);
@@ -523,6 +579,15 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
       const int j = full_nbr_[b + k];
       const int zero[3] = {0, 0, 0};
       const int* sh = j < nlocal ? zero : g.shift_of(j);
+      if (tri) {  // the image's displacement h·shift, one sum whatever path placed the ghost
+        const Box& bx = s.box;
+        dx_[k] = (raw[3 * i] - raw[3 * j]) - ((sh[0] * L[0] + sh[1] * bx.xy) + sh[2] * bx.xz);
+        dy_[k] = (raw[3 * i + 1] - raw[3 * j + 1]) - (sh[1] * L[1] + sh[2] * bx.yz);
+        dz_[k] = periodic_delta(raw[3 * i + 2], raw[3 * j + 2], sh[2], L[2]);
+        tj_[k] = g.rec[j].type;
+        fpj_[k] = fp_det_[j];
+        continue;
+      }
       dx_[k] = periodic_delta(raw[3 * i], raw[3 * j], sh[0], L[0]);
       dy_[k] = periodic_delta(raw[3 * i + 1], raw[3 * j + 1], sh[1], L[1]);
       dz_[k] = periodic_delta(raw[3 * i + 2], raw[3 * j + 2], sh[2], L[2]);

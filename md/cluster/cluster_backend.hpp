@@ -80,16 +80,27 @@ class ClusterBackend : public Backend {
       lo += (b.lo[d] - box_hold_[d]) * (b.lo[d] - box_hold_[d]);
       hi += (b.hi[d] - box_hold_[3 + d]) * (b.hi[d] - box_hold_[3 + d]);
     }
-    if (lo == 0.0 && hi == 0.0) return full;
-    const double delta = std::max(0.0, 0.5 * (nb_.skin - (std::sqrt(lo) + std::sqrt(hi))));
+    const bool tilted = b.xy != box_hold_[6] || b.xz != box_hold_[7] || b.yz != box_hold_[8];
+    if (lo == 0.0 && hi == 0.0 && !tilted) return full;
+    double d1 = std::sqrt(lo), d2 = std::sqrt(hi);
+    if (b.triclinic) corner_motion(b, d1, d2);
+    const double delta = std::max(0.0, 0.5 * (nb_.skin - (d1 + d2)));
     return delta * delta;
+  }
+  /// A triclinic box's two largest corner displacements since the last build (LAMMPS's box_corners check).
+  void corner_motion(const Box& b, double& d1, double& d2) const;
+  /// Keeps the box of this build (lo, hi, tilts) for the trigger and a restored rebuild.
+  void hold_box(const Box& b) {
+    box_hold_ = {b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2], b.xy, b.xz, b.yz};
   }
   /// A rebuild the vote asked for at the first step it could: the list may have been stale (LAMMPS's count).
   void count_rebuild_after_vote();
   /// Orders the owned atoms as [inner half A | border | inner half B] (stable), where inner atoms lie at
   /// least the list cut-off inside every face shared with another rank, so their lists hold no ghost from
   /// another rank (on one rank all atoms are inner and the order stays).
-  void split_for_overlap(State& s, double cutneigh);
+  /// On a triclinic box the atoms are fractional here, `frame` its lamda_frame() and cutghost the
+  /// cutoff's fractional reach per direction.
+  void split_for_overlap(State& s, const Box& frame, const double cutghost[3]);
   /// Unsplits (all border) if an inner atom's list holds a ghost from another rank after all.
   void check_split();
   /// Density, embedding and force passes on the half list with the exchanges between them. Each pass runs in
@@ -128,7 +139,7 @@ class ClusterBackend : public Backend {
   HalfNeighborList list_;
   std::vector<int64_t> full_offset_;  // deterministic mode: neighbours of owned atom i
   std::vector<int> full_nbr_;
-  std::vector<double> box_hold_ = std::vector<double>(6, 0.0);  // box lo and hi at the last build
+  std::vector<double> box_hold_ = std::vector<double>(9, 0.0);  // box lo, hi, xy xz yz at the last build
   std::vector<double> xhold_;                                   // positions at the last build, 3 per atom
   Kokkos::View<double*, Kokkos::HostSpace> rho_, fp_, f_;       // per record (f: 3 per record)
   int f_owned_zero_ = -1;  // f_ of records [0, this) is zero (−1: nothing known)

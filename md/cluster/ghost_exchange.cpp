@@ -110,6 +110,12 @@ void migrate_atoms(const Comm& comm, const Decomposition& dec, const Box& box, A
 
 void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a,
                           double cut, GhostImages& g) {
+  const double cuts[3] = {cut, cut, cut};
+  build(comm, dec, box, a, cuts, g);
+}
+
+void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a,
+                          const double cut_d[3], GhostImages& g) {
   const int nlocal = static_cast<int>(a.size());
   g.nlocal = nlocal;
   g.rec.resize(nlocal);
@@ -158,8 +164,10 @@ void GhostExchange::build(const Comm& comm, const Decomposition& dec, const Box&
   for (int d = 0; d < 3; ++d)
     if (dec.grid()[d] > 1) order[k++] = d;
   shift_by_swaps_ = true;
+  for (int e = 0; e < 3; ++e) dim_order_[e] = order[e];
   int stage = 0;  // swaps of one stage are independent of each other and travel together
   for (const int d : order) {
+    const double cut = cut_d[d];
     // Records present when direction d starts (owned and earlier directions' ghosts) are the ones scanned.
     const int nscan = static_cast<int>(g.rec.size());
     if (dec.grid()[d] == 1) {
@@ -327,6 +335,31 @@ void GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& 
     const double off = sw.k * box.prd(sw.dim);
     const int d = sw.dim;
     const size_t m = sw.send.size();
+    if (box.triclinic && sw.k != 0 && d > 0) {
+      // Edge vector b or c: the x (and y) coordinates move too (LAMMPS's pbc forward with xy, xz, yz).
+      double v[3];
+      box.edge(d, sw.k, v);
+      if (sw.local) {
+        PosRec* dst = rec + sw.first;
+        for (size_t q = 0; q < m; ++q) {
+          const PosRec& src = rec[sw.send[q]];
+          dst[q].x = src.x + v[0], dst[q].y = src.y + v[1], dst[q].z = src.z + v[2];
+        }
+        continue;
+      }
+      std::vector<double>& out = ob.bufs[s];
+      std::vector<double>& in = inbufs_[s];
+      out.resize(3 * m);
+      in.resize(3 * static_cast<size_t>(sw.count));
+      for (size_t q = 0; q < m; ++q) {
+        const PosRec& src = rec[sw.send[q]];
+        double* o = &out[3 * q];
+        o[0] = src.x + v[0], o[1] = src.y + v[1], o[2] = src.z + v[2];
+      }
+      t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to, in.data(),
+                                 in.size() * sizeof(double), sw.from});
+      continue;
+    }
     if (sw.local) {
       PosRec* dst = rec + sw.first;
       if (d == 0) shifted_positions<0>(rec, sw.send.data(), m, off, dst);
@@ -361,7 +394,31 @@ void GhostExchange::unpack_records(GhostImages& g, size_t b, size_t e) const {
   }
 }
 
+void GhostExchange::to_cartesian(const Box& box, GhostImages& g) {
+  for (size_t j = 0; j < g.rec.size(); ++j) {
+    double p[3] = {g.rec[j].x, g.rec[j].y, g.rec[j].z};
+    box.from_lamda(p, p);
+    g.rec[j].x = p[0], g.rec[j].y = p[1], g.rec[j].z = p[2];
+    box.from_lamda(&raw_[3 * j], &raw_[3 * j]);
+  }
+}
+
 void GhostExchange::place_images(const Box& box, GhostImages& g, int j0, int j1) const {
+  if (box.triclinic) {
+    // Owner + one edge vector per shifted direction, in the order the swaps added them.
+    for (int j = j0; j < j1; ++j) {
+      const int* s = g.shift_of(j);
+      double p[3] = {raw_[3 * j], raw_[3 * j + 1], raw_[3 * j + 2]};
+      for (const int d : dim_order_) {
+        if (s[d] == 0) continue;
+        double v[3];
+        box.edge(d, s[d], v);
+        p[0] += v[0], p[1] += v[1], p[2] += v[2];
+      }
+      g.rec[j].x = p[0], g.rec[j].y = p[1], g.rec[j].z = p[2];
+    }
+    return;
+  }
   const double lx = box.prd(0), ly = box.prd(1), lz = box.prd(2);
   for (int j = j0; j < j1; ++j) {
     const int* s = g.shift_of(j);

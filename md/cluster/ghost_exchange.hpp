@@ -30,6 +30,12 @@ class GhostExchange {
   /// so sub-domains may be thinner than `cut`.
   void build(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a, double cut,
              GhostImages& g);
+  /// build with a cutoff per direction: on a triclinic box `box` is its lamda_frame(), the atoms' positions
+  /// are fractional and cut[d] is the cutoff's fractional reach along d (LAMMPS's cutghost); to_cartesian
+  /// then turns every record into box coordinates (LAMMPS's lamda2x over owned and ghost atoms).
+  void build(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a, const double cut[3],
+             GhostImages& g);
+  void to_cartesian(const Box& box, GhostImages& g);
   /// Forward communication of positions: ghosts get their owners' current coordinates + shift·L.
   void forward_positions(const Comm& comm, const Box& box, const Atoms& a, GhostImages& g);
   /// forward_positions for the records alone, in two halves (see forward_begin): owned records and this
@@ -129,6 +135,9 @@ class GhostExchange {
   // sub-domains (a periodic box thinner than about the cutoff): the record forward then places images from
   // owner coordinates on every rank.
   bool shift_by_swaps_ = true;
+  // The order build took the directions in: a triclinic image's x accumulates one edge vector per shifted
+  // direction, and placing it from its owner adds them in this order, as the swaps did.
+  int dim_order_[3] = {0, 1, 2};
   std::vector<double> raw_;
   std::vector<int64_t> tag_;
   std::vector<Outbox> outboxes_;

@@ -16,16 +16,6 @@
 namespace wmd::md {
 namespace {
 
-/// LAMMPS's Domain::remap of one point into a periodic box (while loops, then the lower-bound clamp).
-void remap_point(const Box& box, double* x) {
-  for (int d = 0; d < 3; ++d) {
-    if (!box.periodic(d)) continue;
-    while (x[d] < box.lo[d]) x[d] += box.prd(d);
-    while (x[d] >= box.hi[d]) x[d] -= box.prd(d);
-    x[d] = std::max(x[d], box.lo[d]);
-  }
-}
-
 void cmd_create_atoms(Simulation& sim, const io::Command& c) {
   sim.require_box(c);
   io::ArgCursor a(c);
@@ -104,16 +94,14 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
   } else if (style == "single") {
     if (remap) {
       for (int d = 0; d < 3; ++d)
-        if (box.periodic(d) &&
-            !(widths_outside(xone[d], box.lo[d], box.hi[d], box.prd(d)) <= kMaxRemapWidths))
+        if (box.periodic(d) && !(point_widths_outside(box, xone, d) <= kMaxRemapWidths))
           a.fail(
               fmt::format("create_atoms single: the point is more than {:.0e} box widths outside the box "
                           "along {}; remap cannot wrap it back",
                           kMaxRemapWidths, "xyz"[d]));
       remap_point(box, xone);
     }
-    if (xone[0] >= box.lo[0] && xone[0] < box.hi[0] && xone[1] >= box.lo[1] && xone[1] < box.hi[1] &&
-        xone[2] >= box.lo[2] && xone[2] < box.hi[2]) {
+    if (inside_box(box, xone)) {
       if (mine(xone[0], xone[1], xone[2]))
         sim.state.atoms.add(first_id, type, xone[0], xone[1], xone[2], first_order);
       n = 1;
@@ -124,7 +112,8 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
     // LAMMPS's random positions: one Park–Miller stream (after 30 discarded draws), x, y, z per try, inside
     // the box (narrowed to the region's bounding box), until the point is in the region.
     double lo[3], hi[3];
-    for (int d = 0; d < 3; ++d) lo[d] = box.lo[d], hi[d] = box.hi[d];
+    // A triclinic box: its bounding box, points outside the box itself rejected like the region's misses.
+    for (int d = 0; d < 3; ++d) lo[d] = box.bound_lo(d), hi[d] = box.bound_hi(d);
     double rlo[3], rhi[3];
     if (region && region->extent(rlo, rhi)) {
       for (int d = 0; d < 3; ++d) lo[d] = std::max(lo[d], rlo[d]), hi[d] = std::min(hi[d], rhi[d]);
@@ -153,7 +142,8 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
         if (!bounded_tries && tries >= 100000000LL)
           a.fail("create_atoms random: 10^8 random points missed region " + region->id);
         for (int d = 0; d < 3; ++d) x[d] = lo[d] + rng.uniform() * (hi[d] - lo[d]);
-        if ((region && !region->match(x[0], x[1], x[2])) || (grid && grid->any_within(x[0], x[1], x[2]))) {
+        if ((region && !region->match(x[0], x[1], x[2])) || (box.triclinic && !inside_box(box, x)) ||
+            (grid && grid->any_within(x[0], x[1], x[2]))) {
           if (++rejected >= 100000000LL)
             a.fail(fmt::format(
                 "create_atoms random: 10^8 random points found no place (inserted {} of {} atoms, {} gave "
@@ -168,8 +158,7 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
         ++failed;
         continue;
       }
-      if (x[0] >= box.lo[0] && x[0] < box.hi[0] && x[1] >= box.lo[1] && x[1] < box.hi[1] &&
-          x[2] >= box.lo[2] && x[2] < box.hi[2]) {
+      if (inside_box(box, x)) {
         if (mine(x[0], x[1], x[2]))
           sim.state.atoms.add(first_id + n, type, x[0], x[1], x[2], first_order + n);
         if (grid) grid->add(next_point++, x[0], x[1], x[2]);

@@ -1,4 +1,5 @@
-// `create_box N region-ID`: the box (orthogonal) and the number of atom types; chooses the MPI grid.
+// `create_box N region-ID`: the box (orthogonal, or triclinic from a prism region) and the number of atom
+// types; chooses the MPI grid.
 #include <cmath>
 #include <cstdio>
 
@@ -18,15 +19,11 @@ void cmd_create_box(Simulation& sim, const io::Command& c) {
   if (it == sim.regions.end()) a.fail("unknown region '" + rid + "'");
   // LAMMPS takes the region's bounding box (any style that has one, side in).
   const Region& r = it->second;
-  // LAMMPS makes a triclinic box of a prism region (its tilts, even zero ones); wafermd's boxes are
-  // orthogonal.
-  if (r.style == "prism")
-    a.fail(
-        "create_box with region style prism makes a triclinic box; wafermd boxes are orthogonal (triclinic "
-        "boxes are not supported: use a block region)");
   if (!r.interior()) a.fail("create_box needs a region with side in");
-  double lo[3], hi[3];
-  if (!r.extent(lo, hi))
+  double lo[3], hi[3], tilt[3] = {0.0, 0.0, 0.0};
+  // LAMMPS makes a triclinic box of a prism region: its corner bounds and tilts, even zero ones.
+  const bool triclinic = r.defined() && r.shape().prism_bounds(lo, hi, tilt);
+  if (!triclinic && !r.extent(lo, hi))
     a.fail("create_box needs a region with a bounding box (region " + rid + " is a " + r.style +
            " without one)");
   for (int d = 0; d < 3; ++d) {
@@ -37,15 +34,24 @@ void cmd_create_box(Simulation& sim, const io::Command& c) {
     sim.state.box.lo[d] = sim.state.box.min_lo[d] = lo[d];
     sim.state.box.hi[d] = sim.state.box.min_hi[d] = hi[d];
   }
+  Box& box = sim.state.box;
+  box.triclinic = triclinic;
+  box.xy = tilt[0], box.xz = tilt[1], box.yz = tilt[2];
+  const std::string bad = triclinic_box_problem(box);
+  if (!bad.empty()) a.fail("create_box: " + bad);
   sim.state.box.defined = true;
   sim.state.ntypes = ntypes;
   sim.state.mass.assign(ntypes + 1, 0.0);
   if (!sim.dry_run) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "Created orthogonal box = (%.7g %.7g %.7g) to (%.7g %.7g %.7g)",
-                  sim.state.box.lo[0], sim.state.box.lo[1], sim.state.box.lo[2], sim.state.box.hi[0],
-                  sim.state.box.hi[1], sim.state.box.hi[2]);
+    std::snprintf(buf, sizeof buf, "Created %s box = (%.7g %.7g %.7g) to (%.7g %.7g %.7g)",
+                  triclinic ? "triclinic" : "orthogonal", box.lo[0], box.lo[1], box.lo[2], box.hi[0],
+                  box.hi[1], box.hi[2]);
     sim.log.line(buf);
+    if (triclinic) {
+      std::snprintf(buf, sizeof buf, "  with tilt factors (%.7g %.7g %.7g)", box.xy, box.xz, box.yz);
+      sim.log.line(buf);
+    }
   }
   // LAMMPS's set_initial_box: shrink-wrapped ('s') faces start 0.01 % of the box beyond the region, so that
   // lattice points on them are created.

@@ -21,6 +21,10 @@ void cmd_read_data(Simulation& sim, const io::Command& c) {
     sim.state.box.lo[k] = sim.state.box.min_lo[k] = d.lo[k];
     sim.state.box.hi[k] = sim.state.box.min_hi[k] = d.hi[k];
   }
+  sim.state.box.triclinic = d.triclinic;
+  sim.state.box.xy = d.xy, sim.state.box.xz = d.xz, sim.state.box.yz = d.yz;
+  const std::string bad = triclinic_box_problem(sim.state.box);
+  if (!bad.empty()) fail_input(c.pos, "data file '" + path + "': " + bad);
   sim.state.box.defined = true;
   sim.state.ntypes = d.ntypes;
   sim.state.mass = d.mass;

@@ -111,8 +111,18 @@ void cmd_run_style(Simulation&, const io::Command& c) {
     a.fail("run_style '" + st + "' is not supported: wafermd integrates with LAMMPS's run_style verlet");
 }
 
+// `box tilt small|large` (LAMMPS 29Sep2021): whether a triclinic box may be skewed beyond half a length.
+void cmd_box(Simulation& sim, const io::Command& c) {
+  io::ArgCursor a(c);
+  if (sim.state.box.defined) a.fail("Box command after simulation box is defined");
+  a.choice("a box keyword", {"tilt"});
+  sim.state.box.tilt_large = a.choice("small or large", {"small", "large"}) == "large";
+  a.finish();
+}
+
 }  // namespace
 
+WMD_COMMAND("box", cmd_box, kNoFlags)
 WMD_COMMAND("units", cmd_units, kNoFlags)
 WMD_COMMAND("run_style", cmd_run_style, kNoPhysics)
 WMD_COMMAND("atom_style", cmd_atom_style, kNoFlags)

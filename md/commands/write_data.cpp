@@ -41,6 +41,8 @@ void cmd_write_data(Simulation& sim, const io::Command& c) {
   d.timestep = sim.state.step;
   d.ntypes = sim.state.ntypes;
   for (int k = 0; k < 3; ++k) d.lo[k] = sim.state.box.lo[k], d.hi[k] = sim.state.box.hi[k];
+  d.triclinic = sim.state.box.triclinic;
+  d.xy = sim.state.box.xy, d.xz = sim.state.box.xz, d.yz = sim.state.box.yz;
   d.mass = sim.state.mass;
   const size_t n = all.size() / kCols;
   std::vector<size_t> order(n);

@@ -9,17 +9,67 @@
 
 namespace wmd::md {
 
+namespace {
+
+void check_finite(const Atoms& a, int64_t step) {
+  const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  static const char* const kAxis[3] = {"x", "y", "z"};
+  for (size_t i = 0; i < a.size(); ++i)
+    for (int d = 0; d < 3; ++d)
+      if (!std::isfinite(pos[d][i]))
+        throw RunError("atom " + std::to_string(a.id[i]) + " has a non-finite " + kAxis[d] +
+                       " coordinate at step " + std::to_string(step));
+}
+
+}  // namespace
+
+void atoms_to_lamda(const Box& b, Atoms& a) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    double p[3] = {a.x[i], a.y[i], a.z[i]};
+    b.to_lamda(p, p);
+    a.x[i] = p[0], a.y[i] = p[1], a.z[i] = p[2];
+  }
+}
+
+void atoms_from_lamda(const Box& b, Atoms& a) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    double p[3] = {a.x[i], a.y[i], a.z[i]};
+    b.from_lamda(p, p);
+    a.x[i] = p[0], a.y[i] = p[1], a.z[i] = p[2];
+  }
+}
+
+void wrap_fractional(const Box& b, Atoms& a, int64_t step) {
+  check_finite(a, step);
+  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
+  double* vel[3] = {a.vx.data(), a.vy.data(), a.vz.data()};
+  // The velocity a wrap along d adds with remap v: the rate of edge vector d (a: x; b: xy, y; c: xz, yz, z).
+  const double rate[3][3] = {
+      {b.h_rate[0], 0.0, 0.0}, {b.h_rate[5], b.h_rate[1], 0.0}, {b.h_rate[4], b.h_rate[3], b.h_rate[2]}};
+  for (int d = 0; d < 3; ++d) {
+    if (!b.periodic(d)) continue;
+    for (size_t i = 0; i < a.size(); ++i) {
+      const int before = img[d][i];
+      wrap_periodic(pos[d][i], img[d][i], 0.0, 1.0);
+      if ((a.mask[i] & b.vremap_group) && img[d][i] != before)
+        for (int e = 0; e <= d; ++e) vel[e][i] -= (img[d][i] - before) * rate[d][e];
+    }
+  }
+}
+
 bool wrap_and_fit_box(State& s, const Comm& comm) {
   Atoms& a = s.atoms;
   const size_t n = a.size();
   double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
-  static const char* const kAxis[3] = {"x", "y", "z"};
-  for (size_t i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d)
-      if (!std::isfinite(pos[d][i]))
-        throw RunError("atom " + std::to_string(a.id[i]) + " has a non-finite " + kAxis[d] +
-                       " coordinate at step " + std::to_string(s.step));
+  if (s.box.triclinic) {  // shrink-wrapped faces are refused on triclinic boxes (create_box, read_data)
+    atoms_to_lamda(s.box, a);
+    wrap_fractional(s.box, a, s.step);
+    atoms_from_lamda(s.box, a);
+    return false;
+  }
+  check_finite(a, s.step);
   bool changed = false;
   for (int d = 0; d < 3; ++d) {
     Box& b = s.box;

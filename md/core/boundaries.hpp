@@ -10,6 +10,16 @@ namespace wmd::md {
 /// Wraps and fits as LAMMPS does (collective: the shrink-wrap bounds are taken over all ranks). A non-finite
 /// coordinate is a RunError naming the atom. Returns true when a face moved (wrapping alone keeps every atom
 /// where a backend placed it: the mesh keeps its PEs).
+/// On a triclinic box the atoms go through their fractional coordinates and back, as LAMMPS's do.
 bool wrap_and_fit_box(State& s, const Comm& comm);
+
+/// Cartesian ↔ fractional coordinates of every owned atom, in place (LAMMPS's x2lamda(nlocal), lamda2x).
+void atoms_to_lamda(const Box& b, Atoms& a);
+void atoms_from_lamda(const Box& b, Atoms& a);
+
+/// LAMMPS's pbc() on a triclinic box: atoms given in fractional coordinates wrapped into [0, 1) along the
+/// periodic directions, image counts updated and fix deform's remap v applied with the tilt rates. A
+/// non-finite coordinate is a RunError naming the atom.
+void wrap_fractional(const Box& b, Atoms& a, int64_t step);
 
 }  // namespace wmd::md

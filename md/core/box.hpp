@@ -1,12 +1,13 @@
-// The simulation box with per-direction boundary styles (LAMMPS p, f, s, m): orthogonal, or LAMMPS's triclinic
-// parallelepiped (tilt factors xy xz yz; edge vectors a = (lx,0,0), b = (xy,ly,0), c = (xz,yz,lz) from lo).
-// Fractional (lamda) coordinates, images and minimum images follow LAMMPS's Domain arithmetic term by term,
-// so that a triclinic run rounds as LAMMPS's does; on an orthogonal box the same formulas give the
+// The simulation box with per-direction boundary styles (LAMMPS p, f, s, m): orthogonal, or LAMMPS's
+// triclinic parallelepiped (tilt factors xy xz yz; edge vectors a = (lx,0,0), b = (xy,ly,0), c = (xz,yz,lz)
+// from lo). Fractional (lamda) coordinates, images and minimum images follow LAMMPS's Domain arithmetic term
+// by term, so that a triclinic run rounds as LAMMPS's does; on an orthogonal box the same formulas give the
 // orthogonal bits (the tilt terms add exact zeros).
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
 #include "base/error.hpp"
 
@@ -33,11 +34,28 @@ struct Box {
   // Tilt factors (Å): zero, and refused by the commands that change them, unless `triclinic`.
   double xy = 0.0, xz = 0.0, yz = 0.0;
   bool triclinic = false;
+  bool tilt_large = false;  // `box tilt large`: a skew beyond half a length is allowed (LAMMPS's !tiltsmall)
 
   /// Edge length in direction d.
   double prd(int d) const { return hi[d] - lo[d]; }
   /// True when direction d is periodic.
   bool periodic(int d) const { return face[d][0] == Face::periodic; }
+  /// LAMMPS's set_initial_box check: a tilt beyond half the length it is measured against (xy, xz: lx;
+  /// yz: ly) along a periodic direction, which LAMMPS refuses unless `box tilt large`.
+  bool skew_too_large() const {
+    return triclinic &&
+           ((std::fabs(xy / prd(0)) > 0.5 && periodic(0)) || (std::fabs(xz / prd(0)) > 0.5 && periodic(0)) ||
+            (std::fabs(yz / prd(1)) > 0.5 && periodic(1)));
+  }
+  /// The unit cube [0, 1)³ with this box's faces: the frame in which LAMMPS wraps, migrates and images the
+  /// atoms of a triclinic box (their fractional coordinates).
+  Box lamda_frame() const {
+    Box u = *this;
+    for (int d = 0; d < 3; ++d) u.lo[d] = u.min_lo[d] = 0.0, u.hi[d] = u.min_hi[d] = 1.0;
+    u.xy = u.xz = u.yz = 0.0;
+    u.triclinic = false;
+    return u;
+  }
   /// Box volume in Å³ (the tilts leave it lx·ly·lz).
   double volume() const { return prd(0) * prd(1) * prd(2); }
 
@@ -120,6 +138,23 @@ struct Box {
   }
 };
 
+/// Why a triclinic box cannot be used, or "" (LAMMPS's set_initial_box checks, and the shrink-wrapped faces
+/// wafermd refuses on a triclinic box: their fit would be made in fractional coordinates).
+inline std::string triclinic_box_problem(const Box& b) {
+  if (!b.triclinic) return "";
+  if (!(std::fabs(b.xy) < 1e20 && std::fabs(b.xz) < 1e20 && std::fabs(b.yz) < 1e20))
+    return "the tilt factors xy xz yz must be finite numbers within ±1e20";
+  for (int d = 0; d < 3; ++d)
+    for (int s = 0; s < 2; ++s)
+      if (b.face[d][s] == Face::shrink || b.face[d][s] == Face::shrink_min)
+        return "a triclinic box with shrink-wrapped boundaries (s or m) is not supported; use p or f";
+  if (b.skew_too_large() && !b.tilt_large)
+    return "Triclinic box skew is too large: a tilt factor exceeds half the box length it is measured "
+           "against "
+           "(xy, xz: lx; yz: ly); `box tilt large` allows it, as in LAMMPS";
+  return "";
+}
+
 /// Largest |coordinate| of a box face. Beyond it a box's lengths, volume and pressure lose all meaning (a
 /// ±1e308 box has an infinite volume and a NaN pressure); LAMMPS stops such a box when it bins it.
 inline constexpr double kMaxBoxCoordinate = 1e20;
@@ -175,6 +210,47 @@ inline void wrap_periodic(double& x, int& image, double lo, double hi) {
     }
     if (x < lo) x = lo;  // round-off guard
   }
+}
+
+/// LAMMPS's Domain::remap of one point into the periodic directions of the box, image counts updated when
+/// given (a triclinic box: through fractional coordinates and back, even for a point already inside). The
+/// caller bounds how far outside the point may be (kMaxRemapWidths).
+inline void remap_point(const Box& b, double x[3], int* image = nullptr) {
+  double c[3] = {x[0], x[1], x[2]};
+  if (b.triclinic) b.to_lamda(x, c);
+  for (int d = 0; d < 3; ++d) {
+    if (!b.periodic(d)) continue;
+    const double lo = b.triclinic ? 0.0 : b.lo[d], hi = b.triclinic ? 1.0 : b.hi[d];
+    const double period = b.triclinic ? 1.0 : b.prd(d);
+    int im = 0;
+    while (c[d] < lo) c[d] += period, --im;
+    while (c[d] >= hi) c[d] -= period, ++im;
+    c[d] = std::fmax(c[d], lo);
+    if (image) image[d] += im;
+  }
+  if (b.triclinic)
+    b.from_lamda(c, x);
+  else
+    x[0] = c[0], x[1] = c[1], x[2] = c[2];
+}
+
+/// How many box widths a point lies outside the box along d (fractional widths on a triclinic box).
+inline double point_widths_outside(const Box& b, const double x[3], int d) {
+  if (!b.triclinic) return widths_outside(x[d], b.lo[d], b.hi[d], b.prd(d));
+  double l[3];
+  b.to_lamda(x, l);
+  return widths_outside(l[d], 0.0, 1.0, 1.0);
+}
+
+/// True when the point lies in the box, [lo, hi) along each direction (fractional on a triclinic box).
+inline bool inside_box(const Box& b, const double x[3]) {
+  double c[3] = {x[0], x[1], x[2]};
+  if (b.triclinic) b.to_lamda(x, c);
+  for (int d = 0; d < 3; ++d) {
+    const double lo = b.triclinic ? 0.0 : b.lo[d], hi = b.triclinic ? 1.0 : b.hi[d];
+    if (!(c[d] >= lo && c[d] < hi)) return false;
+  }
+  return true;
 }
 
 /// After wrap_periodic moved an atom from image `before` to `after` along d: with fix deform's `remap v`, an

@@ -1,6 +1,7 @@
 #include "md/core/decomposition.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -34,7 +35,17 @@ void Decomposition::set_cuts(int d, const std::vector<double>& fractions) {
 }
 
 std::array<int, 3> Decomposition::best_grid(const Box& box, int ranks, const std::array<int, 3>& fixed) {
-  const double axy = box.prd(0) * box.prd(1), axz = box.prd(0) * box.prd(2), ayz = box.prd(1) * box.prd(2);
+  double axy = box.prd(0) * box.prd(1), axz = box.prd(0) * box.prd(2), ayz = box.prd(1) * box.prd(2);
+  if (box.triclinic) {
+    // LAMMPS's ProcMap: the areas of the faces spanned by the edge vectors a, b, c.
+    auto cross_norm = [](const double u[3], const double v[3]) {
+      const double c[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+      return std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    };
+    const double a[3] = {box.prd(0), 0.0, 0.0}, b[3] = {box.xy, box.prd(1), 0.0},
+                 c[3] = {box.xz, box.yz, box.prd(2)};
+    axy = cross_norm(a, b), axz = cross_norm(a, c), ayz = cross_norm(b, c);
+  }
   std::array<int, 3> best = {1, 1, ranks};
   double best_surf = std::numeric_limits<double>::max();
   // LAMMPS's ProcMap::factor/best_factors order: px outer, py inner; strict < keeps the first on ties.
@@ -88,6 +99,14 @@ int Decomposition::cell_of(const Box& box, int d, double x) const {
 }
 
 bool Decomposition::owns(const Box& box, double x, double y, double z) const {
+  if (box.triclinic) {  // sub-domains are slabs of fractional coordinates (LAMMPS's sublo_lamda)
+    const double p[3] = {x, y, z};
+    double l[3];
+    box.to_lamda(p, l);
+    const Box u = box.lamda_frame();
+    return cell_of(u, 0, l[0]) == coord_[0] && cell_of(u, 1, l[1]) == coord_[1] &&
+           cell_of(u, 2, l[2]) == coord_[2];
+  }
   return cell_of(box, 0, x) == coord_[0] && cell_of(box, 1, y) == coord_[1] &&
          cell_of(box, 2, z) == coord_[2];
 }

@@ -44,7 +44,7 @@ class Decomposition {
   /// Cell along d whose [bound(c), bound(c+1)) holds x (clamped to the grid), by the same comparisons on
   /// every rank, so each point has exactly one owner.
   int cell_of(const Box& box, int d, double x) const;
-  /// True when this rank's sub-domain holds the point.
+  /// True when this rank's sub-domain holds the point (of a triclinic box: by its fractional coordinates).
   bool owns(const Box& box, double x, double y, double z) const;
   /// Neighbour rank along d on the lower (dir −1) or upper (+1) side; −1 past a non-periodic face.
   int neighbor(const Box& box, int d, int dir) const;

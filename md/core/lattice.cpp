@@ -158,8 +158,19 @@ int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int
                              const SourcePos& at) {
   // The loop covers the lattice cells that overlap the (one-rank) sub-domain, narrowed to the region's
   // extent when it has one: the eight corners in lattice space, padded by one cell (LAMMPS's bounds).
+  // A triclinic box: the bounding box of its eight corners (LAMMPS's Domain::bbox of the lamda cube).
   double bboxlo[3], bboxhi[3];
   for (int d = 0; d < 3; ++d) bboxlo[d] = s.box.lo[d], bboxhi[d] = s.box.hi[d];
+  if (s.box.triclinic) {
+    for (int d = 0; d < 3; ++d) bboxlo[d] = 1.0e20, bboxhi[d] = -1.0e20;
+    for (int k = 0; k < 8; ++k) {
+      const double l[3] = {(k & 1) ? 1.0 : 0.0, (k & 2) ? 1.0 : 0.0, (k & 4) ? 1.0 : 0.0};
+      double x[3];
+      s.box.from_lamda(l, x);
+      for (int d = 0; d < 3; ++d)
+        bboxlo[d] = std::min(bboxlo[d], x[d]), bboxhi[d] = std::max(bboxhi[d], x[d]);
+    }
+  }
   double rlo[3], rhi[3];
   if (region && region->extent(rlo, rhi)) {
     for (int d = 0; d < 3; ++d) {
@@ -191,13 +202,15 @@ int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int
     hi[d] = static_cast<int>(mx[d]) + 1;
     if (mn[d] < 0.0) --lo[d];
   }
-  // LAMMPS shifts the bounds of periodic directions so that an atom on both faces is created once.
+  // LAMMPS shifts the bounds of periodic directions so that an atom on both faces is created once (on a
+  // triclinic box the bounds are fractional, shifted by 1e-6).
+  const bool tri = s.box.triclinic;
   double sublo[3], subhi[3];
   for (int d = 0; d < 3; ++d) {
-    sublo[d] = s.box.lo[d];
-    subhi[d] = s.box.hi[d];
+    sublo[d] = tri ? 0.0 : s.box.lo[d];
+    subhi[d] = tri ? 1.0 : s.box.hi[d];
     if (s.box.periodic(d)) {
-      const double eps = s.box.prd(d) * 1.0e-6;
+      const double eps = tri ? 1.0e-6 : s.box.prd(d) * 1.0e-6;
       sublo[d] -= eps;
       subhi[d] -= 2.0 * eps;
     }
@@ -213,7 +226,13 @@ int64_t create_lattice_atoms(State& s, const Lattice& lat, const std::vector<int
           double x = i + lat.basis[m][0], y = j + lat.basis[m][1], z = k + lat.basis[m][2];
           lat.lattice2box(x, y, z);
           if (region && !region->match(x, y, z)) continue;
-          if (x < sublo[0] || x >= subhi[0] || y < sublo[1] || y >= subhi[1] || z < sublo[2] || z >= subhi[2])
+          double c[3] = {x, y, z};
+          if (tri) {
+            const double p[3] = {x, y, z};
+            s.box.to_lamda(p, c);
+          }
+          if (c[0] < sublo[0] || c[0] >= subhi[0] || c[1] < sublo[1] || c[1] >= subhi[1] || c[2] < sublo[2] ||
+              c[2] >= subhi[2])
             continue;
           if (!keep || keep(x, y, z)) s.atoms.add(next_id, basis_type[m], x, y, z, next_order);
           ++next_id;

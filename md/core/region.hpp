@@ -32,6 +32,12 @@ class RegionShape {
     (void)lo, (void)hi;
     return false;
   }
+  /// The corner bounds and tilts (xy, xz, yz) of a prism region (create_box makes a triclinic box of
+  /// them); false for other styles.
+  virtual bool prism_bounds(double lo[3], double hi[3], double tilt[3]) const {
+    (void)lo, (void)hi, (void)tilt;
+    return false;
+  }
   /// True for regions built from other regions (union, intersect): their sub-regions prematch themselves.
   virtual void prematch_parts() const {}
   /// Nesting depth (1 for a plain shape) and the number of plain shapes one inside() may test (each use of

@@ -49,6 +49,14 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
                         bool eatom) {
   tables_ = &tables;
   nb_ = nb;
+  // The mesh places atoms on PEs by their x and y in an orthogonal box (the wafer's rows and columns of a
+  // crystal's planes); a sheared cell would need tilted PE patches and neighbour offsets that change with
+  // the tilt — not built: refused, the cluster backend runs triclinic boxes.
+  if (s.box.triclinic)
+    fail_input(
+        SourcePos{"--backend", 0},
+        "the mesh backend maps orthogonal boxes only; this box is triclinic (tilt factors xy xz yz): run "
+        "it on the cluster backend");
   // Shrink-wrapped faces are fitted at LAMMPS's re-neighbouring steps, and the volume (and so the pressure)
   // thermo prints is the box of the last one: the global decision tells when, as in deterministic mode.
   shrink_ = shrink_wrapped(s.box);

@@ -146,6 +146,9 @@ nlohmann::json model_input_in_step(const ModelOptions& opt, const Lockstep& step
   if (!snap) fail_input(SourcePos{opt.input, 0}, "the input has no 'run': nothing to model");
 
   State& s = snap->state;
+  if (s.box.triclinic)
+    fail_input(SourcePos{opt.input, 0},
+               "the wafer model maps orthogonal boxes only; this box is triclinic (tilt factors xy xz yz)");
   Atoms& a = s.atoms;
   const int n = static_cast<int>(a.size());
   const double cutneigh = snap->cutmax + snap->nb.skin;

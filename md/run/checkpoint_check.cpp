@@ -79,6 +79,16 @@ class Checker {
     for (int k = 0; k < 3; ++k)
       if (!box_interval_ok(lo[k], hi[k]))
         fail(std::string("the box along ") + "xyz"[k] + " is not a finite interval lo < hi within ±1e20");
+    if (d_.reals.count("box/tilt")) {  // xy xz yz, triclinic, tilt large
+      const auto& t = reals("box/tilt", 5);
+      for (int k = 0; k < 3; ++k)
+        if (!(std::fabs(t[k]) < kMaxBoxCoordinate))
+          fail("a tilt factor in box/tilt is not finite within ±1e20");
+      if ((t[3] != 0.0 && t[3] != 1.0) || (t[4] != 0.0 && t[4] != 1.0))
+        fail("box/tilt's triclinic and tilt-large flags are not 0 or 1");
+      if (t[3] == 0.0 && (t[0] != 0.0 || t[1] != 0.0 || t[2] != 0.0))
+        fail("box/tilt holds tilt factors for an orthogonal box");
+    }
     const auto& counts = ints("atoms/rank_counts", ranks);
     range("atoms/rank_counts", counts, 0, natoms);
     int64_t sum = 0;

@@ -111,6 +111,8 @@ io::CheckpointData Simulation::checkpoint_data() const {
   d.reals["box/hi"] = {state.box.hi[0], state.box.hi[1], state.box.hi[2]};
   d.reals["box/min_lo"] = {state.box.min_lo[0], state.box.min_lo[1], state.box.min_lo[2]};
   d.reals["box/min_hi"] = {state.box.min_hi[0], state.box.min_hi[1], state.box.min_hi[2]};
+  d.reals["box/tilt"] = {state.box.xy, state.box.xz, state.box.yz, state.box.triclinic ? 1.0 : 0.0,
+                         state.box.tilt_large ? 1.0 : 0.0};
   d.texts["groups/names"] = join_lines(state.group_names);
   // Where `balance` moved the cuts: which rank owns which atoms, and so the bits of the sums that follow.
   for (int k = 0; k < 3; ++k) d.reals[std::string("decomposition/cuts_") + "xyz"[k]] = decomp.cuts(k);
@@ -257,6 +259,7 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     state.box.lo[k] = reals("box/lo")[k], state.box.hi[k] = reals("box/hi")[k];
     state.box.min_lo[k] = reals("box/min_lo")[k], state.box.min_hi[k] = reals("box/min_hi")[k];
   }
+  restore_box_tilt(d, state.box);  // a checkpoint of an orthogonal box may have none
   state.group_names = split_lines(text("groups/names"));
   if (d.ints.count("lammps_order/next_sort") && !d.ints.at("lammps_order/next_sort").empty())
     atom_sort.next_step = d.ints.at("lammps_order/next_sort")[0];

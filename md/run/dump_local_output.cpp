@@ -9,11 +9,7 @@ namespace wmd::md {
 void Simulation::write_dump_local_frame(Dump& d) {
   io::DumpFrame f;
   f.step = state.step;
-  for (int k = 0; k < 3; ++k) {
-    f.lo[k] = state.box.lo[k], f.hi[k] = state.box.hi[k];
-    f.boundary[k] =
-        std::string(1, static_cast<char>(state.box.face[k][0])) + static_cast<char>(state.box.face[k][1]);
-  }
+  fill_frame_box(state.box, f);
   f.columns = d.columns;
   const size_t ncol = d.columns.size();
   std::vector<std::vector<double>> cols(ncol);

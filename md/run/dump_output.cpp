@@ -34,7 +34,32 @@ void Simulation::write_dumps(bool setup) {
   }
 }
 
-namespace {}  // namespace
+namespace {
+
+// LAMMPS's xsu: the scaled coordinate plus the image count as it is packed, (s + (image + IMGMAX)) −
+// IMGMAX with IMGMAX = 512 (32-bit imageint, as Debian's lmp): the sum rounds to 512's ulp, and LAMMPS
+// prints those digits.
+double scaled_unwrapped(double s, int image) {
+  constexpr int kImgMax = 512;
+  return s + (image + kImgMax) - kImgMax;
+}
+
+// A triclinic box's scaled (fractional) and unwrapped columns, LAMMPS's pack_*_triclinic.
+double triclinic_column(const Box& b, const std::string& col, const Atoms& a, size_t i) {
+  const double x[3] = {a.x[i], a.y[i], a.z[i]};
+  const int d = col[0] - 'x';
+  if (col.size() == 2 && col[1] == 'u') {
+    double u[3];
+    b.unwrap(x, a.ix[i], a.iy[i], a.iz[i], u);
+    return u[d];
+  }
+  double l[3];
+  b.to_lamda(x, l);
+  if (col.size() == 3) return scaled_unwrapped(l[d], d == 0 ? a.ix[i] : d == 1 ? a.iy[i] : a.iz[i]);
+  return l[d];
+}
+
+}  // namespace
 
 void Simulation::write_dump_frame(Dump& d) {
   if (dry_run) return;
@@ -47,14 +72,11 @@ void Simulation::write_dump_frame(Dump& d) {
   }
   io::DumpFrame f;
   f.step = state.step;
-  for (int k = 0; k < 3; ++k) {
-    f.lo[k] = state.box.lo[k], f.hi[k] = state.box.hi[k];
-    f.boundary[k] =
-        std::string(1, static_cast<char>(state.box.face[k][0])) + static_cast<char>(state.box.face[k][1]);
-  }
+  fill_frame_box(state.box, f);
   f.columns = d.columns;
   const double L[3] = {state.box.prd(0), state.box.prd(1), state.box.prd(2)};
   const double inv[3] = {1.0 / L[0], 1.0 / L[1], 1.0 / L[2]};
+  const bool tri = state.box.triclinic;
   // The values of a column (or a threshold's attribute) for the dumped atoms.
   auto values_of = [&](const std::string& col) {
     std::vector<double> v;
@@ -83,6 +105,9 @@ void Simulation::write_dump_frame(Dump& d) {
         x = a.y[i];
       else if (col == "z")
         x = a.z[i];
+      else if (tri && (col == "xs" || col == "ys" || col == "zs" || col == "xsu" || col == "ysu" ||
+                       col == "zsu" || col == "xu" || col == "yu" || col == "zu"))
+        x = triclinic_column(state.box, col, a, i);
       else if (col == "xs")  // LAMMPS multiplies by the inverse length (its digits)
         x = (a.x[i] - state.box.lo[0]) * inv[0];
       else if (col == "ys")
@@ -96,11 +121,11 @@ void Simulation::write_dump_frame(Dump& d) {
       else if (col == "zu")
         x = a.z[i] + a.iz[i] * L[2];
       else if (col == "xsu")  // scaled and unwrapped: xs plus the image count
-        x = (a.x[i] - state.box.lo[0]) * inv[0] + a.ix[i];
+        x = scaled_unwrapped((a.x[i] - state.box.lo[0]) * inv[0], a.ix[i]);
       else if (col == "ysu")
-        x = (a.y[i] - state.box.lo[1]) * inv[1] + a.iy[i];
+        x = scaled_unwrapped((a.y[i] - state.box.lo[1]) * inv[1], a.iy[i]);
       else if (col == "zsu")
-        x = (a.z[i] - state.box.lo[2]) * inv[2] + a.iz[i];
+        x = scaled_unwrapped((a.z[i] - state.box.lo[2]) * inv[2], a.iz[i]);
       else if (col == "ix")
         x = a.ix[i];
       else if (col == "iy")

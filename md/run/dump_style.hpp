@@ -10,6 +10,7 @@
 
 #include "io/command.hpp"
 #include "io/dump_text.hpp"
+#include "md/core/box.hpp"
 #include "md/core/registry.hpp"
 
 namespace wmd::md {
@@ -26,6 +27,19 @@ struct DumpHead {
   bool gz = false;        // the /gz variant
   bool one_shot = false;  // write_dump's single frame
 };
+
+/// The frame's box header: bounds and boundary letters; a triclinic box's bounding box and tilts, which
+/// LAMMPS's text dumps print as `ITEM: BOX BOUNDS xy xz yz`.
+inline void fill_frame_box(const Box& b, io::DumpFrame& f) {
+  for (int k = 0; k < 3; ++k) {
+    f.lo[k] = b.triclinic ? b.bound_lo(k) : b.lo[k];
+    f.hi[k] = b.triclinic ? b.bound_hi(k) : b.hi[k];
+    f.boundary[k] = std::string(1, static_cast<char>(b.face[k][0])) + static_cast<char>(b.face[k][1]);
+  }
+  f.triclinic = b.triclinic;
+  f.tilt[0] = b.xy, f.tilt[1] = b.xz, f.tilt[2] = b.yz;
+  for (int k = 0; k < 3; ++k) f.prd[k] = b.prd(k);
+}
 
 /// One dump style: how `dump` reads the rest of its arguments. One stateless object per style.
 class DumpStyle {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "md/run/checkpoint_check.hpp"
 #include "md/run/simulation.hpp"
 
 namespace wmd::md {
@@ -164,6 +165,7 @@ void Simulation::read_restart_file(const std::string& given, const SourcePos& at
     b.lo[k] = reals("box/lo")[k], b.hi[k] = reals("box/hi")[k];
     b.min_lo[k] = reals("box/min_lo")[k], b.min_hi[k] = reals("box/min_hi")[k];
   }
+  restore_box_tilt(d, b);
   const auto faces = d.texts.find("box/boundary");
   if (faces != d.texts.end()) {
     std::istringstream w(faces->second);

@@ -12,6 +12,22 @@
 namespace wmd::md {
 namespace {
 
+// LAMMPS's Thermo::compute_cell*: the edge lengths |a|, |b|, |c| and the angles between them (degrees) of
+// the box's edge vectors; an orthogonal box's lengths and right angles.
+double cell_parameter(const Box& b, const std::string& k) {
+  const double h0 = b.prd(0), h1 = b.prd(1), h2 = b.prd(2), h3 = b.yz, h4 = b.xz, h5 = b.xy;
+  constexpr double kPi = 3.14159265358979323846;
+  if (k == "cella") return h0;
+  if (!b.triclinic) return k == "cellb" ? h1 : k == "cellc" ? h2 : 90.0;
+  if (k == "cellb") return std::sqrt(h1 * h1 + h5 * h5);
+  if (k == "cellc") return std::sqrt(h2 * h2 + h3 * h3 + h4 * h4);
+  if (k == "cellalpha")
+    return std::acos((h5 * h4 + h1 * h3) / std::sqrt((h1 * h1 + h5 * h5) * (h2 * h2 + h3 * h3 + h4 * h4))) *
+           180.0 / kPi;
+  if (k == "cellbeta") return std::acos(h4 / std::sqrt(h2 * h2 + h3 * h3 + h4 * h4)) * 180.0 / kPi;
+  return std::acos(h5 / std::sqrt(h1 * h1 + h5 * h5)) * 180.0 / kPi;
+}
+
 const std::map<std::string, std::string>& headers() {
   static const std::map<std::string, std::string> h = {{"step", "Step"},
                                                        {"elapsed", "Elapsed"},
@@ -144,7 +160,7 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
   else if (k == "vol")
     v = vol;
   else if (k == "xy" || k == "xz" || k == "yz")
-    v = 0.0;                  // the tilt factors of an orthogonal box (the only kind wafermd has)
+    v = k == "xy" ? s.box.xy : k == "xz" ? s.box.xz : s.box.yz;  // 0 on an orthogonal box
   else if (k == "cpuremain")  // LAMMPS's estimate: the loop's time so far, scaled to the steps left
     v = s.step > c.run_start_step && c.run_end_step > s.step
             ? c.cpu_seconds * static_cast<double>(c.run_end_step - s.step) /
@@ -175,11 +191,9 @@ bool thermo_value(const std::string& k, const ThermoContext& c, double& v) {
     v = c.lattice[k[0] - 'x'];
   else if (k == "bonds" || k == "angles" || k == "dihedrals" || k == "impropers")  // atom_style atomic
     v = 0.0;
-  else if (k == "cella" || k == "cellb" ||
-           k == "cellc")  // an orthogonal box's cell: its lengths, right angles
-    v = s.box.prd(k[4] - 'a');
-  else if (k == "cellalpha" || k == "cellbeta" || k == "cellgamma")
-    v = 90.0;
+  else if (k == "cella" || k == "cellb" || k == "cellc" || k == "cellalpha" || k == "cellbeta" ||
+           k == "cellgamma")
+    v = cell_parameter(s.box, k);
   else if (k == "xlo" || k == "ylo" || k == "zlo")
     v = s.box.lo[k[0] - 'x'];
   else if (k == "xhi" || k == "yhi" || k == "zhi")

@@ -99,6 +99,7 @@ io::H5mdFrame Simulation::gather_frame(const H5mdDump& h) {
   fr.step = state.step;
   fr.time = state.time;
   for (int d = 0; d < 3; ++d) fr.edges[d] = state.box.prd(d);
+  fr.tilt[0] = state.box.xy, fr.tilt[1] = state.box.xz, fr.tilt[2] = state.box.yz;
   const std::vector<int64_t> ids = gather_to_root(c, a.id);
   std::vector<size_t> order(ids.size());
   std::iota(order.begin(), order.end(), size_t{0});

@@ -90,16 +90,22 @@ TEST(ScriptParity, FixPrintTitleAppendScreenAndVariableStepsAsLammps) {
       EXPECT_EQ(slurp(dir + "/" + f + ".txt"), slurp(kData + "fix_print_" + f + ".txt")) << dir << " " << f;
 }
 
-TEST(ScriptErrors, CreateBoxRefusesAPrismRegion) {
-  // LAMMPS would make a triclinic box from it; wafermd's boxes are orthogonal.
+TEST(ScriptErrors, CreateBoxRefusesATooSkewedPrismUnlessBoxTiltLarge) {
+  // LAMMPS 2021's set_initial_box: xy beyond half of lx is "Triclinic box skew is too large" unless `box tilt
+  // large` came first, which then makes the triclinic box (its xy and cellgamma as lmp prints them).
   const std::string dir = wmd::test::scratch_dir("commands_create_box_prism");
-  std::ofstream(dir + "/in.bad") << "units metal\nregion p prism 0 10 0 10 0 10 0 0 0 units box\n"
-                                    "create_box 1 p\n";
+  const std::string body = "units metal\nregion p prism 0 10 0 10 0 10 6 0 0 units box\ncreate_box 1 p\n";
+  std::ofstream(dir + "/in.bad") << body;
   const auto r = run_wafermd_in(dir, "run in.bad --output out");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err.rfind("error: in.bad:3: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find("triclinic box"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("skew is too large"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir + "/out"));
+  std::ofstream(dir + "/in.large") << "box tilt large\n"
+                                   << body << "print \"xy=$(xy) cellgamma=$(cellgamma)\"\n";
+  const auto ok = run_wafermd_in(dir, "run in.large --output out2");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_NE(ok.out.find("xy=6 cellgamma=59.036243467926482253"), std::string::npos) << ok.out;
 }
 
 }  // namespace

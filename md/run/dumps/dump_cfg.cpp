@@ -39,7 +39,10 @@ class DumpCfg : public ThresholdDumpStyle {
         std::snprintf(buf, sizeof buf, "H0(%d,%d)", r + 1, c + 1);
         s += buf;
         if (r == c) {
-          std::snprintf(buf, sizeof buf, " = %g A\n", f.hi[r] - f.lo[r]);
+          std::snprintf(buf, sizeof buf, " = %g A\n", f.prd[r]);
+          s += buf;
+        } else if (r > c) {  // LAMMPS's rows b = (xy, ly, 0) and c = (xz, yz, lz)
+          std::snprintf(buf, sizeof buf, " = %g A \n", f.tilt[r == 1 ? 0 : c == 0 ? 1 : 2]);
           s += buf;
         } else {
           s += zero;

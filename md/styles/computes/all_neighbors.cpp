@@ -21,9 +21,10 @@ AllNeighbors::AllNeighbors(const State& s, const Comm& comm, double cutoff) : cu
   const double margin = 2.0 * cutoff;
   double lo[3], hi[3];
   int reach[3];
+  // A triclinic box: its bounding box, and images as many edge vectors away as the margin spans planes.
   for (int d = 0; d < 3; ++d) {
-    lo[d] = s.box.lo[d] - margin, hi[d] = s.box.hi[d] + margin;
-    reach[d] = s.box.periodic(d) ? static_cast<int>(std::ceil(margin / s.box.prd(d))) + 1 : 0;
+    lo[d] = s.box.bound_lo(d) - margin, hi[d] = s.box.bound_hi(d) + margin;
+    reach[d] = s.box.periodic(d) ? static_cast<int>(std::ceil(margin / s.box.plane_spacing(d))) + 1 : 0;
     if (!s.box.periodic(d)) {  // shrink-wrapped or fixed faces: atoms may lie anywhere beyond them
       for (const Raw& r : all) {
         const double x = d == 0 ? r.x : d == 1 ? r.y : r.z;
@@ -35,14 +36,10 @@ AllNeighbors::AllNeighbors(const State& s, const Comm& comm, double cutoff) : cu
     for (int sx = -reach[0]; sx <= reach[0]; ++sx)
       for (int sy = -reach[1]; sy <= reach[1]; ++sy)
         for (int sz = -reach[2]; sz <= reach[2]; ++sz) {
-          const Site p{r.x + sx * s.box.prd(0),
-                       r.y + sy * s.box.prd(1),
-                       r.z + sz * s.box.prd(2),
-                       r.id,
-                       r.type,
-                       r.mask,
-                       sx != 0 || sy != 0 || sz != 0,
-                       {sx, sy, sz}};
+          const double x[3] = {r.x, r.y, r.z};
+          double u[3];
+          s.box.unwrap(x, sx, sy, sz, u);  // r + sx·a + sy·b + sz·c (orthogonal: r + s·L, the same bits)
+          const Site p{u[0], u[1], u[2], r.id, r.type, r.mask, sx != 0 || sy != 0 || sz != 0, {sx, sy, sz}};
           if (p.x < lo[0] || p.x > hi[0] || p.y < lo[1] || p.y > hi[1] || p.z < lo[2] || p.z > hi[2])
             continue;
           sites_.push_back(p);

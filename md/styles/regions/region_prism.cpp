@@ -1,6 +1,6 @@
 // `region ID prism xlo xhi ylo yhi zlo zhi xy xz yz`: the parallelepiped with edges a = (xhi − xlo, 0, 0),
 // b = (xy, yhi − ylo, 0), c = (xz, yz, zhi − zlo) from (xlo, ylo, zlo), as LAMMPS's RegPrism. It is only a
-// region: any box may hold it (create_box refuses it, since LAMMPS would make a triclinic box from it).
+// region: any box may hold it, and create_box makes a triclinic box of it (LAMMPS's rule).
 #include <algorithm>
 
 #include "md/styles/region_style.hpp"
@@ -25,6 +25,11 @@ class RegPrism : public RegionShape {
     const double b = hinv[1][1] * dy + hinv[1][2] * dz;
     const double c = hinv[2][2] * dz;
     return a >= 0.0 && a <= 1.0 && b >= 0.0 && b <= 1.0 && c >= 0.0 && c <= 1.0;
+  }
+  bool prism_bounds(double l[3], double h[3], double tilt[3]) const override {
+    for (int d = 0; d < 3; ++d) l[d] = lo[d], h[d] = hi[d];
+    tilt[0] = xy, tilt[1] = xz, tilt[2] = yz;
+    return true;
   }
   bool extent(double l[3], double h[3]) const override {
     if (!has_extent) return false;
