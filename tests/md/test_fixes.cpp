@@ -201,6 +201,28 @@ TEST(FixInput, BarostatKeywordsAreCheckedAsLammps) {
   }
 }
 
+// LAMMPS's FixPressBerendsen::init: a triclinic box at a run's set-up is refused (exit 2), naming the fix's
+// line; the same fix on an orthogonal box runs.
+TEST(FixInput, PressBerendsenRefusesATriclinicBoxAsLammps) {
+  const std::string tilted =
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box prism 0 4 0 4 0 4 1 1 "
+      "1\n"
+      "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\nfix 1 all nve\n"
+      "fix 2 all press/berendsen iso 0 0 1\nrun 2\n";
+  try {
+    wmd::test::ScriptRun(tilted, wmd::test::scratch_dir("berendsen_tri"));
+    ADD_FAILURE() << "fix press/berendsen ran on a triclinic box";
+  } catch (const wmd::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("Cannot use fix press/berendsen with triclinic box"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.line(), 11) << "the fix's line";
+  }
+  EXPECT_NO_THROW(
+      wmd::test::ScriptRun(std::string(kCu) + "fix 1 all nve\nfix 2 all press/berendsen iso 0 0 1\nrun 2\n",
+                           wmd::test::scratch_dir("berendsen_ortho")));
+}
+
 TEST(FixInput, BadFixesAreInputErrors) {
   for (const char* bad :
        {"fix 1 all nvt\n", "fix 1 all langevin 300 300 0 5\n", "fix 1 all bogus\n",
