@@ -1,13 +1,15 @@
-// `change_box group x|y|z final lo hi|delta dlo dhi|scale f|volume ... boundary x y z ortho set remap [units
-// lattice|box]` on orthogonal boxes, with LAMMPS's sequence: atoms wrapped and shrink-wrapped faces reset
-// first, the operations in order (`remap` moves the group's atoms with the box since the last `set`/`remap`),
-// then every atom remapped into the box. Triclinic operations (xy, xz, yz, triclinic) are refused.
+// `change_box group x|y|z final lo hi|delta dlo dhi|scale f|volume, xy|xz|yz final t|delta dt, boundary x y
+// z, ortho, triclinic, set, remap [units lattice|box]` with LAMMPS's sequence: atoms wrapped (through their
+// fractional coordinates on a triclinic box) and shrink-wrapped faces reset first, the operations in order
+// (`remap` moves the group's atoms with the box since the last `set`/`remap`: fractional coordinates in the
+// saved box, box coordinates in the current one), then every atom remapped into the box.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "md/core/boundaries.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -41,13 +43,12 @@ void shrink_wrap(Box& b, const Atoms& a, const Comm& comm, const io::ArgCursor& 
 /// loops' length (kMaxRemapWidths: a box shrunk to 1e-9 Å looped ~10^10 times per atom) is checked first,
 /// on every rank together.
 void remap_atoms(const Box& b, Atoms& a, const Comm& comm, const io::ArgCursor& cur) {
-  std::vector<double>* pos[3] = {&a.x, &a.y, &a.z};
-  std::vector<int>* img[3] = {&a.ix, &a.iy, &a.iz};
   double widths[3] = {0.0, 0.0, 0.0};
   for (int d = 0; d < 3; ++d) {
     if (!b.periodic(d)) continue;
     for (size_t i = 0; i < a.size(); ++i) {
-      widths[d] = std::fmax(widths[d], widths_outside((*pos[d])[i], b.lo[d], b.hi[d], b.prd(d)));
+      const double x[3] = {a.x[i], a.y[i], a.z[i]};
+      widths[d] = std::fmax(widths[d], point_widths_outside(b, x, d));
     }
   }
   comm.max(widths, 3);
@@ -57,6 +58,18 @@ void remap_atoms(const Box& b, Atoms& a, const Comm& comm, const io::ArgCursor& 
           "change_box leaves atoms {:.3g} box widths outside the new box along {} (its width {:.3g}); more "
           "than {:.0e} widths cannot be wrapped back",
           widths[d], "xyz"[d], b.prd(d), kMaxRemapWidths));
+  if (b.triclinic) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      double x[3] = {a.x[i], a.y[i], a.z[i]};
+      int image[3] = {a.ix[i], a.iy[i], a.iz[i]};
+      remap_point(b, x, image);
+      a.x[i] = x[0], a.y[i] = x[1], a.z[i] = x[2];
+      a.ix[i] = image[0], a.iy[i] = image[1], a.iz[i] = image[2];
+    }
+    return;
+  }
+  std::vector<double>* pos[3] = {&a.x, &a.y, &a.z};
+  std::vector<int>* img[3] = {&a.ix, &a.iy, &a.iz};
   for (int d = 0; d < 3; ++d) {
     if (!b.periodic(d)) continue;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -70,7 +83,7 @@ void remap_atoms(const Box& b, Atoms& a, const Comm& comm, const io::ArgCursor& 
 }
 
 struct Op {
-  enum Kind { final_, delta, scale, boundary, ortho, set, remap } kind;
+  enum Kind { final_, delta, scale, boundary, ortho, set, remap, tilt_final, tilt_delta, triclinic } kind;
   int dim = 0;
   double v1 = 0.0, v2 = 0.0;
   int vdim1 = -1, vdim2 = -1;  // dimensions that keep the volume (the `volume` arguments after this one)
@@ -125,48 +138,59 @@ void cmd_change_box(Simulation& sim, const io::Command& c) {
       ops.push_back(Op{Op::set});
     } else if (key == "remap") {
       ops.push_back(Op{Op::remap});
-    } else if (key == "xy" || key == "xz" || key == "yz" || key == "triclinic") {
-      a.fail("change_box " + key +
-             " needs a triclinic box; wafermd boxes are orthogonal (triclinic boxes are not "
-             "supported)");
+    } else if (key == "xy" || key == "xz" || key == "yz") {
+      const bool final = a.choice("final or delta", {"final", "delta"}) == "final";
+      Op o{final ? Op::tilt_final : Op::tilt_delta};
+      o.dim = key == "yz" ? 0 : key == "xz" ? 1 : 2;  // index into xy/xz/yz below: 0 yz, 1 xz, 2 xy
+      o.v1 = a.real(final ? "the new tilt factor" : "the change of the tilt factor");
+      ops.push_back(o);
+    } else if (key == "triclinic") {
+      ops.push_back(Op{Op::triclinic});
     } else if (key == "units") {
       lattice_units = a.choice("units", {"lattice", "box"}) == "lattice";
       if (!a.done()) a.fail("change_box units must come last");
     } else {
-      a.fail("unknown change_box operation '" + key + "' (x, y, z, boundary, ortho, set, remap, units)");
+      a.fail("unknown change_box operation '" + key +
+             "' (x, y, z, xy, xz, yz, boundary, ortho, triclinic, set, remap, units)");
     }
   }
-  if (ops.empty()) a.fail("change_box needs an operation (x, y, z, boundary, ortho, set or remap)");
+  if (ops.empty())
+    a.fail("change_box needs an operation (x, y, z, xy, xz, yz, boundary, ortho, triclinic, set or remap)");
   double scale[3] = {1.0, 1.0, 1.0};
   if (lattice_units)
     for (int d = 0; d < 3; ++d) scale[d] = sim.lattice.spacing[d];
 
   Box& b = sim.state.box;
   Atoms& at = sim.state.atoms;
-  // Atoms into the box and shrink-wrapped faces onto them before anything changes (pbc, reset_box).
+  // Atoms into the box and shrink-wrapped faces onto them before anything changes (pbc, reset_box; on a
+  // triclinic box through fractional coordinates).
   {
+    if (b.triclinic) atoms_to_lamda(b, at);
+    const double lo = 0.0, hi = 1.0;
     std::vector<double>* pos[3] = {&at.x, &at.y, &at.z};
     std::vector<int>* img[3] = {&at.ix, &at.iy, &at.iz};
     for (size_t i = 0; i < at.size(); ++i)
       for (int d = 0; d < 3; ++d) {
         if (!b.periodic(d)) continue;
+        const double blo = b.triclinic ? lo : b.lo[d], bhi = b.triclinic ? hi : b.hi[d];
+        const double L = b.triclinic ? 1.0 : b.prd(d);
         double& x = (*pos[d])[i];
-        if (x < b.lo[d]) x += b.prd(d), --(*img[d])[i];
-        if (x >= b.hi[d]) x = std::max(x - b.prd(d), b.lo[d]), ++(*img[d])[i];
+        if (x < blo) x += L, --(*img[d])[i];
+        if (x >= bhi) x = std::max(x - L, blo), ++(*img[d])[i];
       }
+    if (b.triclinic) atoms_from_lamda(b, at);
   }
   shrink_wrap(b, at, sim.comm, a);
-  double saved_lo[3], saved_inv[3];
-  auto save = [&] {
-    for (int d = 0; d < 3; ++d) saved_lo[d] = b.lo[d], saved_inv[d] = 1.0 / b.prd(d);
-  };
-  save();
+  Box saved = b;  // LAMMPS's save_box_state: boxlo and h_inv for `remap`
+  auto save = [&] { saved = b; };
   auto check = [&](int d) {
     if (!(b.hi[d] > b.lo[d]))
       a.fail(fmt::format("change_box makes the box empty along {} ({} to {})", "xyz"[d], b.lo[d], b.hi[d]));
     if (!box_interval_ok(b.lo[d], b.hi[d]))
       a.fail(fmt::format("change_box makes the box not finite (beyond ±1e20) along {} ({} to {})", "xyz"[d],
                          b.lo[d], b.hi[d]));
+    const std::string bad = triclinic_box_problem(b);  // LAMMPS's set_initial_box after every change
+    if (!bad.empty()) a.fail("change_box: " + bad);
   };
   for (const Op& o : ops) {
     if (o.kind <= Op::scale) {
@@ -212,31 +236,65 @@ void cmd_change_box(Simulation& sim, const io::Command& c) {
         // LAMMPS's set_boundary zeroes the image flags of directions that are not periodic.
         if (!b.periodic(d)) std::fill(img[d]->begin(), img[d]->end(), 0);
       }
+      const std::string bad = triclinic_box_problem(b);
+      if (!bad.empty()) a.fail("change_box: " + bad);
+    } else if (o.kind == Op::tilt_final || o.kind == Op::tilt_delta) {
+      if (!b.triclinic) a.fail("Cannot change box tilt factors for orthogonal box");
+      double& t = o.dim == 0 ? b.yz : o.dim == 1 ? b.xz : b.xy;
+      const double v = (o.dim == 0 ? scale[1] : scale[0]) * o.v1;  // yz in y lattice spacings, xy xz in x
+      t = o.kind == Op::tilt_final ? v : t + v;
+      if (!(std::fabs(t) < kMaxBoxCoordinate))
+        a.fail("change_box makes a tilt factor not finite (beyond ±1e20)");
+      const std::string bad = triclinic_box_problem(b);
+      if (!bad.empty()) a.fail("change_box: " + bad);
+    } else if (o.kind == Op::ortho || o.kind == Op::triclinic) {
+      if (o.kind == Op::ortho && (b.xy != 0.0 || b.xz != 0.0 || b.yz != 0.0))
+        a.fail("Cannot change box to orthogonal when tilt is non-zero");
+      if (!sim.dumps.empty() || !sim.h5md.empty())
+        a.fail("Cannot change box ortho/triclinic with dumps defined");
+      for (const auto& f : sim.fixes)
+        if (f->style() == "deform" || f->style() == "npt" || f->style() == "nph" || f->style() == "box/relax")
+          a.fail("Cannot change box ortho/triclinic with certain fixes defined (fix " + f->id() + " " +
+                 f->style() + ")");
+      b.triclinic = o.kind == Op::triclinic;
+      const std::string bad = triclinic_box_problem(b);
+      if (!bad.empty()) a.fail("change_box: " + bad);
     } else if (o.kind == Op::set) {
       save();
     } else if (o.kind == Op::remap) {
-      // Box-fraction coordinates in the saved box, then box coordinates in the current one (x2lamda,
-      // lamda2x).
-      std::vector<double>* pos[3] = {&at.x, &at.y, &at.z};
+      // Fractional coordinates in the saved box, then box coordinates in the current one (x2lamda,
+      // lamda2x; on orthogonal boxes the tilt terms are exact zeros).
       for (size_t i = 0; i < at.size(); ++i) {
         if (!(at.mask[i] & group)) continue;
-        for (int d = 0; d < 3; ++d) {
-          double& x = (*pos[d])[i];
-          const double lamda = saved_inv[d] * (x - saved_lo[d]);
-          x = b.prd(d) * lamda + b.lo[d];
-        }
+        double x[3] = {at.x[i], at.y[i], at.z[i]};
+        saved.to_lamda(x, x);
+        b.from_lamda(x, x);
+        at.x[i] = x[0], at.y[i] = x[1], at.z[i] = x[2];
       }
       save();
     }
   }
   shrink_wrap(b, at, sim.comm, a);
-  remap_atoms(b, at, sim.comm, a);
+  // The final remap and LAMMPS's migration after it go through fractional coordinates on a triclinic box —
+  // except that lmp 29Sep2021 rounds a change_box of only `ortho`/`triclinic` operations on an untilted box
+  // as an orthogonal one (measured: its atoms keep their bits), which is followed here.
+  const bool only_flags = std::all_of(
+      ops.begin(), ops.end(), [](const Op& o) { return o.kind == Op::ortho || o.kind == Op::triclinic; });
+  const bool untilted = b.xy == 0.0 && b.xz == 0.0 && b.yz == 0.0;
+  Box remap_box = b;
+  if (only_flags && untilted) remap_box.triclinic = false;
+  remap_atoms(remap_box, at, sim.comm, a);
+  if (remap_box.triclinic) {
+    atoms_to_lamda(b, at);
+    atoms_from_lamda(b, at);
+  }
   ++sim.state.edits;
   sim.forces_current = false;
   if (!sim.dry_run) {
-    sim.log.line(
-        fmt::format("Changing box ...\n  orthogonal box = ({:.8g} {:.8g} {:.8g}) to ({:.8g} {:.8g} {:.8g})",
-                    b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2]));
+    sim.log.line(fmt::format("Changing box ...\n  {} box = ({:.8g} {:.8g} {:.8g}) to ({:.8g} {:.8g} {:.8g})",
+                             b.triclinic ? "triclinic" : "orthogonal", b.lo[0], b.lo[1], b.lo[2], b.hi[0],
+                             b.hi[1], b.hi[2]));
+    if (b.triclinic) sim.log.line(fmt::format("  with tilt ({:.8g} {:.8g} {:.8g})", b.xy, b.xz, b.yz));
   }
 }
 

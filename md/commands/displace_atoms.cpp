@@ -134,10 +134,11 @@ void cmd_displace_atoms(Simulation& sim, const io::Command& c) {
     const double r[3] = {axis[0] / len, axis[1] / len, axis[2] / len};
     const double angle = M_PI * theta / 180.0;
     const double cosine = std::cos(angle), sine = std::sin(angle);
-    const double L[3] = {box.prd(0), box.prd(1), box.prd(2)};
     for (size_t i = 0; i < at.size(); ++i) {
       if (!(at.mask[i] & group)) continue;
-      const double u[3] = {at.x[i] + at.ix[i] * L[0], at.y[i] + at.iy[i] * L[1], at.z[i] + at.iz[i] * L[2]};
+      const double x[3] = {at.x[i], at.y[i], at.z[i]};
+      double u[3];
+      box.unwrap(x, at.ix[i], at.iy[i], at.iz[i], u);  // LAMMPS's unmap (orthogonal: x + image·L)
       at.ix[i] = at.iy[i] = at.iz[i] = 0;
       const double dd[3] = {u[0] - point[0], u[1] - point[1], u[2] - point[2]};
       const double ddotr = dd[0] * r[0] + dd[1] * r[1] + dd[2] * r[2];
@@ -151,12 +152,26 @@ void cmd_displace_atoms(Simulation& sim, const io::Command& c) {
     }
   }
 
-  // LAMMPS's remap of every atom (not only the group's) into the periodic box, then reset_box.
-  int* img[3] = {at.ix.data(), at.iy.data(), at.iz.data()};
-  double* pos[3] = {at.x.data(), at.y.data(), at.z.data()};
-  for (int d = 0; d < 3; ++d) {
-    if (!box.periodic(d)) continue;
-    for (size_t i = 0; i < at.size(); ++i) wrap_periodic(pos[d][i], img[d][i], box.lo[d], box.hi[d]);
+  // LAMMPS's remap of every atom (not only the group's) into the periodic box, then reset_box (on a triclinic
+  // box both go through fractional coordinates, as its remap and its migration do).
+  if (box.triclinic) {
+    for (size_t i = 0; i < at.size(); ++i) {
+      double x[3] = {at.x[i], at.y[i], at.z[i]};
+      int image[3] = {at.ix[i], at.iy[i], at.iz[i]};
+      for (int d = 0; d < 3; ++d)
+        if (box.periodic(d) && !(point_widths_outside(box, x, d) <= kMaxRemapWidths))
+          a.fail("displace_atoms moves an atom more than 1e6 box widths: it cannot be wrapped back");
+      remap_point(box, x, image);
+      at.x[i] = x[0], at.y[i] = x[1], at.z[i] = x[2];
+      at.ix[i] = image[0], at.iy[i] = image[1], at.iz[i] = image[2];
+    }
+  } else {
+    int* img[3] = {at.ix.data(), at.iy.data(), at.iz.data()};
+    double* pos[3] = {at.x.data(), at.y.data(), at.z.data()};
+    for (int d = 0; d < 3; ++d) {
+      if (!box.periodic(d)) continue;
+      for (size_t i = 0; i < at.size(); ++i) wrap_periodic(pos[d][i], img[d][i], box.lo[d], box.hi[d]);
+    }
   }
   wrap_and_fit_box(sim.state, sim.comm);
   ++sim.state.edits;  // positions changed: the mesh re-maps

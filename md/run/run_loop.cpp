@@ -170,7 +170,8 @@ void Simulation::run_steps(int64_t nsteps) {
   if (full_setup) {
     // LAMMPS's init: the box's deformation rates are the fixes' to set (fix deform), none otherwise.
     Box& b = state.box;
-    for (int d = 0; d < 3; ++d) b.h_rate[d] = b.h_ratelo[d] = 0.0;
+    for (int d = 0; d < 6; ++d) b.h_rate[d] = 0.0;  // the tilts' rates too
+    for (int d = 0; d < 3; ++d) b.h_ratelo[d] = 0.0;
     b.vremap_group = 0;
     FixContext fc = fix_context();
     for (auto& f : fixes) f->init(fc);

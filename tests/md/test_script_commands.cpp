@@ -82,6 +82,18 @@ TEST(ScriptParity, FixDeformVolumeWiggleVariableAsLammps) {
   expect_as_lammps("deform_vars", 1e-10, true);
 }
 
+TEST(ScriptParity, FixDeformTiltStylesAndFlipsAsLammps) {
+  // yz vel flipped with xz moved by xy, xz trate and wiggle, yz final, xy variable walked back to the nearest
+  // period and flipped, xy erate with flip no past −½lx: rows of every run and the box after each.
+  expect_as_lammps("deform_tilts", 1e-10, true);
+}
+
+TEST(ScriptParity, FixDeformRunStartStopAndRestartAsLammps) {
+  // A run whose `start` is before its first step goes on from the box the fix was defined with (LAMMPS's
+  // lo_initial), which the fix takes back from a restart file.
+  expect_as_lammps("deform_start_stop", 1e-10, true);
+}
+
 TEST(ScriptParity, FixPrintTitleAppendScreenAndVariableStepsAsLammps) {
   // The printed lines (screen no keeps p2 and p3 off the screen) and the files byte for byte: `title ""`
   // heads one with an empty line, the file of a fix defined and removed before any run holds its title.

@@ -92,6 +92,13 @@ for name in region_prism displace_vars velocity_vars; do
 done
 run in.deform_vars
 grep -E '^>>|^ +[0-9]+ ' in.deform_vars.out | grep -v 'MPI\|neighbor' >"$data/deform_vars.ref"
+# fix deform over runs with start/stop, and after write_restart/read_restart (the box the fix was defined with).
+run in.deform_start_stop
+grep -E '^>>|^ +[0-9]+ ' in.deform_start_stop.out | grep -v 'MPI\|neighbor\|atoms' >"$data/deform_start_stop.ref"
+rm -f deform_start_stop.restart
+# fix deform's tilt styles on a triclinic box: flips (yz's moving xz), the nearest-period walk, flip no.
+run in.deform_tilts
+grep -E '^>>|^ +[0-9]+ ' in.deform_tilts.out | grep -v 'MPI\|neighbor\|atoms' >"$data/deform_tilts.ref"
 run in.fix_print
 grep '^>>' in.fix_print.out >"$data/fix_print.ref"
 for f in empty_title append default_title variable_steps unused; do cp "$f.txt" "$data/fix_print_$f.txt"; done

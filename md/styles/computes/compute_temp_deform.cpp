@@ -1,7 +1,8 @@
 // compute temp/deform: the group's temperature after removing the streaming velocity a deforming box implies
-// at each atom's place, v_stream = h_rate·λ + h_ratelo (λ: the atom's fractional coordinate; the rates fix
-// deform sets, Box::h_rate), dof = 3N − extra_dof, as LAMMPS compute temp/deform on an orthogonal box. The
-// streaming velocity is its bias (thermostats and velocity commands leave it alone).
+// at each atom's place, v_stream = H_rate·λ + h_ratelo (λ: the atom's fractional coordinate; H_rate the upper
+// triangular rate of the box matrix fix deform sets, Box::h_rate: on a triclinic box the tilt rates add
+// ẋy·λy + ẋz·λz to x and ẏz·λz to y), dof = 3N − extra_dof, as LAMMPS compute temp/deform. The streaming
+// velocity is its bias (thermostats and velocity commands leave it alone).
 #include "md/styles/computes/temperature_compute.hpp"
 
 namespace wmd::md {
@@ -33,11 +34,17 @@ class ComputeTempDeform : public TemperatureCompute {
   }
 
  private:
-  // LAMMPS's x2lamda, then h_rate·λ + h_ratelo.
+  // LAMMPS's x2lamda, then H_rate·λ + h_ratelo term by term (h_rate[3..5]: yz, xz, xy; zeros on an
+  // orthogonal box, where the sums keep the orthogonal bits).
   static void stream(const State& s, size_t i, double out[3]) {
     const Box& b = s.box;
+    const double* r = b.h_rate;
     const double x[3] = {s.atoms.x[i], s.atoms.y[i], s.atoms.z[i]};
-    for (int d = 0; d < 3; ++d) out[d] = b.h_rate[d] * ((1.0 / b.prd(d)) * (x[d] - b.lo[d])) + b.h_ratelo[d];
+    double l[3];
+    b.to_lamda(x, l);
+    out[0] = r[0] * l[0] + r[5] * l[1] + r[4] * l[2] + b.h_ratelo[0];
+    out[1] = r[1] * l[1] + r[3] * l[2] + b.h_ratelo[1];
+    out[2] = r[2] * l[2] + b.h_ratelo[2];
   }
   // The thermal velocity: v less the streaming velocity.
   struct Thermal {

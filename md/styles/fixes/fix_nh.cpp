@@ -616,16 +616,27 @@ class FixNH : public Fix {
     }
   }
 
-  // FixNVTSllod::nh_v_temp on an orthogonal box: ḣ h⁻¹ is diagonal (h_rate/L); the SLLOD term is of the
-  // whole velocity, the scaling of the thermal one (the streaming velocity removed and put back).
+  // FixNVTSllod::nh_v_temp: the SLLOD term ½dt·(ḣ h⁻¹)·v with LAMMPS's upper-triangular product
+  // (MathExtra::multiply_shape_shape of h_rate and h_inv, Voigt order xx yy zz yz xz xy: the tilt rates'
+  // terms are zeros on an orthogonal box); it is of the whole velocity, the scaling of the thermal one (the
+  // streaming velocity removed and put back).
   void sllod_v_temp(FixContext& c, double factor) {
     Compute& t = sllod_temperature(c);
     const Box& b = c.s.box;
-    const double h_two[3] = {b.h_rate[0] / b.prd(0), b.h_rate[1] / b.prd(1), b.h_rate[2] / b.prd(2)};
+    const double* r = b.h_rate;
+    double hv[6];
+    b.h_inv(hv);
+    const double h_two[6] = {r[0] * hv[0],
+                             r[1] * hv[1],
+                             r[2] * hv[2],
+                             r[1] * hv[3] + r[3] * hv[2],
+                             r[0] * hv[4] + r[5] * hv[3] + r[4] * hv[2],
+                             r[0] * hv[5] + r[5] * hv[1]};
     Atoms& a = c.s.atoms;
     for (size_t i = 0; i < a.size(); ++i) {
       if (!selected(c.s, i)) continue;
-      const double du[3] = {h_two[0] * a.vx[i], h_two[1] * a.vy[i], h_two[2] * a.vz[i]};
+      const double du[3] = {h_two[0] * a.vx[i] + h_two[5] * a.vy[i] + h_two[4] * a.vz[i],
+                            h_two[1] * a.vy[i] + h_two[3] * a.vz[i], h_two[2] * a.vz[i]};
       t.remove_bias(c.s, i);
       a.vx[i] = a.vx[i] * factor - dthalf_ * du[0];
       a.vy[i] = a.vy[i] * factor - dthalf_ * du[1];
