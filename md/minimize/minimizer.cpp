@@ -77,10 +77,11 @@ class Minimizer {
   const char* iterate_cg(const MinCallback& cb);
   const char* iterate_fire(const MinCallback& cb);
 
-  // fix box/relax (LAMMPS's FixBoxRelax on an orthogonal box)
+  // fix box/relax (LAMMPS's FixBoxRelax)
   void box_init();
   double min_energy();
   double max_alpha_extra() const;
+  void box_remap(const double ds[6], bool move_atoms);
   void box_min_step(double alpha);
 
   State& s_;
@@ -91,12 +92,12 @@ class Minimizer {
   const BoxRelax& br_;
   const Comm& comm_;
 
-  // Extra global degrees of freedom (LAMMPS's nextra_global): 1 for iso, 3 otherwise, 0 without box/relax.
+  // Extra global degrees of freedom (LAMMPS's nextra_global): 1 for iso, 6 with a relaxed tilt, 3 otherwise,
+  // 0 without box/relax.
   int nextra_ = 0;
-  double fextra_[3] = {0, 0, 0}, gextra_[3] = {0, 0, 0}, hextra_[3] = {0, 0, 0};
-  BoxRelaxReference ref_;     // reference box and targets (init, compute_sigma)
-  double h0_[3] = {1, 1, 1};  // box lengths at the start (FixBoxRelax's h0, never reset)
-  Box box0_;                  // the box at the line-search start (min_store)
+  double fextra_[6] = {0, 0, 0, 0, 0, 0}, gextra_[6] = {0, 0, 0, 0, 0, 0}, hextra_[6] = {0, 0, 0, 0, 0, 0};
+  BoxRelaxReference ref_;  // reference box and targets (init, compute_sigma)
+  Box box0_;               // the box at the line-search start (min_store)
 
   bool have_setup_ = false;
   int64_t begin_step_ = 0;
@@ -109,87 +110,124 @@ class Minimizer {
 
 // LAMMPS's FixBoxRelax::init at the start of this minimisation.
 void Minimizer::box_init() {
-  nextra_ = br_.iso() ? 1 : 3;
-  for (int d = 0; d < 3; ++d) h0_[d] = s_.box.prd(d);
+  nextra_ = br_.ndof();
   box_relax_init(br_, s_.box, ref_);
   if (br_.reference) *br_.reference = ref_;
 }
 
-// LAMMPS's FixBoxRelax::min_energy: the P·V energy of the extra degrees of freedom and their forces, from
-// the virial-only pressure (compute pressure … virial) of the current box.
+// LAMMPS's FixBoxRelax::min_energy: the P·V (and strain) energy of the extra degrees of freedom and their
+// forces, from the virial-only pressure (compute pressure … virial) of the current box, coupled as LAMMPS's
+// couple() (the tilts' components in Voigt order: yz, xz, xy).
 double Minimizer::min_energy() {
   const double pv2e = 1.0 / units::nktv2p;
   const double* w = b_.result().virial;
-  const double inv_volume = 1.0 / (s_.box.prd(0) * s_.box.prd(1) * s_.box.prd(2));
+  const Box& b = s_.box;
+  const double inv_volume = 1.0 / (b.prd(0) * b.prd(1) * b.prd(2));
   const double* prdinit = ref_.prdinit;
   const double vol0 = ref_.vol0;
   if (br_.iso()) {
     const double p_current = (w[0] + w[1] + w[2]) / 3.0 * inv_volume * units::nktv2p;
-    const double scale = s_.box.prd(0) / prdinit[0];
+    const double scale = b.prd(0) / prdinit[0];
     fextra_[0] = pv2e * (p_current - br_.target[0]) * 3.0 * scale * scale * vol0;
-    return box_relax_energy(br_, ref_, s_.box);
+    return box_relax_energy(br_, ref_, b);
   }
-  double t[3], p[3];
-  for (int d = 0; d < 3; ++d) t[d] = w[d] * inv_volume * units::nktv2p;
+  double t[6], p[6];
+  for (int k = 0; k < 6; ++k) t[k] = w[k] * inv_volume * units::nktv2p;
   using C = BoxRelax::Couple;
   p[0] = t[0], p[1] = t[1], p[2] = t[2];
+  if (br_.couple == C::xyz) p[0] = p[1] = p[2] = 1.0 / 3.0 * (t[0] + t[1] + t[2]);
   if (br_.couple == C::xy) p[0] = p[1] = 0.5 * (t[0] + t[1]);
   if (br_.couple == C::yz) p[1] = p[2] = 0.5 * (t[1] + t[2]);
   if (br_.couple == C::xz) p[0] = p[2] = 0.5 * (t[0] + t[2]);
+  p[3] = t[5], p[4] = t[4], p[5] = t[3];  // LAMMPS's xy-xz-yz to Voigt
   double scale[3] = {1.0, 1.0, 1.0};
   for (int d = 0; d < 3; ++d)
-    if (br_.dim[d]) scale[d] = s_.box.prd(d) / prdinit[d];
+    if (br_.dim[d]) scale[d] = b.prd(d) / prdinit[d];
   const double p_hydro = ref_.p_hydro;
-  fextra_[0] = fextra_[1] = fextra_[2] = 0.0;
+  for (int q = 0; q < 6; ++q) fextra_[q] = 0.0;
   if (br_.dim[0]) fextra_[0] = pv2e * (p[0] - p_hydro) * scale[1] * scale[2] * vol0;
   if (br_.dim[1]) fextra_[1] = pv2e * (p[1] - p_hydro) * scale[0] * scale[2] * vol0;
   if (br_.dim[2]) fextra_[2] = pv2e * (p[2] - p_hydro) * scale[0] * scale[1] * vol0;
-  if (ref_.deviatoric) {
-    for (int d = 0; d < 3; ++d)  // compute_deviatoric's fdev
-      if (br_.dim[d]) fextra_[d] -= pv2e * (s_.box.prd(d) * ref_.sigma[d]) * prdinit[d];
+  if (br_.triclinic()) {
+    if (br_.dim[3]) fextra_[3] = pv2e * p[3] * scale[1] * prdinit[1] * scale[0] * prdinit[0] * prdinit[1];
+    if (br_.dim[4]) fextra_[4] = pv2e * p[4] * scale[0] * prdinit[0] * scale[1] * prdinit[1] * prdinit[0];
+    if (br_.dim[5]) fextra_[5] = pv2e * p[5] * scale[0] * prdinit[0] * scale[2] * prdinit[2] * prdinit[0];
   }
-  return box_relax_energy(br_, ref_, s_.box);
+  if (ref_.deviatoric) {
+    // compute_deviatoric: fdev = pv2e·(h·sigma) row by row, h the current box (Voigt: xx yy zz yz xz xy)
+    const double h[6] = {b.prd(0), b.prd(1), b.prd(2), b.yz, b.xz, b.xy};
+    const double* sg = ref_.sigma;
+    const double fdev[6] = {pv2e * (h[0] * sg[0] + h[5] * sg[5] + h[4] * sg[4]),
+                            pv2e * (h[1] * sg[1] + h[3] * sg[3]),
+                            pv2e * (h[2] * sg[2]),
+                            pv2e * (h[1] * sg[3] + h[3] * sg[2]),
+                            pv2e * (h[0] * sg[4] + h[5] * sg[3] + h[4] * sg[2]),
+                            pv2e * (h[0] * sg[5] + h[5] * sg[1] + h[4] * sg[3])};
+    for (int d = 0; d < 3; ++d)
+      if (br_.dim[d]) fextra_[d] -= fdev[d] * prdinit[d];
+    if (br_.triclinic()) {
+      if (br_.dim[3]) fextra_[3] -= fdev[3] * prdinit[1];
+      if (br_.dim[4]) fextra_[4] -= fdev[4] * prdinit[0];
+      if (br_.dim[5]) fextra_[5] -= fdev[5] * prdinit[0];
+    }
+  }
+  return box_relax_energy(br_, ref_, b);
 }
 
-// LAMMPS's FixBoxRelax::max_alpha: no box length changes by more than vmax of the reference in one step.
+// LAMMPS's FixBoxRelax::max_alpha: no box component changes by more than vmax of the reference in one step.
 double Minimizer::max_alpha_extra() const {
   if (br_.iso()) return br_.vmax / std::fabs(hextra_[0]);
   double alpha = 1.0;
-  for (int d = 0; d < 3; ++d)
-    if (br_.dim[d]) alpha = std::min(alpha, br_.vmax / std::fabs(hextra_[d]));
+  for (int q = 0; q < 6; ++q)
+    if (br_.dim[q] && (q < 3 || br_.triclinic())) alpha = std::min(alpha, br_.vmax / std::fabs(hextra_[q]));
   return alpha;
 }
 
-// LAMMPS's FixBoxRelax::min_step and remap: from the line-search start box, each relaxed length grows by
-// ds·h0 about the fixed point, and the atoms (all, or the fix's group with `dilate partial`) keep their
-// fractional coordinates — through LAMMPS's x2lamda/lamda2x arithmetic, also along unrelaxed lengths.
-void Minimizer::box_min_step(double alpha) {
-  double ds[3] = {0.0, 0.0, 0.0};
-  for (int d = 0; d < 3; ++d)
-    ds[d] = br_.iso() ? alpha * hextra_[0] : (br_.dim[d] ? alpha * hextra_[d] : 0.0);
-  const Box from = s_.box;  // the start box along relaxed lengths, the current one along the others
-  double inv0[3], lo_new[3], prd_new[3];
+// LAMMPS's FixBoxRelax::remap: from the line-search start box (min_store), each relaxed length grows by
+// ds·h0 about the fixed point (divided by the current box length, LAMMPS's domain->h), scaled tilts follow
+// their lengths, relaxed tilts grow by ds times the reference length; the atoms (all, or the fix's group with
+// `dilate partial`) keep their fractional coordinates, through LAMMPS's x2lamda/lamda2x arithmetic.
+// move_atoms false: min_step(0), whose positions the line search overwrites with its start at once.
+void Minimizer::box_remap(const double ds[6], bool move_atoms) {
+  const Box from = s_.box;  // the box the atoms' fractional coordinates are taken in
+  Box& b = s_.box;
+  const double* h0 = ref_.h0;
   for (int d = 0; d < 3; ++d) {
-    const double lo0 = from.lo[d], hi0 = from.hi[d], prd0 = hi0 - lo0;
-    inv0[d] = 1.0 / prd0;
-    double lo = lo0, hi = hi0;
-    if (br_.dim[d]) {
-      lo = lo0 + (lo0 - br_.fixedpoint[d]) / prd0 * ds[d] * h0_[d];
-      hi = hi0 + (hi0 - br_.fixedpoint[d]) / prd0 * ds[d] * h0_[d];
-      if (lo >= hi) throw RunError("fix box/relax generated a negative box length");
-    }
-    s_.box.lo[d] = lo, s_.box.hi[d] = hi;
-    lo_new[d] = lo, prd_new[d] = hi - lo;
+    if (!br_.dim[d]) continue;
+    const double lo0 = box0_.lo[d], hi0 = box0_.hi[d], h = from.prd(d);
+    b.lo[d] = lo0 + (lo0 - br_.fixedpoint[d]) / h * ds[d] * h0[d];
+    b.hi[d] = hi0 + (hi0 - br_.fixedpoint[d]) / h * ds[d] * h0[d];
+    if (b.lo[d] >= b.hi[d]) throw RunError("fix box/relax generated a negative box length");
   }
+  if (br_.scaleyz) b.yz = (b.hi[2] - b.lo[2]) * h0[3] / h0[2];
+  if (br_.scalexz) b.xz = (b.hi[2] - b.lo[2]) * h0[4] / h0[2];
+  if (br_.scalexy) b.xy = (b.hi[1] - b.lo[1]) * h0[5] / h0[1];
+  if (br_.triclinic()) {
+    if (br_.dim[3]) b.yz = box0_.yz + ds[3] * ref_.prdinit[1];
+    if (br_.dim[4]) b.xz = box0_.xz + ds[4] * ref_.prdinit[0];
+    if (br_.dim[5]) b.xy = box0_.xy + ds[5] * ref_.prdinit[0];
+  }
+  if (!move_atoms) return;
   Atoms& a = s_.atoms;
-  double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   for (size_t i = 0; i < n(); ++i) {
     if (!br_.dilate_all && !(a.mask[i] & br_.group)) continue;
-    for (int d = 0; d < 3; ++d) {
-      const double lamda = inv0[d] * (pos[d][i] - from.lo[d]);
-      pos[d][i] = prd_new[d] * lamda + lo_new[d];
-    }
+    double x[3] = {a.x[i], a.y[i], a.z[i]}, l[3];
+    from.to_lamda(x, l);
+    b.from_lamda(l, x);
+    a.x[i] = x[0], a.y[i] = x[1], a.z[i] = x[2];
   }
+}
+
+// LAMMPS's FixBoxRelax::min_step: ds = α·hextra along the relaxed components (all three lengths with iso).
+void Minimizer::box_min_step(double alpha) {
+  double ds[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  for (int q = 0; q < 6; ++q) {
+    if (br_.iso())
+      ds[q] = q < 3 ? alpha * hextra_[0] : 0.0;
+    else if (br_.dim[q] && (q < 3 || br_.triclinic()))
+      ds[q] = alpha * hextra_[q];
+  }
+  box_remap(ds, true);
 }
 
 // LAMMPS's Min::energy_force: forces and energy at the current positions (plus the P·V energy and the box
@@ -212,21 +250,23 @@ double Minimizer::energy_force() {
 }
 
 // LAMMPS's FixMinimize::reset_coords: where the evaluation re-neighboured and wrapped an atom through a
-// periodic face, its line-search start moves to the same image (the minimum image of x − x0 in the start
-// box), so the next trial starts beside the wrapped atom and does not look like a jump of a box length
-// (which would re-neighbour again, and move shrink-wrapped faces where lmp does not).
+// periodic face, its line-search start moves to the same image (the minimum image of x − x0, taken in the
+// start box's lengths with the current tilts, as LAMMPS's box_swap leaves them), so the next trial starts
+// beside the wrapped atom and does not look like a jump of a box length (which would re-neighbour again, and
+// move shrink-wrapped faces where lmp does not).
 void Minimizer::reset_coords() {
   Atoms& a = s_.atoms;
+  Box m = s_.box;
+  for (int d = 0; d < 3; ++d) m.lo[d] = box0_.lo[d], m.hi[d] = box0_.hi[d];
   const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   const int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
-  for (int d = 0; d < 3; ++d) {
-    if (!box0_.periodic(d)) continue;
-    const double prd = box0_.prd(d), half = 0.5 * prd;
-    for (size_t i = 0; i < n(); ++i) {
-      double dx = pos[d][i] - x0_[3 * i + d];
-      if (std::fabs(dx) <= half) continue;
-      dx += dx < 0.0 ? prd : -prd;  // LAMMPS's minimum_image
-      x0_[3 * i + d] = pos[d][i] - dx;
+  for (size_t i = 0; i < n(); ++i) {
+    double d0[3], dd[3];
+    for (int d = 0; d < 3; ++d) d0[d] = dd[d] = pos[d][i] - x0_[3 * i + d];
+    m.minimum_image(dd[0], dd[1], dd[2]);
+    for (int d = 0; d < 3; ++d) {
+      if (dd[d] == d0[d]) continue;
+      x0_[3 * i + d] = pos[d][i] - dd[d];
       img0_[3 * i + d] = img[d][i];
     }
   }
@@ -236,9 +276,11 @@ void Minimizer::reset_coords() {
 // and x0 + α·h; one force evaluation (resetflag: the start follows atoms a re-neighbouring wrapped).
 double Minimizer::alpha_step(double alpha, bool resetflag) {
   Atoms& a = s_.atoms;
-  // min_step(0): the relaxed lengths back to the start box, exactly (the others keep their current extent)
-  for (int d = 0; d < 3 && nextra_; ++d)
-    if (br_.dim[d]) s_.box.lo[d] = box0_.lo[d], s_.box.hi[d] = box0_.hi[d];
+  // min_step(0): the relaxed components back to the start box (the others keep their current extent)
+  if (nextra_) {
+    const double zero[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    box_remap(zero, false);
+  }
   double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
   for (size_t i = 0; i < n(); ++i) {
@@ -692,6 +734,10 @@ MinStats Minimizer::run(const MinCallback& cb) {
 void box_relax_init(const BoxRelax& br, const Box& b, BoxRelaxReference& ref) {
   for (int d = 0; d < 3; ++d) ref.prdinit[d] = b.prd(d);
   ref.vol0 = ref.prdinit[0] * ref.prdinit[1] * ref.prdinit[2];
+  const double h0[6] = {b.prd(0), b.prd(1), b.prd(2), b.yz, b.xz, b.xy};
+  for (int k = 0; k < 6; ++k) ref.h0[k] = h0[k];
+  // compute_press_target: the mean of the relaxed lengths' targets; a target that differs from it, or a
+  // non-zero tilt target, makes the stress deviatoric
   int nflag = 0;
   ref.p_hydro = 0.0;
   for (int d = 0; d < 3; ++d)
@@ -700,18 +746,50 @@ void box_relax_init(const BoxRelax& br, const Box& b, BoxRelaxReference& ref) {
   ref.deviatoric = br.deviatoric;
   for (int d = 0; d < 3; ++d)
     if (br.dim[d] && std::fabs(ref.p_hydro - br.target[d]) > 1.0e-6) ref.deviatoric = true;
+  if (br.triclinic())
+    for (int q = 3; q < 6; ++q)
+      if (br.dim[q] && std::fabs(br.target[q]) > 1.0e-6) ref.deviatoric = true;
   if (ref.deviatoric) box_relax_sigma(br, b, ref);
 }
 
-// On an orthogonal box LAMMPS's matrix products of compute_sigma add exact zeros: sigma is diagonal.
+namespace {
+
+// LAMMPS's MathExtra::times3 (a·b) and times3_transpose (a·bᵀ), term by term.
+void times3(const double a[3][3], const double b[3][3], double c[3][3]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+}
+void times3_transpose(const double a[3][3], const double b[3][3], double c[3][3]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) c[i][j] = a[i][0] * b[j][0] + a[i][1] * b[j][1] + a[i][2] * b[j][2];
+}
+
+}  // namespace
+
+// LAMMPS's FixBoxRelax::compute_sigma: the reference reset to box b, the target's deviatoric part corrected
+// for the tilts (its stationarity relation, with the init box h0), sigma = V0·h0⁻¹·P_dev·h0⁻ᵀ.
 void box_relax_sigma(const BoxRelax& br, const Box& b, BoxRelaxReference& ref) {
   for (int d = 0; d < 3; ++d) ref.prdinit[d] = b.prd(d);
   ref.vol0 = ref.prdinit[0] * ref.prdinit[1] * ref.prdinit[2];
-  for (int d = 0; d < 3; ++d) {
-    const double hinv = 1.0 / b.prd(d);
-    const double pdev = br.dim[d] ? br.target[d] - ref.p_hydro : 0.0;
-    ref.sigma[d] = hinv * pdev * hinv * ref.vol0;
-  }
+  b.h_inv(ref.h0_inv);
+  const double* hi = ref.h0_inv;
+  const double hinv[3][3] = {{hi[0], hi[5], hi[4]}, {0.0, hi[1], hi[3]}, {0.0, 0.0, hi[2]}};
+  const double* t = br.target;
+  double pd[3][3] = {{0.0, t[5], t[4]}, {t[5], 0.0, t[3]}, {t[4], t[3], 0.0}};
+  for (int d = 0; d < 3; ++d)
+    if (br.dim[d]) pd[d][d] = t[d] - ref.p_hydro;
+  const double* h0 = ref.h0;
+  pd[1][1] -= pd[1][2] * hi[3] * h0[1];
+  pd[0][1] -= pd[0][2] * hi[3] * h0[1];
+  pd[1][0] = pd[0][1];
+  pd[0][0] -= pd[0][1] * hi[5] * h0[0] + pd[0][2] * hi[4] * h0[0];
+  double tmp[3][3], sg[3][3];
+  times3(hinv, pd, tmp);
+  times3_transpose(tmp, hinv, sg);
+  for (auto& row : sg)
+    for (double& v : row) v *= ref.vol0;
+  ref.sigma[0] = sg[0][0], ref.sigma[1] = sg[1][1], ref.sigma[2] = sg[2][2];
+  ref.sigma[3] = sg[1][2], ref.sigma[4] = sg[0][2], ref.sigma[5] = sg[0][1];
 }
 
 double box_relax_energy(const BoxRelax& br, const BoxRelaxReference& ref, const Box& b) {
@@ -726,9 +804,15 @@ double box_relax_energy(const BoxRelax& br, const BoxRelaxReference& ref, const 
   const double scalevol = scale[0] * scale[1] * scale[2];
   double eng = pv2e * ref.p_hydro * (scalevol - 1.0) * ref.vol0;
   if (ref.deviatoric) {
-    double strain = 0.0;  // compute_strain_energy: ½ Tr(sigma·h·hᵀ)
-    for (int d = 0; d < 3; ++d) strain += ref.sigma[d] * (b.prd(d) * b.prd(d));
-    eng += 0.5 * strain * pv2e;
+    // compute_strain_energy: ½ Tr(sigma·h·hᵀ), h the current box (Voigt: xx yy zz yz xz xy)
+    const double h[6] = {b.prd(0), b.prd(1), b.prd(2), b.yz, b.xz, b.xy};
+    const double* sg = ref.sigma;
+    const double d0 = sg[0] * (h[0] * h[0] + h[5] * h[5] + h[4] * h[4]) +
+                      sg[5] * (h[1] * h[5] + h[3] * h[4]) + sg[4] * (h[2] * h[4]);
+    const double d1 =
+        sg[5] * (h[5] * h[1] + h[4] * h[3]) + sg[1] * (h[1] * h[1] + h[3] * h[3]) + sg[3] * (h[2] * h[3]);
+    const double d2 = sg[4] * (h[4] * h[2]) + sg[3] * (h[3] * h[2]) + sg[2] * (h[2] * h[2]);
+    eng += 0.5 * (d0 + d1 + d2) * pv2e;
   }
   return eng;
 }

@@ -32,35 +32,44 @@ struct MinSettings {
   int64_t vdfmax = 2000;
 };
 
-/// `fix box/relax` (orthogonal boxes): which box lengths are extra degrees of freedom of the line search,
-/// their target pressures and LAMMPS's keywords. Coupling xyz is LAMMPS's ISO style (one degree of freedom);
-/// every other setting is ANISO (three, the unrelaxed ones with zero force).
+/// `fix box/relax`: which box components are extra degrees of freedom of the line search, their targets
+/// and LAMMPS's keywords. Components in LAMMPS's Voigt order: x y z (lengths), yz xz xy (tilt factors).
+/// LAMMPS's pstyle: TRICLINIC (six degrees of freedom) when a tilt is relaxed, ISO (one) with coupling xyz,
+/// otherwise ANISO (three, the unrelaxed ones with zero force).
 struct BoxRelax {
   enum class Couple { none, xyz, xy, yz, xz };
   bool active = false;
   Couple couple = Couple::none;
-  bool dim[3] = {false, false, false};
-  double target[3] = {0.0, 0.0, 0.0};  // bar
-  bool deviatoric = false;             // an x, y or z keyword was given (LAMMPS's deviatoric_flag)
-  double vmax = 0.0001;                // largest fractional change of a box length per line search
-  int64_t nreset = 0;                  // reset the reference box every nreset iterations (deviatoric only)
-  bool dilate_all = true;              // dilate partial: only the fix's group follows the box
+  bool dim[6] = {false, false, false, false, false, false};  // LAMMPS's p_flag
+  double target[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};         // bar
+  bool deviatoric = false;  // an x, y, z, yz, xz or xy keyword was given (LAMMPS's deviatoric_flag)
+  // Tilt factors that follow their box length (LAMMPS's scaleyz, scalexz, scalexy: on by default when the
+  // tilt is non-zero at the fix's definition, off for a relaxed tilt).
+  bool scaleyz = false, scalexz = false, scalexy = false;
+  double vmax = 0.0001;    // largest fractional change of a box component per line search
+  int64_t nreset = 0;      // reset the reference box every nreset iterations (deviatoric only)
+  bool dilate_all = true;  // dilate partial: only the fix's group follows the box
   uint32_t group = 1;
   double fixedpoint[3] = {0.0, 0.0, 0.0};  // the point that stays fixed (box centre at the fix's definition)
-  bool iso() const { return couple == Couple::xyz; }
+  bool triclinic() const { return dim[3] || dim[4] || dim[5]; }
+  bool iso() const { return !triclinic() && couple == Couple::xyz; }
+  /// LAMMPS's min_dof: the extra degrees of freedom (1, 3 or 6).
+  int ndof() const { return iso() ? 1 : triclinic() ? 6 : 3; }
   /// The reference box and targets of the current minimisation or run (LAMMPS's FixBoxRelax::init and
   /// compute_sigma), shared between the fix (its scalar) and the minimiser; null: nobody reads it.
   std::shared_ptr<struct BoxRelaxReference> reference;
 };
 
-/// FixBoxRelax's reference state: the box lengths and volume the box strain is measured from, the hydrostatic
-/// target and, when targets differ per length, the deviatoric stress sigma (orthogonal boxes: diagonal).
+/// FixBoxRelax's reference state: the box (h0, at init) and the lengths, volume and inverse box the strain is
+/// measured from (reset by nreset), the hydrostatic target and the deviatoric stress sigma (Voigt order).
 struct BoxRelaxReference {
+  double h0[6] = {1.0, 1.0, 1.0, 0.0, 0.0, 0.0};  // LAMMPS's h0: xprd yprd zprd yz xz xy at init
   double prdinit[3] = {1.0, 1.0, 1.0};
+  double h0_inv[6] = {1.0, 1.0, 1.0, 0.0, 0.0, 0.0};
   double vol0 = 1.0;
   double p_hydro = 0.0;  // bar
   bool deviatoric = false;
-  double sigma[3] = {0.0, 0.0, 0.0};
+  double sigma[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 };
 
 /// LAMMPS's FixBoxRelax::init on box b: the reference is b, the targets' mean and (deviatoric) sigma.

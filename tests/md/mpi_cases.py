@@ -212,6 +212,10 @@ DET_CASES = {
                              _DET_THERMO.format(" lx ly lz f_1") + "run 40\n"),
     "nph": small_input(4, _DET_HOT + "fix 1 all nph aniso 0 3000 0.2 drag 0.5\n" +
                        _DET_THERMO.format(" lx ly lz f_1") + "run 40\nrun 10\n"),
+    # fix npt's TRICLINIC barostat on a tilted box (tilts of lattice vectors): six ω̇, the tilts' remap.
+    "npt_tri": small_input(4, _DET_HOT + "fix 1 all npt temp 1200 1200 0.1 tri 0 3000 0.2\n" +
+                           _DET_THERMO.format(" lx ly lz xy xz yz pxy f_1") + "run 40\n").replace(
+                               "region box block 0 4 0 4 0 4", "region box prism 0 4 0 4 0 4 1 1 1"),
     "temp_berendsen": small_input(4, _DET_HOT + "fix 1 all nve\nfix 2 all temp/berendsen 1200 600 0.02\n" +
                                   _DET_THERMO.format(" f_2") + "run 40\n"),
     "temp_rescale": small_input(4, _DET_HOT + "fix 1 all nve\nfix 2 all temp/rescale 5 1200 600 10 0.5\n" +
@@ -237,6 +241,14 @@ DET_CASES = {
                                                "min_modify line backtrack\n" +
                                                _DET_THERMO.format(" lx ly lz fnorm") +
                                                "minimize 0 1e-8 40 400\n"),
+    # fix box/relax tri: the box's six degrees of freedom in the line search's sums, on a tilted box whose
+    # lattice constant is off (a vacancy lets the atoms move too).
+    "minimize_cg_box_relax_tri": small_input(4, "group v id 42\ndelete_atoms group v\n"
+                                             "fix 1 all box/relax tri 0 vmax 0.001\n" +
+                                             _DET_THERMO.format(" lx ly lz xy xz yz fnorm") +
+                                             "minimize 0 1e-8 40 400\n").replace(
+                                                 "lattice fcc 3.615\nregion box block 0 4 0 4 0 4",
+                                                 "lattice fcc 3.65\nregion box prism 0 4 0 4 0 4 1 1 1"),
     "minimize_fire": small_input(4, "displace_atoms all random 0.05 0.05 0.05 1234 units box\n"
                                  "min_style fire\n" + _DET_THERMO.format(" fnorm fmax") +
                                  "minimize 0 1e-8 60 600\n"),

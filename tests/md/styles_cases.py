@@ -35,7 +35,11 @@ TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_over
              "minimize_indent": 1e-9, "minimize_box_relax": 1e-6, "minimize_box_relax_aniso": 1e-8,
              "minimize_box_relax_xyz": 1e-6, "minimize_box_relax_couple": 1e-9, "minimize_box_relax_nreset": 1e-6,
              "minimize_at_minimum": 1e-9, "minimize_shrink_wrap": 1e-9, "minimize_shrink_wrap_relax": 1e-7,
-             "minimize_fire": 1e-9, "minimize_norm": 1e-9,
+             "minimize_fire": 1e-9, "minimize_norm": 1e-9, "box_relax_tri": 1e-9,
+             # pxz passes near 4 bar amid terms of 1e4 bar: the virial's summation order shows at 1e-10 of it
+             "npt_tri_flip": 1e-9,
+             # tilts scaled with their lengths amplify further: lmp's 1 vs 3 ranks part by 9e-10 at 12 iterations
+             "box_relax_aniso_tilted": 1e-8,
              "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9}
 # Cases run on the mesh backend with fp64 PEs (wafermd's extra arguments).
 MESH_FP64 = ["--backend", "mesh", "--set", "mesh.precision=fp64"]

@@ -153,6 +153,76 @@ TEST(FixState, NoseHooverChainSavesAndRestores) {
   EXPECT_EQ(saved, again);
 }
 
+// fix npt's checkpoint state: the barostat's six ω̇ (LAMMPS's restart list) and, for a deviatoric target,
+// its reference volume and inverse box h0_inv, which a restart cannot recompute from the current box.
+TEST(FixState, DeviatoricBarostatSavesItsReferenceBox) {
+  wmd::test::ScriptRun run(
+      std::string(kCu) +
+          "fix 1 all npt temp 300 300 0.1 x 0 0 0.5 y 0 0 0.5 z 3000 3000 0.5 couple xy\n"
+          "run 10\n",
+      wmd::test::scratch_dir("nh_dev_state"));
+  wmd::md::FixStateMap saved;
+  wmd::md::Fix& fix = *run.sim->fixes.front();
+  fix.save_state(saved);
+  ASSERT_EQ(saved.count("omega_dot"), 1u);
+  ASSERT_EQ(saved["omega_dot"].size(), 6u);
+  EXPECT_NE(saved["omega_dot"][2], 0.0);
+  ASSERT_EQ(saved.count("h0_inv"), 1u);
+  // the first run's box (create_box's 4 lattice cells), not the current one
+  EXPECT_EQ(saved["h0_inv"][0], 1.0 / (4 * 3.615));
+  EXPECT_EQ(saved["vol0"][0], (4 * 3.615) * (4 * 3.615) * (4 * 3.615));
+  EXPECT_NE(run.state().box.prd(0), 4 * 3.615);
+  wmd::md::FixStateMap again;
+  fix.restore_state(saved);
+  fix.save_state(again);
+  EXPECT_EQ(saved, again);
+}
+
+// LAMMPS's FixNH checks of the barostat's keywords, with its messages: tilt control needs a triclinic box,
+// coupled dimensions share one target, a tilt is controlled or scaled, not both.
+TEST(FixInput, BarostatKeywordsAreCheckedAsLammps) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fix 1 all npt temp 300 300 0.1 tri 0 0 1\n",
+       "Can not specify Pxy/Pxz/Pyz in fix npt with non-triclinic box"},
+      {"fix 1 all nph xy 0 0 1\n", "Can not specify Pxy/Pxz/Pyz in fix nph with non-triclinic box"},
+      {"fix 1 all npt temp 300 300 0.1 x 0 0 1 y 5 5 1 couple xy\n", "coupled dimensions need one target"},
+      {"fix 1 all npt temp 300 300 0.1 x 0 0 1 couple xz\n", "a coupled dimension is not barostatted"},
+      {"fix 1 all npt temp 300 300 0.1 tri 0 0 1 scalexy yes\n", "both xy dynamics and xy scaling"},
+      {"fix 1 all nph iso 0 0 1 dilate nosuchgroup\n", "dilate group ID nosuchgroup does not exist"},
+      {"fix 1 all nvt temp 300 300 0.1 tri 0 0 1\n", "takes no pressure keyword"},
+  };
+  for (const auto& [bad, needle] : cases) {
+    try {
+      wmd::test::ScriptRun(std::string(kCu) + bad, wmd::test::scratch_dir("bad_baro"), true);
+      ADD_FAILURE() << "no error for: " << bad;
+    } catch (const wmd::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  }
+}
+
+// LAMMPS's FixPressBerendsen::init: a triclinic box at a run's set-up is refused (exit 2), naming the fix's
+// line; the same fix on an orthogonal box runs.
+TEST(FixInput, PressBerendsenRefusesATriclinicBoxAsLammps) {
+  const std::string tilted =
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box prism 0 4 0 4 0 4 1 1 "
+      "1\n"
+      "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\nfix 1 all nve\n"
+      "fix 2 all press/berendsen iso 0 0 1\nrun 2\n";
+  try {
+    wmd::test::ScriptRun(tilted, wmd::test::scratch_dir("berendsen_tri"));
+    ADD_FAILURE() << "fix press/berendsen ran on a triclinic box";
+  } catch (const wmd::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("Cannot use fix press/berendsen with triclinic box"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.line(), 11) << "the fix's line";
+  }
+  EXPECT_NO_THROW(
+      wmd::test::ScriptRun(std::string(kCu) + "fix 1 all nve\nfix 2 all press/berendsen iso 0 0 1\nrun 2\n",
+                           wmd::test::scratch_dir("berendsen_ortho")));
+}
+
 TEST(FixInput, BadFixesAreInputErrors) {
   for (const char* bad :
        {"fix 1 all nvt\n", "fix 1 all langevin 300 300 0 5\n", "fix 1 all bogus\n",

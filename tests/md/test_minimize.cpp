@@ -151,11 +151,13 @@ TEST(Minimize, BadInputIsAnInputError) {
   expect_input_error("minimize 0 1e-8 100\n", "force evaluations");
   expect_input_error("minimize 1.5 1e-8 100 1000\n", "energy tolerance");
   expect_input_error("min_style fire\nfix b all box/relax iso 0\nminimize 0 1e-8 10 100\n", "fire");
-  expect_input_error("fix b all box/relax tri 0\n", "box/relax keyword");
-  // LAMMPS's own checks: coupled dimensions are relaxed, to one target; tilt scaling needs a triclinic box
+  // LAMMPS's own checks: tilts need a triclinic box; coupled dimensions are relaxed, to one target; a tilt is
+  // relaxed or scaled, not both
+  expect_input_error("fix b all box/relax tri 0\n", "Pxy/Pxz/Pyz in fix box/relax with non-triclinic box");
+  expect_input_error("fix b all box/relax iso 0 xy 0\n", "non-triclinic box");
   expect_input_error("fix b all box/relax x 0 couple xyz\n", "coupled dimension");
   expect_input_error("fix b all box/relax x 0 y 5 couple xy\n", "one target");
-  expect_input_error("fix b all box/relax iso 0 scalexy yes\n", "triclinic");
+  expect_input_error("fix b all box/relax tri 0 scalexy yes\n", "both relaxation and scaling");
   expect_input_error("fix b all box/relax iso 0 vmax 0\n", "vmax");
 }
 

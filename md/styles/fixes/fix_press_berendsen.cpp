@@ -13,7 +13,11 @@ class FixPressBerendsen : public Fix {
  public:
   FixPressBerendsen(const FixArgs& f, bool iso, const double p0[3], const double p1[3], const double per[3],
                     const bool flag[3], double modulus)
-      : Fix(f.id, "press/berendsen", f.group), iso_(iso), modulus_(modulus), temperature_(f) {
+      : Fix(f.id, "press/berendsen", f.group),
+        iso_(iso),
+        modulus_(modulus),
+        temperature_(f),
+        pos_(f.a.pos()) {
     for (int d = 0; d < 3; ++d)
       p_start_[d] = p0[d], p_stop_[d] = p1[d], period_[d] = per[d], flag_[d] = flag[d];
   }
@@ -21,6 +25,13 @@ class FixPressBerendsen : public Fix {
   bool changes_box() const override { return true; }
   bool modify_param(const std::string& key, io::ArgCursor& a, const StyleLookup& styles) override {
     return temperature_.modify_param(key, a, styles);
+  }
+  // LAMMPS's FixPressBerendsen::init refuses a triclinic box at each run's set-up (the box may have become
+  // triclinic after the fix was defined): the input's error, at the fix's command.
+  void init(FixContext& c) override {
+    if (c.s.box.triclinic)
+      throw InputError(pos_.file, pos_.line,
+                       "Cannot use fix press/berendsen with triclinic box (fix " + id_ + ", LAMMPS's error)");
   }
   void setup(FixContext& c) override { temperature_.setup(c); }
   void end_of_step(FixContext& c) override {
@@ -66,6 +77,7 @@ class FixPressBerendsen : public Fix {
   bool flag_[3] = {false, false, false};
   double modulus_;
   ThermostatTemperature temperature_;  // LAMMPS's ID_temp (group all), or the compute fix_modify temp names
+  SourcePos pos_;                      // the fix command's line, for the refusal at a run's set-up
 };
 
 }  // namespace
