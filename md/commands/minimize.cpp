@@ -168,7 +168,7 @@ void cmd_minimize(Simulation& sim, const io::Command& c) {
   if (box_relax.active)  // LAMMPS's Min::setup: the P·V energy of fix box/relax is in the minimised energy
     sim.log.line(
         fmt::format("WARNING: Energy due to {} extra global DOFs will be included in minimizer energies",
-                    box_relax.iso() ? 1 : 3));
+                    box_relax.ndof()));
   sim.run_start_step = sim.state.step;
   sim.set_begin_step(sim.state.step);
   // Thermo samples of a minimisation are not dynamics: keep them out of report.json's drift fit.

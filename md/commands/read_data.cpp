@@ -13,7 +13,7 @@ void cmd_read_data(Simulation& sim, const io::Command& c) {
   io::ArgCursor a(c);
   const std::string path = a.word("a data file name");
   a.finish();
-  const io::DataFile d = io::read_lammps_data(path, c.pos);
+  const io::DataFile d = io::read_lammps_data(sim.dry_readable(path), c.pos);
   for (int k = 0; k < 3; ++k) {
     if (!box_interval_ok(d.lo[k], d.hi[k]))
       fail_input(c.pos, "data file '" + path + "' has a box along " + std::string(1, "xyz"[k]) +

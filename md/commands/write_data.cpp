@@ -18,7 +18,6 @@ void cmd_write_data(Simulation& sim, const io::Command& c) {
     const std::string key = a.choice("a write_data keyword", {"nocoeff", "nofix", "pair"});
     if (key == "pair") a.word("ii or ij");
   }
-  if (sim.dry_run) return;
   // LAMMPS's write_data first applies pbc and reset_box to the system itself: atoms are wrapped into the box
   // and shrink-wrapped faces fitted to them, so the file's box holds its atoms and the run goes on from
   // there.
@@ -36,6 +35,7 @@ void cmd_write_data(Simulation& sim, const io::Command& c) {
                              static_cast<double>(im[2]), at.vx[i], at.vy[i], at.vz[i]});
   }
   const std::vector<double> all = sim.comm.gather(rows);
+  const std::string out = sim.dry_written(path);  // collective: the dry run's scratch directory
   if (!sim.comm.root()) return;
   io::DataFile d;
   d.timestep = sim.state.step;
@@ -57,7 +57,8 @@ void cmd_write_data(Simulation& sim, const io::Command& c) {
         d.iz.push_back(static_cast<int>(r[7]));
     d.vx.push_back(r[8]), d.vy.push_back(r[9]), d.vz.push_back(r[10]);
   }
-  if (!io::write_lammps_data(path, d)) throw RunError("cannot write data file '" + path + "'");
+  // The dry run writes into its scratch directory: a read_data of this name later in the script reads it.
+  if (!io::write_lammps_data(out, d)) throw RunError("cannot write data file '" + path + "'");
 }
 
 }  // namespace

@@ -120,6 +120,12 @@ static std::string latest_restart(const std::string& pattern) {
   return found;
 }
 
+std::string Simulation::dry_readable(const std::string& file) {
+  if (!dry_run || dry_restart_dir_.empty()) return file;
+  const std::string scratch = dry_restart_path(file);
+  return std::filesystem::exists(scratch) ? scratch : file;
+}
+
 void Simulation::read_restart_file(const std::string& given, const SourcePos& at) {
   std::string path = latest_restart(given);
   // The dry run reads what its own write_restart made of that name, if it made one.

@@ -196,6 +196,10 @@ class Simulation : public StyleLookup {
  public:
   /// In a dry run every command is checked and applied except those that run dynamics or write files.
   Simulation(io::Log& log, const io::RunSettings& settings, bool dry_run, io::ThermoCsv* csv);
+  /// A file the script writes and may read back later (write_data, then read_data after `clear`): the dry
+  /// run writes it into its scratch directory, as write_restart does, and reads it from there.
+  std::string dry_written(const std::string& file) { return dry_run ? dry_restart_path(file) : file; }
+  std::string dry_readable(const std::string& file);
   ~Simulation();
 
   /// Executes one command through the command registry; bad input throws InputError, a failing run RunError.
