@@ -362,6 +362,51 @@ def examples_cnp():
     return 0
 
 
+EAM3D = "/usr/share/lammps/examples/PACKAGES/phonon/3-3D-FCC-Cu-EAM"
+
+
+def examples_eam3d():
+    """PACKAGES/phonon/3-3D-FCC-Cu-EAM/in.EAM3D (its data file has tilts of half the box: a triclinic fcc
+    primitive-cell block; fix npt iso with pchain and drag) without fix phonon and the restart lines, 500
+    steps, against lmp's rows (validation/styles/regenerate.sh) at 1 and 3 ranks."""
+    if not os.path.exists(os.path.join(EAM3D, "in.EAM3D")):
+        skip("lammps-examples is not installed (scripts/setup.sh installs it)")
+    ref = rows_of(os.path.join(DATA, "lammps_examples_eam3d.txt"))
+    text = open(os.path.join(EAM3D, "in.EAM3D")).read().splitlines()
+    script = [ln for ln in text if not ln.startswith("restart ") and not ln.split()[:3] == ["fix", "2", "all"]]
+    script = ["run 500" if ln.startswith("run") else ln for ln in script]
+    for ranks in (1, 3):
+        d = os.path.join(SCRATCH, "examples_eam3d_%d" % ranks)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for f in ("data.pos", "cuu3.eam"):
+            shutil.copy(os.path.join(EAM3D, f), d)
+        with open(os.path.join(d, "in.EAM3D"), "w") as f:
+            f.write("\n".join(script) + "\n")
+        cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), WAFERMD, "run", "in.EAM3D",
+               "--output", "out"]
+        p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            print("FAIL: %d ranks: exit %d\n%s" % (ranks, p.returncode, p.stderr[-3000:]))
+            return 1
+        ours = rows_of(os.path.join(d, "out", "thermo.csv"))
+        worst = 0.0
+        if len(ours) != len(ref):
+            print("FAIL: %d ranks: %d rows, lmp has %d" % (ranks, len(ours), len(ref)))
+            return 1
+        for a, b in zip(ours, ref):
+            for x, y in zip(a, b):
+                # lmp prints this log with 8 significant digits: agreement to its last printed digit
+                err = abs(x - y) / max(1.0, abs(y))
+                worst = max(worst, err)
+                if err > 1e-7:
+                    print("FAIL: %d ranks: %s vs lmp %s" % (ranks, a, b))
+                    return 1
+        print("examples_eam3d at %d ranks: %d rows agree with lmp's printed digits, largest error %.3g"
+              % (ranks, len(ref), worst))
+    return 0
+
+
 def main():
     if CASE == "stopping_fit":
         return stopping_fit()
@@ -371,6 +416,8 @@ def main():
         return examples_cnp()
     if CASE == "examples_cascade_AlCu":
         return cascade_alcu()
+    if CASE == "examples_eam3d":
+        return examples_eam3d()
     if CASE.startswith("examples_"):
         name = "in.shear" if CASE == "examples_shear" else "in.shear.void"
         if not os.path.exists(os.path.join(EXAMPLES, name)):

@@ -10,7 +10,7 @@
 # with full precision (thermo_modify … format float %.15g; the 3000-step shear run is cut to 0 steps, it is
 # not compared). tests/md/styles_cases.py compares wafermd's thermo.csv with them at 1 and 3 ranks.
 # Usage: validation/styles/regenerate.sh [NAME...]   (needs Debian's lmp and lammps-examples; with NAMEs, only
-# those cases' in.NAME are run, and not the shear examples)
+# those cases' in.NAME are run, and not the shear and EAM3D examples)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 data="$here/../../tests/data/styles"
@@ -41,3 +41,10 @@ for name in shear shear.void; do
   (cd "$work" && lmp -in "in.$name" -log "log.$name" >/dev/null)
   rows "$work/log.$name" "$data/lammps_examples_${name/./_}.txt"
 done
+# PACKAGES/phonon/3-3D-FCC-Cu-EAM/in.EAM3D (a triclinic data file, fix npt iso with pchain and drag) without
+# its fix phonon (Debian's lmp has none) and restart lines, 500 of its 6.5 million steps.
+eam3d=/usr/share/lammps/examples/PACKAGES/phonon/3-3D-FCC-Cu-EAM
+cp "$eam3d"/data.pos "$eam3d"/cuu3.eam "$work"/
+sed -e '/^fix *2 all phonon/d' -e '/^restart /d' -e 's/^run.*/run 500/' "$eam3d/in.EAM3D" >"$work/in.EAM3D"
+(cd "$work" && lmp -in in.EAM3D -log log.EAM3D >/dev/null)
+rows "$work/log.EAM3D" "$data/lammps_examples_eam3d.txt"
