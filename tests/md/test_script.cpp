@@ -557,6 +557,7 @@ struct RestartCase {
   const char* name;
   const char* backend;
   int ranks;
+  const char* script = "restart";  // in.SCRIPT_one, in.SCRIPT_two; their files state*.restart, final*.dump
 };
 
 void PrintTo(const RestartCase& c, std::ostream* os) {
@@ -594,7 +595,10 @@ std::string frames_from(const std::string& dump, long first_step) {
 
 TEST_P(ScriptRestart, ContinuesBitIdenticallyWithOneScript) {
   const RestartCase& c = GetParam();
-  const std::string dir = setup_dir(std::string("restart_") + c.name, {"in.restart_one", "in.restart_two"});
+  const std::string one_in = std::string("in.") + c.script + "_one",
+                    two_in = std::string("in.") + c.script + "_two";
+  const std::string tag = std::string(c.script) == "restart" ? "" : "_tri";
+  const std::string dir = setup_dir(std::string("restart_") + c.name, {one_in, two_in});
   std::string launcher;
   if (c.ranks > 1) {
 #ifdef WAFERMD_MPIEXEC
@@ -606,18 +610,18 @@ TEST_P(ScriptRestart, ContinuesBitIdenticallyWithOneScript) {
   }
   const std::string exe = launcher + "'" + WAFERMD_EXE + "' run ";
   const std::string opts = std::string(" --backend ") + c.backend;
-  auto r = run_shell(dir, exe + "in.restart_one --output one" + opts);
+  auto r = run_shell(dir, exe + one_in + " --output one" + opts);
   ASSERT_EQ(r.status, 0) << r.err;
-  fs::rename(dir + "/final.dump", dir + "/final_one.dump");
-  ASSERT_TRUE(fs::exists(dir + "/state.restart"));
-  r = run_shell(dir, exe + "in.restart_two --output two" + opts);
+  fs::rename(dir + "/final" + tag + ".dump", dir + "/final_one.dump");
+  ASSERT_TRUE(fs::exists(dir + "/state" + tag + ".restart"));
+  r = run_shell(dir, exe + two_in + " --output two" + opts);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string one = thermo_from(slurp(dir + "/one/thermo.csv"), 40),
                     two = thermo_from(slurp(dir + "/two/thermo.csv"), 40);
   EXPECT_EQ(std::count(two.begin(), two.end(), '\n'), 5) << two;
   EXPECT_EQ(two, one);
   const std::string d1 = frames_from(slurp(dir + "/final_one.dump"), 40),
-                    d2 = frames_from(slurp(dir + "/final.dump"), 40);
+                    d2 = frames_from(slurp(dir + "/final" + tag + ".dump"), 40);
   EXPECT_GT(d2.size(), 1000u);
   EXPECT_EQ(d2, d1);
 }
@@ -625,7 +629,9 @@ TEST_P(ScriptRestart, ContinuesBitIdenticallyWithOneScript) {
 INSTANTIATE_TEST_SUITE_P(Script, ScriptRestart,
                          ::testing::Values(RestartCase{"cluster_1", "cluster", 1},
                                            RestartCase{"cluster_2", "cluster", 2},
-                                           RestartCase{"mesh_1", "mesh", 1}),
+                                           RestartCase{"mesh_1", "mesh", 1},
+                                           RestartCase{"triclinic_1", "cluster", 1, "restart_tri"},
+                                           RestartCase{"triclinic_3", "cluster", 3, "restart_tri"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ScriptRestartEvery, WritesOnMultiplesAsLammpsAndTheFilesRead) {
