@@ -54,11 +54,43 @@ TEST(LammpsData, MalformedAtomLineNamesItsLine) {
   }
 }
 
-TEST(LammpsData, TriclinicIsRejected) {
-  const std::string path = dir() + "/tri.data";
-  std::ofstream(path)
-      << "title\n\n1 atoms\n1 atom types\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n0.1 0 0 xy xz yz\n";
-  EXPECT_THROW(read_lammps_data(path, wmd::SourcePos{}), wmd::InputError);
+TEST(LammpsData, TiltFactorsRoundTripBitExact) {
+  DataFile d;
+  d.ntypes = 1;
+  d.mass = {0.0, 63.55};
+  for (int k = 0; k < 3; ++k) d.lo[k] = -0.1 * k, d.hi[k] = 10.0 / 3.0 + k;
+  d.triclinic = true;
+  d.xy = 1.0 / 3.0, d.xz = -2.0 / 7.0, d.yz = 0.0;
+  d.id = {1}, d.type = {1}, d.x = {0.5}, d.y = {0.25}, d.z = {1.0 / 9.0}, d.ix = {1}, d.iy = {-2}, d.iz = {0};
+  const std::string path = dir() + "/tri_rt.data";
+  ASSERT_TRUE(write_lammps_data(path, d));
+  const DataFile r = read_lammps_data(path, wmd::SourcePos{});
+  EXPECT_TRUE(r.triclinic);
+  EXPECT_EQ(r.xy, d.xy);
+  EXPECT_EQ(r.xz, d.xz);
+  EXPECT_EQ(r.yz, d.yz);
+  EXPECT_EQ(r.x, d.x);
+  EXPECT_EQ(r.iy, d.iy);
+  // An orthogonal box's file has no tilt line, as LAMMPS writes it.
+  d.triclinic = false, d.xy = d.xz = 0.0;
+  ASSERT_TRUE(write_lammps_data(path, d));
+  EXPECT_FALSE(read_lammps_data(path, wmd::SourcePos{}).triclinic);
+}
+
+TEST(LammpsData, BadTiltLinesNameTheirLine) {
+  const std::string head = "title\n\n1 atoms\n1 atom types\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n";
+  const std::string tail = "\nAtoms\n\n1 1 0.1 0.2 0.3\n";
+  for (const char* line : {"0.1 0 xy xz yz", "0.1 0 0 xy xz", "0.1 zz 0 xy xz yz", "nan 0 0 xy xz yz",
+                           "0 0 0 xy yz xz"}) {
+    const std::string path = dir() + "/tri_bad.data";
+    std::ofstream(path) << head << line << "\n" << tail;
+    try {
+      read_lammps_data(path, wmd::SourcePos{});
+      ADD_FAILURE() << line;
+    } catch (const wmd::InputError& e) {
+      EXPECT_EQ(e.line(), 8) << line << ": " << e.what();
+    }
+  }
 }
 
 }  // namespace
