@@ -483,6 +483,15 @@ TEST(ScriptDumps, CfgAndWriteDumpEqualLammpsByteForByte) {
   EXPECT_TRUE(fs::exists(dir + "/wrapped.0.cfg"));
 }
 
+TEST(ScriptDumps, TriclinicBoxHeadersAndColumnsEqualLammpsByteForByte) {
+  // cfg's H0 rows are the edge vectors and xs/xsu fractional; atom's header is `BOX BOUNDS xy xz yz`.
+  const std::string dir = setup_dir("dump_tri", {"in.dump_tri"});
+  const auto r = run_wafermd_in(dir, "run in.dump_tri --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* f : {"tri_wrapped.cfg", "tri_unwrapped.cfg", "tri.atom", "tri.xyz"})
+    EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + f)) << f;
+}
+
 TEST(ScriptErrors, DumpCfgAndWriteDumpRefuseBadColumns) {
   for (const char* bad :
        {"dump 1 all cfg 10 one.cfg mass type xs ys zs\n", "dump 1 all cfg 10 a.*.cfg type mass xs ys zs\n",

@@ -3,7 +3,7 @@
 # the lines print writes (in.print, in.loop, in.clear, in.atom_values: those starting with ">>"), the thermo lines of in.thermo
 # and in.velocity_local (velocity create loop local after delete_atoms) and in.reset_ids (reset_atom_ids); the printed lines and thermo rows of in.run_every (run … every)
 # (enthalpy, xy xz yz, fmax, fnorm, box lengths, volume, density), in.halt's (fix halt: messages, rows, steps per run), in.thresh's dumps (dump_modify thresh), in.gzname's (plain dump styles compressed by a .gz name, decompressed), in.lost's (lost atoms), in.shell's (shell with other programs), dump atom and dump xyz files with
-# their dump_modify settings (in.dumps), dump cfg and write_dump files (in.cfg), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
+# their dump_modify settings (in.dumps), dump cfg and write_dump files (in.cfg; a triclinic box's in in.dump_tri), one file per frame with '*' names and pad, xyz/gz (in.multifile), and dump custom/gz after read_data of a gzip-compressed data file
 # (in.make_data writes data.alloy, compressed here to data.alloy.gz; in.gz reads it; custom.dump is lmp's
 # custom.dump.gz decompressed). in.restart_one/in.restart_two are wafermd-only (bit-identical continuation).
 # in.parse (LAMMPS's parsing rules: quotes, substitution, continuation, comments, UTF-8) and in.functions (special
@@ -112,6 +112,8 @@ run in.dumps
 cp atom.dump plain.xyz atom_unscaled_image.dump element.xyz atom_every.dump atom_first.dump "$data/"
 run in.cfg
 cp wrapped.20.cfg unwrapped.20.cfg final.dump final.20.cfg "$data/"
+run in.dump_tri
+cp tri_wrapped.cfg tri_unwrapped.cfg tri.atom tri.xyz "$data/"
 run in.multifile
 cp frame.000.dump frame.005.dump frame.010.dump "$data/"
 gzip -dc z.10.xyz.gz >"$data/z.10.xyz"
