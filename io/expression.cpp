@@ -68,6 +68,7 @@ class Parser {
          const CallResolver* calls, const ClockResolver* clock)
       : s_(text), resolve_(resolve), pos_(pos), calls_(calls), clock_(clock) {}
 
+  bool stand_ins() const { return clock_ && *clock_ && (*clock_)().stand_in_values; }
   double parse() {
     const double v = logic_or();
     skip();
@@ -159,10 +160,12 @@ class Parser {
         v *= power();
       else if (eat("/")) {
         const double d = power();
+        if (d == 0.0 && stand_ins()) return std::nan("");
         if (d == 0.0) fail("division by zero");
         v /= d;
       } else if (eat("%")) {
         const double d = power();
+        if (d == 0.0 && stand_ins()) return std::nan("");
         if (d == 0.0) fail("modulo by zero");
         v = std::fmod(v, d);
       } else
@@ -484,7 +487,7 @@ double evaluate_expression(const std::string& text, const NameResolver& resolve,
   const Level level(entry);  // a variable's formula costs a level even when flat
   Parser p(text, resolve, pos, calls, clock);
   const double v = p.parse();
-  if (!std::isfinite(v)) fail_input(pos, "expression '" + text + "' is not finite");
+  if (!std::isfinite(v) && !p.stand_ins()) fail_input(pos, "expression '" + text + "' is not finite");
   return v;
 }
 

@@ -38,6 +38,11 @@ struct RunClock {
   double dt = 0.0;
   bool running = false;   // inside a run or minimisation
   bool dt_reset = false;  // a fix dt/reset is defined (vdisplace, swiggle and cwiggle refuse it)
+  // The dry run after it read a thermo, compute, fix or atom value: those are the set-up's stand-ins (no
+  // forces, no dynamics), so a division or modulo by zero is NaN there, not an error — the real run
+  // evaluates the formula with real values and refuses it then (LAMMPS's elastic-constant scripts divide
+  // by pressure differences).
+  bool stand_in_values = false;
 };
 using ClockResolver = std::function<RunClock()>;
 

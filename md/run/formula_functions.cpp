@@ -46,6 +46,7 @@ io::RunClock Simulation::formula_clock() const {
   c.end = ramp_end_;
   c.dt = state.dt;
   c.running = running;
+  c.stand_in_values = dry_run && stand_ins_read_;
   for (const auto& f : fixes) c.dt_reset = c.dt_reset || f->style() == "dt/reset";
   return c;
 }

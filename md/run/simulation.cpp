@@ -461,6 +461,7 @@ bool Simulation::atom_value(const std::string& name, double& value) {
 
 bool Simulation::keyword_value(const std::string& name, double& value, const SourcePos* where) {
   const SourcePos at = where ? *where : SourcePos{name, 0};
+  stand_ins_read_ = stand_ins_read_ || dry_run;  // what the script computes from here on uses stand-ins
   if (cascade_thermo(name, value)) return true;  // vacancies, interstitials, clusters
   if (atom_value(name, value)) return true;
   // c_ID, c_ID[i], f_ID, … inside a variable's formula (LAMMPS's rules for computes between runs apply).

@@ -498,6 +498,9 @@ class Simulation : public StyleLookup {
   // Simulation) so that a later read_restart of the same name in the script (often after `clear`) is
   // checked against what the script made, without writing anything where the user looks.
   std::string dry_restart_dir_;
+  // The dry run has read a thermo keyword, a compute or fix value or an atom's value into a formula: from
+  // then on its formulas compute with stand-ins, and a division by zero is NaN there, not an error.
+  bool stand_ins_read_ = false;
   std::string dry_restart_path(const std::string& file);
   // The forces and timestep the interrupted run carried into its next step, by atom id: a restart puts them
   // back after the run's set-up, which recomputes forces (a Langevin thermostat's set-up would add friction

@@ -707,6 +707,10 @@ INSTANTIATE_TEST_SUITE_P(
                 "variable style 'vector' is not supported"},
         BadCase{"unknown_variable_style", "variable a bogus 1\n", 1, "unknown variable style"},
         BadCase{"loop_zero", "variable i loop 0\n", 1, "at least one value"},
+        // The dry run keeps refusing a division by zero until it has read a stand-in value (a thermo
+        // keyword, after which it divides to NaN and leaves the refusal to the real run).
+        BadCase{"division_by_zero", "variable a equal 0\nvariable x equal 1.0/${a}\nprint \"${x}\"\n", 3,
+                "division by zero"},
         BadCase{"redefine_style", "variable a string x\nvariable a equal 2\n", 2, "cannot be redefined"},
         BadCase{"bad_format", "variable a equal 1\nvariable f format a %d\n", 2, "Incorrect conversion"},
         BadCase{"next_string", "variable s string x\nnext s\n", 2, "only index, loop"},

@@ -48,3 +48,12 @@ cp "$eam3d"/data.pos "$eam3d"/cuu3.eam "$work"/
 sed -e '/^fix *2 all phonon/d' -e '/^restart /d' -e 's/^run.*/run 500/' "$eam3d/in.EAM3D" >"$work/in.EAM3D"
 (cd "$work" && lmp -in in.EAM3D -log log.EAM3D >/dev/null)
 rows "$work/log.EAM3D" "$data/lammps_examples_eam3d.txt"
+# examples/ELASTIC/in.elastic (a prism box, change_box tilts with remap, box tilt large, read_restart and
+# minimize per strain) with Cu_u3.eam on an fcc lattice in place of its Stillinger-Weber silicon: the printed
+# elastic constants and moduli.
+mkdir -p "$work/elastic" && cp /usr/share/lammps/examples/ELASTIC/* "$work/elastic/"
+sed -i -e 's/^pair_style\tsw/pair_style eam/' -e 's|^pair_coeff \* \* Si.sw Si|pair_coeff 1 1 Cu_u3.eam|' "$work/elastic/potential.mod"
+sed -i -e 's/^lattice         diamond \$a/lattice fcc 3.615/' -e 's/^mass 1 1.0e-20/mass 1 63.546/' \
+    -e 's/^variable a equal 5.43/variable a equal 3.615/' "$work/elastic/init.mod"
+(cd "$work/elastic" && lmp -in in.elastic -log log.elastic >/dev/null)
+grep -E '^(Elastic Constant|Bulk Modulus|Shear Modulus|Poisson Ratio)' "$work/elastic/log.elastic" >"$data/lammps_examples_elastic.txt"
