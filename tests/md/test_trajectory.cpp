@@ -99,6 +99,36 @@ print('ok')
             0);
 }
 
+TEST(Trajectory, TriclinicEdgesAreTheBoxVectorsMDAnalysisReads) {
+  // box/edges holds a triclinic box's edge vectors as rows: MDAnalysis's H5MD reader turns them into the
+  // lengths and angles LAMMPS's cella … cellgamma print, and its wrapped positions lie inside the cell.
+  const std::string dir = wmd::test::scratch_dir("traj_triclinic");
+  std::string input = kInput;
+  const std::string block = "region box block 0 4 0 4 0 4";
+  input.replace(input.find(block), block.size(), "region box prism 0 4 0 3 0 3 1.1 0.6 -0.8");
+  std::ofstream(dir + "/in.md")
+      << input
+      << "thermo_style custom step cella cellb cellc cellalpha cellbeta cellgamma xy "
+         "xz yz\nthermo 10\nrun 20\n";
+  const auto r = run_wafermd_in(dir, "run in.md --output out --set output.trajectory.every=10");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(python(dir, R"(
+import csv, numpy as np
+from MDAnalysis.coordinates.H5MD import H5MDReader
+rows = list(csv.DictReader(open('out/thermo.csv')))
+r = H5MDReader('out/trajectory.h5')
+for ts, row in zip(r, rows):
+    want = [float(row[k]) for k in ['cella', 'cellb', 'cellc', 'cellalpha', 'cellbeta', 'cellgamma']]
+    assert np.allclose(ts.dimensions, want, rtol=1e-6), (ts.dimensions, want)
+import h5py
+e = h5py.File('out/trajectory.h5', 'r')['particles/all/box/edges/value'][0]
+row = rows[0]
+assert np.allclose(e, [[14.46, 0, 0], [float(row['xy']), 10.845, 0], [float(row['xz']), float(row['yz']), 10.845]])
+print('ok')
+)"),
+            0);
+}
+
 TEST(Trajectory, CodeCanAddObservables) {
   // The hook other components use (e.g. defect counts): sampled at every trajectory frame.
   const std::string dir = wmd::test::scratch_dir("traj_observable");
