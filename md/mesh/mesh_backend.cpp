@@ -49,14 +49,6 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
                         bool eatom) {
   tables_ = &tables;
   nb_ = nb;
-  // The mesh places atoms on PEs by their x and y in an orthogonal box (the wafer's rows and columns of a
-  // crystal's planes); a sheared cell would need tilted PE patches and neighbour offsets that change with
-  // the tilt — not built: refused, the cluster backend runs triclinic boxes.
-  if (s.box.triclinic)
-    fail_input(
-        SourcePos{"--backend", 0},
-        "the mesh backend maps orthogonal boxes only; this box is triclinic (tilt factors xy xz yz): run "
-        "it on the cluster backend");
   // Shrink-wrapped faces are fitted at LAMMPS's re-neighbouring steps, and the volume (and so the pressure)
   // thermo prints is the box of the last one: the global decision tells when, as in deterministic mode.
   shrink_ = shrink_wrapped(s.box);
@@ -102,6 +94,14 @@ void MeshBackend::setup(State& s, const potentials::EamTables& tables, const Nei
 
 void MeshBackend::validate(const State& s, const potentials::EamTables& tables,
                            const NeighborSettings& nb) const {
+  // The mesh places atoms on PEs by their x and y in an orthogonal box (the wafer's rows and columns of a
+  // crystal's planes); a sheared cell would need tilted PE patches and neighbour offsets that change with
+  // the tilt — not built: refused, the cluster backend runs triclinic boxes.
+  if (s.box.triclinic)
+    fail_input(
+        SourcePos{"--backend", 0},
+        "the mesh backend maps orthogonal boxes only; this box is triclinic (tilt factors xy xz yz): run "
+        "it on the cluster backend");
   check_single_image(s.box, tables.cutmax + nb.skin);
   int w = 0, h = 0;
   choose_grid(comm_->sum(static_cast<int64_t>(s.atoms.size())), s.box, hw_.grid_width, hw_.grid_height,

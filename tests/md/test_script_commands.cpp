@@ -120,4 +120,21 @@ TEST(ScriptErrors, CreateBoxRefusesATooSkewedPrismUnlessBoxTiltLarge) {
   EXPECT_NE(ok.out.find("xy=6 cellgamma=59.036243467926482253"), std::string::npos) << ok.out;
 }
 
+TEST(ScriptErrors, TheMeshAndTheWaferModelRefuseATriclinicBox) {
+  // The mesh maps orthogonal boxes only (docs/triclinic.md): exit 2 naming the reason, on the run and on
+  // `wafermd model`; the cluster backend runs the same input.
+  const std::string dir = wmd::test::scratch_dir("commands_mesh_triclinic");
+  std::ofstream(dir + "/in.tri") << "units metal\nlattice fcc 3.615\nregion p prism 0 3 0 3 0 3 0.5 0 0\n"
+                                    "create_box 1 p\ncreate_atoms 1 box\nmass 1 63.546\npair_style eam\n"
+                                    "pair_coeff 1 1 Cu_u3.eam\nfix 1 all nve\nrun 2\n";
+  const auto mesh = run_wafermd_in(dir, "run in.tri --output m --backend mesh");
+  EXPECT_EQ(mesh.status, 2) << mesh.err;
+  EXPECT_NE(mesh.err.find("the mesh backend maps orthogonal boxes only"), std::string::npos) << mesh.err;
+  const auto model = run_wafermd_in(dir, "model in.tri");
+  EXPECT_EQ(model.status, 2) << model.err;
+  EXPECT_NE(model.err.find("orthogonal boxes only"), std::string::npos) << model.err;
+  const auto cluster = run_wafermd_in(dir, "run in.tri --output c");
+  EXPECT_EQ(cluster.status, 0) << cluster.err;
+}
+
 }  // namespace
