@@ -156,18 +156,19 @@ void ClusterBackend::rebuild_restored(State& s) {
   }
   const double cutneigh = tables_->cutmax + nb_.skin;
   check_ghost_budget(s.box, dec_->grid().data(), a.size(), ghost_budget_cut(s.box, cutneigh));
+  // The box of the last build (a barostat or fix deform may have moved it since): that build's ghosts, in
+  // that build's order, so the sums that follow repeat the uninterrupted run's bits.
+  Box built = s.box;
+  for (int d = 0; d < 3; ++d) built.lo[d] = box_hold_[d], built.hi[d] = box_hold_[3 + d];
+  built.xy = box_hold_[6], built.xz = box_hold_[7], built.yz = box_hold_[8];
   if (s.box.triclinic) {
-    // The box of the last build (fix deform may have moved it since): its frame, as that build's.
-    Box built = s.box;
-    for (int d = 0; d < 3; ++d) built.lo[d] = box_hold_[d], built.hi[d] = box_hold_[3 + d];
-    built.xy = box_hold_[6], built.xz = box_hold_[7], built.yz = box_hold_[8];
     double cutghost[3];
     for (int d = 0; d < 3; ++d) cutghost[d] = cutneigh / built.plane_spacing(d);
     atoms_to_lamda(built, a);
     exchange_.build(*comm_, *dec_, built.lamda_frame(), a, cutghost, images_);
     exchange_.to_cartesian(built, images_);
   } else {
-    exchange_.build(*comm_, *dec_, s.box, a, cutneigh, images_);
+    exchange_.build(*comm_, *dec_, built, a, cutneigh, images_);
   }
   if (deterministic_)
     build_full_list();

@@ -606,7 +606,8 @@ TEST_P(ScriptRestart, ContinuesBitIdenticallyWithOneScript) {
   const RestartCase& c = GetParam();
   const std::string one_in = std::string("in.") + c.script + "_one",
                     two_in = std::string("in.") + c.script + "_two";
-  const std::string tag = std::string(c.script) == "restart" ? "" : "_tri";
+  const std::string script = c.script;
+  const std::string tag = script == "restart" ? "" : script == "restart_tri" ? "_tri" : "_npt";
   const std::string dir = setup_dir(std::string("restart_") + c.name, {one_in, two_in});
   std::string launcher;
   if (c.ranks > 1) {
@@ -640,7 +641,9 @@ INSTANTIATE_TEST_SUITE_P(Script, ScriptRestart,
                                            RestartCase{"cluster_2", "cluster", 2},
                                            RestartCase{"mesh_1", "mesh", 1},
                                            RestartCase{"triclinic_1", "cluster", 1, "restart_tri"},
-                                           RestartCase{"triclinic_3", "cluster", 3, "restart_tri"}),
+                                           RestartCase{"triclinic_3", "cluster", 3, "restart_tri"},
+                                           RestartCase{"barostat_1", "cluster", 1, "restart_npt"},
+                                           RestartCase{"barostat_3", "cluster", 3, "restart_npt"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ScriptRestartEvery, WritesOnMultiplesAsLammpsAndTheFilesRead) {
