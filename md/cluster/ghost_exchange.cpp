@@ -67,6 +67,14 @@ void shifted_positions(const PosRec* rec, const int* send, size_t m, double off,
   }
 }
 
+// dst[q] = the position of rec[send[q]] moved by the vector v (a triclinic box's edge b or c).
+void edge_shifted_positions(const PosRec* rec, const int* send, size_t m, const double v[3], PosRec* dst) {
+  for (size_t q = 0; q < m; ++q) {
+    const PosRec& src = rec[send[q]];
+    dst[q].x = src.x + v[0], dst[q].y = src.y + v[1], dst[q].z = src.z + v[2];
+  }
+}
+
 }  // namespace
 
 void migrate_atoms(const Comm& comm, const Decomposition& dec, const Box& box, Atoms& a) {
@@ -335,33 +343,15 @@ void GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& 
     const double off = sw.k * box.prd(sw.dim);
     const int d = sw.dim;
     const size_t m = sw.send.size();
-    if (box.triclinic && sw.k != 0 && d > 0) {
-      // Edge vector b or c: the x (and y) coordinates move too (LAMMPS's pbc forward with xy, xz, yz).
-      double v[3];
-      box.edge(d, sw.k, v);
-      if (sw.local) {
-        PosRec* dst = rec + sw.first;
-        for (size_t q = 0; q < m; ++q) {
-          const PosRec& src = rec[sw.send[q]];
-          dst[q].x = src.x + v[0], dst[q].y = src.y + v[1], dst[q].z = src.z + v[2];
-        }
-        continue;
-      }
-      std::vector<double>& out = ob.bufs[s];
-      std::vector<double>& in = inbufs_[s];
-      out.resize(3 * m);
-      in.resize(3 * static_cast<size_t>(sw.count));
-      for (size_t q = 0; q < m; ++q) {
-        const PosRec& src = rec[sw.send[q]];
-        double* o = &out[3 * q];
-        o[0] = src.x + v[0], o[1] = src.y + v[1], o[2] = src.z + v[2];
-      }
-      t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to, in.data(),
-                                 in.size() * sizeof(double), sw.from});
-      continue;
-    }
+    // A triclinic box's edge vector b or c: the x (and y) coordinates move too (LAMMPS's pbc forward with
+    // xy, xz, yz); otherwise one coordinate moves by off.
+    const bool tilted = box.triclinic && sw.k != 0 && d > 0;
+    double v[3] = {0.0, 0.0, 0.0};
+    if (tilted) box.edge(d, sw.k, v);
     if (sw.local) {
       PosRec* dst = rec + sw.first;
+      if (tilted) edge_shifted_positions(rec, sw.send.data(), m, v, dst);
+      if (tilted) continue;
       if (d == 0) shifted_positions<0>(rec, sw.send.data(), m, off, dst);
       if (d == 1) shifted_positions<1>(rec, sw.send.data(), m, off, dst);
       if (d == 2) shifted_positions<2>(rec, sw.send.data(), m, off, dst);
@@ -375,7 +365,10 @@ void GhostExchange::post_records(const Comm& comm, const Box& box, GhostImages& 
       const PosRec& src = rec[sw.send[q]];
       double* o = &out[3 * q];
       o[0] = src.x, o[1] = src.y, o[2] = src.z;
-      o[d] += off;
+      if (tilted)
+        o[0] += v[0], o[1] += v[1], o[2] += v[2];
+      else
+        o[d] += off;
     }
     t.push_back(Comm::Transfer{out.data(), out.size() * sizeof(double), sw.to, in.data(),
                                in.size() * sizeof(double), sw.from});

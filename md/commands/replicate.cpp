@@ -81,6 +81,7 @@ void cmd_replicate(Simulation& sim, const io::Command& c) {
         for (int k : by_order) {
           double x[3];
           int image[3] = {0, 0, 0};
+          double c[3];  // the coordinates judged against the bounds: fractional on a triclinic box
           if (tri) {
             // Domain::unmap in place (x += h·image), the copy's shift, then Domain::remap.
             const int im[3] = {old.ix[k], old.iy[k], old.iz[k]};
@@ -92,30 +93,22 @@ void cmd_replicate(Simulation& sim, const io::Command& c) {
             x[1] = x[1] + iy * prd[1] + iz * o.yz;
             x[2] = x[2] + iz * prd[2];
             remap_point(box, x, image);
-            double l[3];
-            box.to_lamda(x, l);
-            if (l[0] < sublo[0] || l[0] >= subhi[0] || l[1] < sublo[1] || l[1] >= subhi[1] ||
-                l[2] < sublo[2] || l[2] >= subhi[2])
-              continue;
-            ++created;
-            if (!sim.decomp.owns(box, x[0], x[1], x[2])) continue;
-            fresh.add(old.id[k] + offset, old.type[k], x[0], x[1], x[2], rep_index * nold + old.order[k]);
-            fresh.vx.back() = old.vx[k], fresh.vy.back() = old.vy[k], fresh.vz.back() = old.vz[k];
-            fresh.ix.back() = image[0], fresh.iy.back() = image[1], fresh.iz.back() = image[2];
-            fresh.mask.back() = old.mask[k];
-            continue;
+            box.to_lamda(x, c);
+          } else {
+            for (int d = 0; d < 3; ++d) {
+              // Domain::unmap, the shift, then Domain::remap (while loops and the lower clamp).
+              x[d] = (*pos_old[d])[k] + (*img_old[d])[k] * prd[d];
+              x[d] = x[d] + rep[d] * prd[d];
+              if (box.periodic(d)) {
+                while (x[d] < box.lo[d]) x[d] += box.prd(d), --image[d];
+                while (x[d] >= box.hi[d]) x[d] -= box.prd(d), ++image[d];
+                x[d] = std::max(x[d], box.lo[d]);
+              }
+              c[d] = x[d];
+            }
           }
-          for (int d = 0; d < 3; ++d) {
-            // Domain::unmap, the shift, then Domain::remap (while loops and the lower clamp).
-            x[d] = (*pos_old[d])[k] + (*img_old[d])[k] * prd[d];
-            x[d] = x[d] + rep[d] * prd[d];
-            if (!box.periodic(d)) continue;
-            while (x[d] < box.lo[d]) x[d] += box.prd(d), --image[d];
-            while (x[d] >= box.hi[d]) x[d] -= box.prd(d), ++image[d];
-            x[d] = std::max(x[d], box.lo[d]);
-          }
-          if (x[0] < sublo[0] || x[0] >= subhi[0] || x[1] < sublo[1] || x[1] >= subhi[1] || x[2] < sublo[2] ||
-              x[2] >= subhi[2])
+          if (c[0] < sublo[0] || c[0] >= subhi[0] || c[1] < sublo[1] || c[1] >= subhi[1] || c[2] < sublo[2] ||
+              c[2] >= subhi[2])
             continue;
           ++created;
           if (!sim.decomp.owns(box, x[0], x[1], x[2])) continue;
