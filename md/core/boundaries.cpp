@@ -58,6 +58,25 @@ void wrap_fractional(const Box& b, Atoms& a, int64_t step) {
   }
 }
 
+void flip_images(const Box& b, Atoms& a, int m, int n, int p, const std::string& who) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    // B' = B + m·A, C' = C + p·B + n·A keep x + a·A + b·B + c·C.
+    a.iy[i] -= p * a.iz[i];
+    a.ix[i] -= m * a.iy[i] + n * a.iz[i];
+    double x[3] = {a.x[i], a.y[i], a.z[i]};
+    for (int d = 0; d < 3; ++d)
+      if (!(point_widths_outside(b, x, d) <= kMaxRemapWidths))
+        throw RunError(who + ": atom " + std::to_string(a.id[i]) +
+                       " lies far outside the box at the flip: its motion is not finite (diverged)");
+    int image[3] = {a.ix[i], a.iy[i], a.iz[i]};
+    remap_point(b, x, image);
+    a.ix[i] = image[0], a.iy[i] = image[1], a.iz[i] = image[2];
+    b.to_lamda(x, x);
+    b.from_lamda(x, x);
+    a.x[i] = x[0], a.y[i] = x[1], a.z[i] = x[2];
+  }
+}
+
 bool wrap_and_fit_box(State& s, const Comm& comm) {
   Atoms& a = s.atoms;
   const size_t n = a.size();

@@ -2,6 +2,8 @@
 // write_data: atoms wrapped into the periodic directions (image counts updated, fix deform's remap v applied)
 // and shrink-wrapped faces fitted to the atoms.
 #pragma once
+#include <string>
+
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
 
@@ -21,5 +23,11 @@ void atoms_from_lamda(const Box& b, Atoms& a);
 /// periodic directions, image counts updated and fix deform's remap v applied with the tilt rates. A
 /// non-finite coordinate is a RunError naming the atom.
 void wrap_fractional(const Box& b, Atoms& a, int64_t step);
+
+/// After a triclinic box flipped (xy changed by m·lx, xz by n·lx, yz by p·ly; b is the flipped box):
+/// LAMMPS's Domain::image_flip (every atom keeps its unwrapped position in the new basis), its remap of
+/// each atom into the box and the round trip of the migration that follows through fractional
+/// coordinates, term by term. An atom far outside the box is a RunError naming `who`.
+void flip_images(const Box& b, Atoms& a, int m, int n, int p, const std::string& who);
 
 }  // namespace wmd::md

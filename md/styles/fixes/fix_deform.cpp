@@ -23,6 +23,7 @@
 
 #include <cmath>
 
+#include "md/core/boundaries.hpp"
 #include "md/styles/fix.hpp"
 
 namespace wmd::md {
@@ -163,25 +164,7 @@ class FixDeform : public Fix {
     if (!flip_) return false;
     Box& b = c.s.box;
     for (int i = 3; i < 6; ++i) tilt_of(b, i) = p_[i].tilt_target = p_[i].tilt_flip;
-    Atoms& a = c.s.atoms;
-    for (size_t k = 0; k < a.size(); ++k) {
-      // Domain::image_flip: B' = B + m·A, C' = C + p·B + n·A keep x + a·A + b·B + c·C.
-      a.iy[k] -= flip_yz_ * a.iz[k];
-      a.ix[k] -= flip_xy_ * a.iy[k] + flip_xz_ * a.iz[k];
-      // Domain::remap into the flipped box (the atoms lie within a period of it), then LAMMPS's migration in
-      // fractional coordinates (x2lamda, irregular, lamda2x), whose round trip the bits pass through too.
-      double p[3] = {a.x[k], a.y[k], a.z[k]}, l[3];
-      for (int d = 0; d < 3; ++d)
-        if (!(point_widths_outside(b, p, d) <= kMaxRemapWidths))
-          throw RunError("fix deform " + id_ + ": atom " + std::to_string(a.id[k]) +
-                         " lies far outside the box at the flip: its motion is not finite (diverged)");
-      int image[3] = {a.ix[k], a.iy[k], a.iz[k]};
-      remap_point(b, p, image);
-      a.ix[k] = image[0], a.iy[k] = image[1], a.iz[k] = image[2];
-      b.to_lamda(p, l);
-      b.from_lamda(l, p);
-      a.x[k] = p[0], a.y[k] = p[1], a.z[k] = p[2];
-    }
+    flip_images(b, c.s.atoms, flip_xy_, flip_xz_, flip_yz_, "fix deform " + id_);
     flip_ = false;
     return true;
   }

@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "base/units.hpp"
+#include "md/core/boundaries.hpp"
 #include "md/styles/fix.hpp"
 
 namespace wmd::md {
@@ -281,25 +282,7 @@ class FixNH : public Fix {
   // After a flip (LAMMPS's Domain::image_flip, then Domain::remap of each atom and the x2lamda/lamda2x of
   // the migration that follows, term by term): the images keep every atom's unwrapped position in the new
   // basis, and each atom is wrapped into the new box in fractional coordinates.
-  void flip_atoms(State& s, int m, int n, int p) const {
-    const Box& b = s.box;
-    Atoms& a = s.atoms;
-    for (size_t i = 0; i < a.size(); ++i) {
-      a.iy[i] -= p * a.iz[i];
-      a.ix[i] -= m * a.iy[i] + n * a.iz[i];
-      double x[3] = {a.x[i], a.y[i], a.z[i]};
-      for (int d = 0; d < 3; ++d)
-        if (!(point_widths_outside(b, x, d) <= kMaxRemapWidths))
-          throw RunError("fix " + id_ + ": atom " + std::to_string(a.id[i]) +
-                         " lies far outside the box at the flip: its motion is not finite (diverged)");
-      int image[3] = {a.ix[i], a.iy[i], a.iz[i]};
-      remap_point(b, x, image);
-      a.ix[i] = image[0], a.iy[i] = image[1], a.iz[i] = image[2];
-      b.to_lamda(x, x);
-      b.from_lamda(x, x);
-      a.x[i] = x[0], a.y[i] = x[1], a.z[i] = x[2];
-    }
-  }
+  void flip_atoms(State& s, int m, int n, int p) const { flip_images(s.box, s.atoms, m, n, p, "fix " + id_); }
 
   // nvt/sllod's temperature compute (c_ID_temp), which the script cannot delete while the fix exists.
   Compute& sllod_temperature(FixContext& c) {
