@@ -478,6 +478,30 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
   FixDeform::Remap remap = FixDeform::Remap::x;
   bool lattice_units = true, flip = true, any = false;
   const Box& box = f.ctx.s.box;
+  // The styles lengths and tilts share (a rate, a wiggle or two variables); false for another word.
+  auto rate_style = [&a](const std::string& s, FixDeform::Param& x, bool tilt) {
+    if (s == "vel") {
+      x.style = S::vel, x.a = a.real("the velocity");
+    } else if (s == "erate") {
+      x.style = S::erate,
+      x.a = a.real(tilt ? "the engineering shear strain rate (1/ps)" : "the engineering strain rate (1/ps)");
+    } else if (s == "trate") {
+      x.style = S::trate,
+      x.a = a.real(tilt ? "the true shear strain rate (1/ps)" : "the true strain rate (1/ps)");
+    } else if (s == "wiggle") {
+      x.style = S::wiggle, x.a = a.real("the amplitude"), x.b = a.positive("the period (ps)");
+    } else if (s == "variable") {
+      x.style = S::variable;
+      for (std::string* v : {&x.var, &x.rate_var}) {
+        const std::string w = a.word("v_name of an equal-style variable");
+        if (w.rfind("v_", 0) != 0) a.fail("fix deform: variable takes two v_name arguments, got '" + w + "'");
+        *v = w.substr(2);
+      }
+    } else {
+      return false;
+    }
+    return true;
+  };
   while (!a.done()) {
     const std::string k = a.word("a dimension or keyword");
     if (k == "x" || k == "y" || k == "z") {
@@ -489,25 +513,9 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
         x.style = S::delta, x.a = a.real("dlo"), x.b = a.real("dhi");
       } else if (s == "scale") {
         x.style = S::scale, x.a = a.positive("the scale factor");
-      } else if (s == "vel") {
-        x.style = S::vel, x.a = a.real("the velocity");
-      } else if (s == "erate") {
-        x.style = S::erate, x.a = a.real("the engineering strain rate (1/ps)");
-      } else if (s == "trate") {
-        x.style = S::trate, x.a = a.real("the true strain rate (1/ps)");
-      } else if (s == "wiggle") {
-        x.style = S::wiggle, x.a = a.real("the amplitude"), x.b = a.positive("the period (ps)");
-      } else if (s == "variable") {
-        x.style = S::variable;
-        for (std::string* v : {&x.var, &x.rate_var}) {
-          const std::string w = a.word("v_name of an equal-style variable");
-          if (w.rfind("v_", 0) != 0)
-            a.fail("fix deform: variable takes two v_name arguments, got '" + w + "'");
-          *v = w.substr(2);
-        }
       } else if (s == "volume") {
         x.style = S::volume;
-      } else {
+      } else if (!rate_style(s, x, false)) {
         a.fail("fix deform: style '" + s +
                "' is not supported (final, delta, scale, vel, erate, trate, wiggle, variable, volume)");
       }
@@ -522,23 +530,7 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
         x.style = S::final_, x.a = a.real("the tilt");
       } else if (s == "delta") {
         x.style = S::delta, x.a = a.real("the change of tilt");
-      } else if (s == "vel") {
-        x.style = S::vel, x.a = a.real("the velocity");
-      } else if (s == "erate") {
-        x.style = S::erate, x.a = a.real("the engineering shear strain rate (1/ps)");
-      } else if (s == "trate") {
-        x.style = S::trate, x.a = a.real("the true shear strain rate (1/ps)");
-      } else if (s == "wiggle") {
-        x.style = S::wiggle, x.a = a.real("the amplitude"), x.b = a.positive("the period (ps)");
-      } else if (s == "variable") {
-        x.style = S::variable;
-        for (std::string* v : {&x.var, &x.rate_var}) {
-          const std::string w = a.word("v_name of an equal-style variable");
-          if (w.rfind("v_", 0) != 0)
-            a.fail("fix deform: variable takes two v_name arguments, got '" + w + "'");
-          *v = w.substr(2);
-        }
-      } else {
+      } else if (!rate_style(s, x, true)) {
         a.fail("fix deform: tilt style '" + s +
                "' is not supported (final, delta, vel, erate, trate, wiggle, variable)");
       }
