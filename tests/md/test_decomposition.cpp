@@ -5,6 +5,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "md/core/balance.hpp"
 #include "md/core/decomposition.hpp"
 #include "md/core/comm.hpp"
 
@@ -111,6 +112,37 @@ TEST(Decomposition, MovedCutsKeepOneOwnerPerPoint) {
   EXPECT_THROW(bad.set_cuts(0, {0.0, 0.5, 0.4, 1.0}), std::invalid_argument);  // not increasing
   EXPECT_THROW(bad.set_cuts(0, {0.1, 0.2, 0.5, 1.0}), std::invalid_argument);  // not from 0
   EXPECT_EQ(bad.cuts(0), Decomposition::uniform_cuts(3));  // refused cuts leave the old ones
+}
+
+// `balance` on a triclinic box (atoms in box coordinates): the cuts are fractional coordinates, as LAMMPS
+// cuts them, so each slab of the tilted box gets its share of the atoms; the imbalance factor counts them so.
+TEST(Decomposition, BalanceCutsATriclinicBoxInFractionalCoordinates) {
+  Box b = box_of(30.0, 30.0, 30.0);
+  b.triclinic = true, b.xy = 12.0, b.xz = -6.0, b.yz = 5.0;
+  wmd::md::Atoms atoms;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int k = 0; k < 600; ++k) {
+    // Crowded at small fractional x; spread over y and z, where the tilts move the box coordinate x.
+    const double l[3] = {0.4 * u(rng) * u(rng), u(rng), u(rng)};
+    double x[3];
+    b.from_lamda(l, x);
+    atoms.add(k + 1, 1, x[0], x[1], x[2], k);
+  }
+  Decomposition dec({3, 1, 1}, 0);
+  wmd::md::ShiftBalance sb;
+  sb.thresh = 1.0, sb.dims = "x", sb.niter = 30, sb.stop = 1.0;
+  const auto r = wmd::md::balance_shift(wmd::md::Comm::local(), dec, b, atoms, sb, 1.0);
+  EXPECT_GT(r.initial, 1.5);
+  EXPECT_LT(r.final, 1.02);
+  // Each slab's owner (its sub-domain in fractional coordinates) holds a third of the atoms.
+  for (int c = 0; c < 3; ++c) {
+    Decomposition own({3, 1, 1}, c);
+    own.set_cuts(0, dec.cuts(0));
+    int count = 0;
+    for (size_t i = 0; i < atoms.size(); ++i) count += own.owns(b, atoms.x[i], atoms.y[i], atoms.z[i]) ? 1 : 0;
+    EXPECT_NEAR(count, 200, 4) << "slab " << c;
+  }
 }
 
 TEST(Decomposition, NeighboursWrapOnlyInPeriodicDirections) {

@@ -9,6 +9,8 @@
 // cluster backend only. On a triclinic box the region's bounding box must lie in the box's bounding box,
 // distances take LAMMPS's triclinic minimum image, and an atom LAMMPS would create on no processor (its
 // fractional coordinates outside the box) stops the run with exit 2, where LAMMPS stops with "Lost atoms".
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -108,9 +110,11 @@ class FixDeposit : public Fix {
     }
     if (success && s.box.triclinic && !created_in_triclinic_box(s.box, coord))
       fail_input(at_, "fix deposit " + id_ +
-                          ": the atom to insert lies outside the triclinic box in fractional coordinates; "
-                          "LAMMPS creates it on no processor and stops with \"Lost atoms\" (keep the "
-                          "deposition region inside the box)");
+                          fmt::format(": the atom to insert at ({:.6g}, {:.6g}, {:.6g})", coord[0], coord[1],
+                                      coord[2]) +
+                          " lies outside the triclinic box in fractional coordinates; LAMMPS creates it on "
+                          "no processor and stops with \"Lost atoms\" (keep the deposition region inside "
+                          "the box)");
     if (success) {
       // One-rank LAMMPS appends the atom after all others: its place in that order is the atom count.
       const int64_t slot = c.comm.sum(static_cast<int64_t>(a.size()));
