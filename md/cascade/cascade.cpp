@@ -133,8 +133,9 @@ DefectTracker::DefectTracker(const State& s, const std::string& style, const dou
 void DefectTracker::refuse_triclinic(const Box& box) {
   // The reference sites are cubic cells along x, y, z and the defect search bins an orthogonal box.
   if (box.triclinic)
-    fail_input(SourcePos{}, "defects: the Wigner-Seitz defect analysis needs an orthogonal box (its "
-                            "reference lattice is cubic cells along x, y, z); this box is triclinic");
+    fail_input(SourcePos{},
+               "defects: the Wigner-Seitz defect analysis needs an orthogonal box (its "
+               "reference lattice is cubic cells along x, y, z); this box is triclinic");
 }
 
 NamedArrays DefectTracker::save_state() const {

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "md/cascade/wigner_seitz.hpp"
-#include "md/force/backend.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
+#include "md/force/backend.hpp"
 
 namespace wmd::md {
 

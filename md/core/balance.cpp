@@ -99,7 +99,8 @@ BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box
   // Rounding must not bring a slab below the width (1e-9 to spare).
   for (int d = 0; d < 3; ++d)
     width[d] = min_width / (box.triclinic ? box.plane_spacing(d) : box.prd(d)) * (1.0 + 1e-9);
-  if (box.triclinic) return balance_fractions(comm, dec, box.lamda_frame(), lamda_positions(box, a), b, width);
+  if (box.triclinic)
+    return balance_fractions(comm, dec, box.lamda_frame(), lamda_positions(box, a), b, width);
   return balance_fractions(comm, dec, box, a, b, width);
 }
 

@@ -9,8 +9,8 @@
 #include "md/core/atoms.hpp"
 #include "md/core/balance_settings.hpp"
 #include "md/core/box.hpp"
-#include "md/core/decomposition.hpp"
 #include "md/core/comm.hpp"
+#include "md/core/decomposition.hpp"
 
 namespace wmd::md {
 

@@ -16,7 +16,9 @@ constexpr double kEpsilon = 1.0e-6;
 constexpr double kBig = 1.0e20;
 
 // The unwrapped position of atom i (LAMMPS's domain->unmap, triclinic boxes too).
-void unwrapped(const State& s, size_t i, double u[3]) { unwrapped_position(s, i, u); }
+void unwrapped(const State& s, size_t i, double u[3]) {
+  unwrapped_position(s, i, u);
+}
 
 void totals(const TermSum& sum, double* out, int n) {
   const std::vector<double> t = sum.total();

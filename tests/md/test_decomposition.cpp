@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "md/core/balance.hpp"
-#include "md/core/decomposition.hpp"
 #include "md/core/comm.hpp"
+#include "md/core/decomposition.hpp"
 
 namespace {
 
@@ -140,7 +140,8 @@ TEST(Decomposition, BalanceCutsATriclinicBoxInFractionalCoordinates) {
     Decomposition own({3, 1, 1}, c);
     own.set_cuts(0, dec.cuts(0));
     int count = 0;
-    for (size_t i = 0; i < atoms.size(); ++i) count += own.owns(b, atoms.x[i], atoms.y[i], atoms.z[i]) ? 1 : 0;
+    for (size_t i = 0; i < atoms.size(); ++i)
+      count += own.owns(b, atoms.x[i], atoms.y[i], atoms.z[i]) ? 1 : 0;
     EXPECT_NEAR(count, 200, 4) << "slab " << c;
   }
 }

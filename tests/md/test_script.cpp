@@ -310,7 +310,8 @@ INSTANTIATE_TEST_SUITE_P(
         LammpsError{"print_bad_step", 10, "Fix print timestep variable returned a bad timestep", false},
         // Triclinic boxes (issue 45): bins only in fractional coordinates; an atom fix deposit would place
         // outside the tilted box is lost in LAMMPS (its processors test fractional coordinates).
-        LammpsError{"tri_chunk_box_units", 6, "Compute chunk/atom for triclinic boxes requires units reduced"},
+        LammpsError{"tri_chunk_box_units", 6,
+                    "Compute chunk/atom for triclinic boxes requires units reduced"},
         LammpsError{"tri_deposit_lost", 14, "lies outside the triclinic box", false, true}),
     [](const auto& info) { return std::string(info.param.name); });
 

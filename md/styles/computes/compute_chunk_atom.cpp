@@ -275,8 +275,9 @@ std::unique_ptr<Compute> make(const ComputeArgs& c) {
   // A triclinic box is binned in fractional coordinates only (LAMMPS's check, made when the compute is
   // defined).
   if (s.style == S::Style::bin && c.ctx.s.box.triclinic && s.units != S::Units::reduced)
-    c.a.fail("compute chunk/atom bins on a triclinic box need units reduced (LAMMPS: \"Compute chunk/atom "
-             "for triclinic boxes requires units reduced\")");
+    c.a.fail(
+        "compute chunk/atom bins on a triclinic box need units reduced (LAMMPS: \"Compute chunk/atom "
+        "for triclinic boxes requires units reduced\")");
   // Lattice units scale the widths, origins and bounds by the lattice spacings (1 without a lattice, as
   // LAMMPS's default lattice "none 1.0").
   if (s.style == S::Style::bin && s.units == S::Units::lattice) {

@@ -231,7 +231,8 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
   const Box& box = f.ctx.s.box;
   for (int d = 0; d < 3; ++d) {
     // A triclinic box: LAMMPS checks against its bounding box.
-    const double lo = box.triclinic ? box.bound_lo(d) : box.lo[d], hi = box.triclinic ? box.bound_hi(d) : box.hi[d];
+    const double lo = box.triclinic ? box.bound_lo(d) : box.lo[d],
+                 hi = box.triclinic ? box.bound_hi(d) : box.hi[d];
     if (p.lo[d] < lo || p.hi[d] > hi)
       a.fail("fix deposit: the deposition region extends outside the simulation box (LAMMPS)");
   }
