@@ -36,7 +36,9 @@ TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_over
              "minimize_box_relax_xyz": 1e-6, "minimize_box_relax_couple": 1e-9, "minimize_box_relax_nreset": 1e-6,
              "minimize_at_minimum": 1e-9, "minimize_shrink_wrap": 1e-9, "minimize_shrink_wrap_relax": 1e-7,
              "minimize_fire": 1e-9, "minimize_norm": 1e-9,
-             "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9}
+             "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9,
+             # Bit for bit: stored and dumped scaled-unwrapped coordinates (their IMGMAX rounding).
+             "store_state_xsu": 0.0, "tri_store_state_xsu": 0.0}
 # Cases run on the mesh backend with fp64 PEs (wafermd's extra arguments).
 MESH_FP64 = ["--backend", "mesh", "--set", "mesh.precision=fp64"]
 BACKEND = {"zbl_snapshot_mesh": MESH_FP64, "zbl_cascade_mesh": MESH_FP64, "zbl_alone_mesh": MESH_FP64,

@@ -107,8 +107,9 @@ class FixStoreState : public Fix {
     for (size_t k = 0; k + n + 1 <= all.size(); k += n + 1)
       values_[static_cast<int64_t>(all[k])].assign(all.begin() + k + 1, all.begin() + k + n + 1);
   }
-  // LAMMPS's xsu as it packs it, s + (image + IMGMAX) − IMGMAX in doubles with IMGMAX = 512 (32-bit
-  // imageint, as Debian's lmp): the sum rounds to 512's ulp, and those are the digits LAMMPS stores.
+  // LAMMPS's xsu as it packs it (ysu and zsu of an orthogonal box, all three of a triclinic one),
+  // s + (image + IMGMAX) − IMGMAX in doubles with IMGMAX = 512 (32-bit imageint, as Debian's lmp): the sum
+  // rounds to 512's ulp, and those are the digits LAMMPS stores.
   static double scaled_unwrapped(double s, int image) {
     constexpr int kImgMax = 512;
     return s + (image + kImgMax) - kImgMax;
@@ -142,7 +143,10 @@ class FixStoreState : public Fix {
     }
     if (tail == "u") return x[d] + im[d] * L[d];
     if (tail == "s") return (x[d] - s.box.lo[d]) * (1.0 / L[d]);
-    return scaled_unwrapped((x[d] - s.box.lo[d]) * (1.0 / L[d]), im[d]);  // xsu
+    // LAMMPS 29 Sep 2021 adds the image count itself for xsu of an orthogonal box (its parentheses), through
+    // IMGMAX for ysu and zsu.
+    const double scaled = (x[d] - s.box.lo[d]) * (1.0 / L[d]);
+    return d == 0 ? scaled + im[d] : scaled_unwrapped(scaled, im[d]);
   }
 
   int64_t every_;
