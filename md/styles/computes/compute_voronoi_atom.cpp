@@ -23,7 +23,9 @@
 // values by ID (lmp: by local index, the same at one rank between sorts); images are chosen from the present
 // positions (lmp: those at the last re-neighbouring, which matters only for a cell reaching the ghost
 // cutoff's edge); edge_histo together with face_threshold (without edge_threshold) is refused: lmp 2021 then
-// histograms the first n faces in voro++'s internal order.
+// histograms the first n faces in voro++'s internal order. A triclinic box: the images lie along the edge
+// vectors within the ghost cutoff in fractional units, and the container is LAMMPS's embedding of the tilted
+// box (the fractional box widened by that cutoff + 0.01, its two corners taken to box coordinates).
 //
 // With `occupation [only_group]`: Wigner–Seitz occupation against the atoms' positions at the compute's
 // first invocation, as LAMMPS compute voronoi/atom occupation (a per-atom array of 2 columns).
