@@ -76,7 +76,12 @@ int64_t nearest_atom(const State& s, const Comm& comm, const double p[3]) {
   for (size_t i = 0; i < a.size(); ++i) {
     const double x[3] = {a.x[i], a.y[i], a.z[i]};
     double d2 = 0.0;
-    for (int d = 0; d < 3; ++d) {
+    if (s.box.triclinic) {  // LAMMPS's minimum image along the edge vectors
+      double dx = x[0] - p[0], dy = x[1] - p[1], dz = x[2] - p[2];
+      s.box.minimum_image(dx, dy, dz);
+      d2 = dx * dx + dy * dy + dz * dz;
+    }
+    for (int d = 0; d < 3 && !s.box.triclinic; ++d) {
       double dx = x[d] - p[d];
       if (s.box.periodic(d)) dx -= s.box.prd(d) * std::round(dx / s.box.prd(d));
       d2 += dx * dx;
@@ -119,8 +124,18 @@ bool kick_pka(State& s, const Comm& comm, int64_t id, double energy, const doubl
 
 DefectTracker::DefectTracker(const State& s, const std::string& style, const double spacing[3],
                              const std::vector<std::array<double, 3>>& basis, double cutoff, int every)
-    : sites_(perfect_lattice_sites(s.box, spacing, basis)), cutoff_(cutoff), every_(every) {
+    : cutoff_(cutoff), every_(every) {
   (void)style;
+  refuse_triclinic(s.box);
+  sites_ = perfect_lattice_sites(s.box, spacing, basis);
+}
+
+void DefectTracker::refuse_triclinic(const Box& box) {
+  // The reference sites are cubic cells along x, y, z and the defect search bins an orthogonal box.
+  if (box.triclinic)
+    fail_input(SourcePos{},
+               "defects: the Wigner-Seitz defect analysis needs an orthogonal box (its "
+               "reference lattice is cubic cells along x, y, z); this box is triclinic");
 }
 
 NamedArrays DefectTracker::save_state() const {
@@ -162,6 +177,7 @@ void DefectTracker::restore_state(const NamedArrays& state) {
 }
 
 void DefectTracker::sample(const State& s, const Comm& comm) {
+  refuse_triclinic(s.box);  // a box made triclinic after `defects` (change_box)
   const Atoms& a = s.atoms;
   std::vector<double> local(3 * a.size());
   for (size_t i = 0; i < a.size(); ++i)

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "md/cascade/wigner_seitz.hpp"
-#include "md/force/backend.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
+#include "md/force/backend.hpp"
 
 namespace wmd::md {
 
@@ -44,7 +44,8 @@ int64_t nearest_atom(const State& s, const Comm& comm, const double p[3]);
 /// before). Returns false if no rank owns the id.
 bool kick_pka(State& s, const Comm& comm, int64_t id, double energy, const double dir[3]);
 
-/// Wigner–Seitz defect tracking of one cascade: the reference lattice is fixed when it starts.
+/// Wigner–Seitz defect tracking of one cascade: the reference lattice is fixed when it starts. Orthogonal
+/// boxes only (a triclinic box stops with exit 2).
 class DefectTracker {
  public:
   /// Reference sites: the perfect lattice (style, spacing, basis) fitted to the current box.
@@ -66,6 +67,9 @@ class DefectTracker {
   void restore_state(const NamedArrays& state);
 
  private:
+  /// Stops (exit 2) on a triclinic box.
+  static void refuse_triclinic(const Box& box);
+
   std::vector<double> sites_;
   double cutoff_;
   int every_;

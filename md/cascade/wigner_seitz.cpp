@@ -8,17 +8,22 @@
 namespace wmd::md {
 namespace {
 
-// Uniform bins over the box, with minimum-image neighbour search in periodic directions.
+// Uniform bins over the box, with minimum-image neighbour search in periodic directions. A triclinic box is
+// binned in fractional coordinates, each bin at least min_size between its faces, and distances take the
+// nearest periodic image along the edge vectors.
 struct Bins {
   int n[3];
   double lo[3], len[3], size[3];
   bool periodic[3];
+  Box box;
   std::vector<int> head, next;
 
-  Bins(const Box& box, double min_size, const std::vector<double>& pts) {
+  Bins(const Box& b, double min_size, const std::vector<double>& pts) : box(b) {
     for (int d = 0; d < 3; ++d) {
-      lo[d] = box.lo[d], len[d] = box.prd(d), periodic[d] = box.periodic(d);
-      n[d] = std::max(1, static_cast<int>(std::floor(len[d] / min_size)));
+      lo[d] = box.triclinic ? 0.0 : box.lo[d], len[d] = box.triclinic ? 1.0 : box.prd(d);
+      periodic[d] = box.periodic(d);
+      const double width = box.triclinic ? box.plane_spacing(d) : len[d];
+      n[d] = std::max(1, static_cast<int>(std::floor(width / min_size)));
       size[d] = len[d] / n[d];
     }
     head.assign(static_cast<size_t>(n[0]) * n[1] * n[2], -1);
@@ -40,14 +45,25 @@ struct Bins {
     }
     return c;
   }
+  // The coordinates bins are cut in: the position, or a triclinic box's fractional coordinates.
+  void binned(const double* p, double q[3]) const {
+    if (box.triclinic)
+      box.to_lamda(p, q);
+    else
+      q[0] = p[0], q[1] = p[1], q[2] = p[2];
+  }
   int bin_of(const double* p) const {
-    return (coord(p[2], 2) * n[1] + coord(p[1], 1)) * n[0] + coord(p[0], 0);
+    double q[3];
+    binned(p, q);
+    return (coord(q[2], 2) * n[1] + coord(q[1], 1)) * n[0] + coord(q[0], 0);
   }
   // Calls f(index) for every point in the bins within `reach` bins of p's bin.
   template <class F>
   void around(const double* p, int reach, F&& f) const {
     int c[3];
-    for (int d = 0; d < 3; ++d) c[d] = coord(p[d], d);
+    double q[3];
+    binned(p, q);
+    for (int d = 0; d < 3; ++d) c[d] = coord(q[d], d);
     int lo_[3], hi_[3];
     for (int d = 0; d < 3; ++d) {
       if (periodic[d] && 2 * reach + 1 >= n[d]) {
@@ -74,6 +90,7 @@ struct Bins {
         }
   }
   double dist2(const double* a, const double* b) const {
+    if (box.triclinic) return dist2_triclinic(a, b);
     double s = 0.0;
     for (int d = 0; d < 3; ++d) {
       double x = a[d] - b[d];
@@ -81,6 +98,22 @@ struct Bins {
       s += x * x;
     }
     return s;
+  }
+  // The nearest image on a triclinic box: LAMMPS's minimum image, then its neighbours one edge vector away
+  // along each periodic direction (a tilted cell's nearest image need not be the minimum image).
+  double dist2_triclinic(const double* a, const double* b) const {
+    double d0[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    box.minimum_image(d0[0], d0[1], d0[2]);
+    double best = d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2];
+    const int r[3] = {periodic[0] ? 1 : 0, periodic[1] ? 1 : 0, periodic[2] ? 1 : 0};
+    for (int sz = -r[2]; sz <= r[2]; ++sz)
+      for (int sy = -r[1]; sy <= r[1]; ++sy)
+        for (int sx = -r[0]; sx <= r[0]; ++sx) {
+          double u[3];
+          box.unwrap(d0, sx, sy, sz, u);
+          best = std::min(best, u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        }
+    return best;
   }
 };
 

@@ -28,7 +28,8 @@ std::vector<double> perfect_lattice_sites(const Box& box, const double spacing[3
                                           const std::vector<std::array<double, 3>>& basis);
 
 /// The index of the nearest of `sites` (xyz interleaved) to each of the positions `pos` (xyz interleaved):
-/// minimum image in `box`'s periodic directions, the lower index on a tie.
+/// minimum image in `box`'s periodic directions (along the edge vectors of a triclinic box), the lower index
+/// on a tie.
 std::vector<int> nearest_sites(const Box& box, const std::vector<double>& sites,
                                const std::vector<double>& pos);
 

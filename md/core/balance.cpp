@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "md/core/boundaries.hpp"
+
 namespace wmd::md {
 namespace {
 
@@ -12,9 +14,17 @@ void keep_apart(std::vector<double>& f, double w) {
   for (size_t c = p - 1; c >= 1; --c) f[c] = std::min(f[c], f[c + 1] - w);
 }
 
+// The atoms' positions in fractional coordinates (LAMMPS's x2lamda, which its balance applies first).
+Atoms lamda_positions(const Box& box, const Atoms& a) {
+  Atoms l = a;
+  atoms_to_lamda(box, l);
+  return l;
+}
+
 }  // namespace
 
 double imbalance_factor(const Comm& comm, const Decomposition& dec, const Box& box, const Atoms& a) {
+  if (box.triclinic) return imbalance_factor(comm, dec, box.lamda_frame(), lamda_positions(box, a));
   const int n = dec.ranks();
   std::vector<int64_t> count(n, 0);
   for (size_t i = 0; i < a.size(); ++i) {
@@ -28,8 +38,12 @@ double imbalance_factor(const Comm& comm, const Decomposition& dec, const Box& b
   return total > 0 ? static_cast<double>(most) * n / static_cast<double>(total) : 1.0;
 }
 
-BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box, const Atoms& a,
-                            const ShiftBalance& b, double min_width) {
+namespace {
+
+// balance_shift with the least slab width along each direction as a fraction of the box (`frame`: the box,
+// or a triclinic box's unit frame with the atoms in fractional coordinates).
+BalanceReport balance_fractions(const Comm& comm, Decomposition& dec, const Box& box, const Atoms& a,
+                                const ShiftBalance& b, const double width[3]) {
   BalanceReport r;
   r.initial = r.final = imbalance_factor(comm, dec, box, a);
   if (r.initial <= b.thresh) return r;
@@ -62,7 +76,7 @@ BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box
     }
     for (int c = 1; c < p; ++c) cut[c] = 0.5 * (lo[c] + hi[c]);
     cut[0] = 0.0, cut[p] = 1.0;
-    const double w = min_width / box.prd(d) * (1.0 + 1e-9);  // rounding must not bring a slab below it
+    const double w = width[d];
     if (w * p < 1.0)
       keep_apart(cut, w);
     else
@@ -75,6 +89,19 @@ BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box
     if (r.final <= b.stop) break;
   }
   return r;
+}
+
+}  // namespace
+
+BalanceReport balance_shift(const Comm& comm, Decomposition& dec, const Box& box, const Atoms& a,
+                            const ShiftBalance& b, double min_width) {
+  double width[3];
+  // Rounding must not bring a slab below the width (1e-9 to spare).
+  for (int d = 0; d < 3; ++d)
+    width[d] = min_width / (box.triclinic ? box.plane_spacing(d) : box.prd(d)) * (1.0 + 1e-9);
+  if (box.triclinic)
+    return balance_fractions(comm, dec, box.lamda_frame(), lamda_positions(box, a), b, width);
+  return balance_fractions(comm, dec, box, a, b, width);
 }
 
 }  // namespace wmd::md

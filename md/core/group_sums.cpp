@@ -5,6 +5,7 @@
 
 #include "base/units.hpp"
 #include "md/core/kinetic_energy.hpp"
+#include "md/core/unwrapped_position.hpp"
 
 namespace wmd::md {
 namespace {
@@ -14,12 +15,9 @@ namespace {
 constexpr double kEpsilon = 1.0e-6;
 constexpr double kBig = 1.0e20;
 
-// The unwrapped position of atom i (LAMMPS's domain->unmap on an orthogonal box).
+// The unwrapped position of atom i (LAMMPS's domain->unmap, triclinic boxes too).
 void unwrapped(const State& s, size_t i, double u[3]) {
-  const Atoms& a = s.atoms;
-  u[0] = a.x[i] + a.ix[i] * s.box.prd(0);
-  u[1] = a.y[i] + a.iy[i] * s.box.prd(1);
-  u[2] = a.z[i] + a.iz[i] * s.box.prd(2);
+  unwrapped_position(s, i, u);
 }
 
 void totals(const TermSum& sum, double* out, int n) {

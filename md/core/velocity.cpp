@@ -8,6 +8,7 @@
 #include "base/units.hpp"
 #include "md/core/kinetic_energy.hpp"
 #include "md/core/random_park.hpp"
+#include "md/core/unwrapped_position.hpp"
 
 namespace wmd::md {
 namespace {
@@ -55,12 +56,8 @@ void zero_group_momentum(State& s, const Comm& comm, uint32_t group) {
 
 void zero_group_rotation(State& s, const Comm& comm, uint32_t group) {
   Atoms& a = s.atoms;
-  const double L[3] = {s.box.prd(0), s.box.prd(1), s.box.prd(2)};
-  auto unwrapped = [&](size_t i, double u[3]) {
-    u[0] = a.x[i] + a.ix[i] * L[0];
-    u[1] = a.y[i] + a.iy[i] * L[1];
-    u[2] = a.z[i] + a.iz[i] * L[2];
-  };
+  // LAMMPS's domain->unmap (triclinic boxes too).
+  auto unwrapped = [&](size_t i, double u[3]) { unwrapped_position(s, i, u); };
   TermSum cms(comm, 4);
   for (size_t i = 0; i < a.size(); ++i) {
     if (!(a.mask[i] & group)) continue;

@@ -2,6 +2,8 @@
 // group sums fixes share (through TermSum: exact at any rank count in deterministic mode).
 #include "md/styles/fix.hpp"
 
+#include "md/core/unwrapped_position.hpp"
+
 namespace wmd::md {
 
 std::unique_ptr<Fix> make_fix(const FixArgs& f) {
@@ -25,14 +27,15 @@ std::unique_ptr<Compute> make_own_temperature(const FixArgs& f) {
 
 double group_xcm(const FixContext& c, uint32_t group, double xcm[3]) {
   const Atoms& a = c.s.atoms;
-  const double L[3] = {c.s.box.prd(0), c.s.box.prd(1), c.s.box.prd(2)};
   TermSum sum(c.comm, 4);  // Σ m x, Σ m y, Σ m z, Σ m
   for (size_t i = 0; i < a.size(); ++i) {
     if (!(a.mask[i] & group)) continue;
     const double m = c.s.mass[a.type[i]];
-    sum.add(0, (a.x[i] + a.ix[i] * L[0]) * m);
-    sum.add(1, (a.y[i] + a.iy[i] * L[1]) * m);
-    sum.add(2, (a.z[i] + a.iz[i] * L[2]) * m);
+    double u[3];
+    unwrapped_position(c.s, i, u);  // LAMMPS's domain->unmap
+    sum.add(0, u[0] * m);
+    sum.add(1, u[1] * m);
+    sum.add(2, u[2] * m);
     sum.add(3, m);
   }
   const std::vector<double> t = sum.total();

@@ -44,8 +44,12 @@ struct RegionParam {
 
 /// Reads a number scaled by `scale`, or a v_name when `variable_ok`.
 RegionParam region_param(RegionArgs& r, const std::string& what, double scale, bool variable_ok);
-/// Reads a bound along dimension d: a number (scaled), INF (±1e20, LAMMPS's BIG) or EDGE (the box face).
-double region_bound(RegionArgs& r, const std::string& what, int d, bool upper);
+/// Reads a bound along dimension d: a number (scaled), INF (±1e20, LAMMPS's BIG) or EDGE (the box face; on a
+/// triclinic box the face of its bounding box when `tilted_bound`, as LAMMPS's block, cylinder and cone, or
+/// the box's own lo/hi, as its prism).
+double region_bound(RegionArgs& r, const std::string& what, int d, bool upper, bool tilted_bound = true);
+/// The box face EDGE stands for (see region_bound).
+double region_edge(const RegionArgs& r, int d, bool upper, bool tilted_bound = true);
 
 }  // namespace wmd::md
 

@@ -40,7 +40,9 @@ TOLERANCE = {"minimize_vacancy": 1e-9, "minimize_setforce": 1e-9, "minimize_over
              "npt_tri_flip": 1e-9,
              # tilts scaled with their lengths amplify further: lmp's 1 vs 3 ranks part by 9e-10 at 12 iterations
              "box_relax_aniso_tilted": 1e-8,
-             "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9}
+             "zbl_cascade": 1e-9, "zbl_cascade_mesh": 1e-9,
+             # Bit for bit: stored and dumped scaled-unwrapped coordinates (their IMGMAX rounding).
+             "store_state_xsu": 0.0, "tri_store_state_xsu": 0.0}
 # Cases run on the mesh backend with fp64 PEs (wafermd's extra arguments).
 MESH_FP64 = ["--backend", "mesh", "--set", "mesh.precision=fp64"]
 BACKEND = {"zbl_snapshot_mesh": MESH_FP64, "zbl_cascade_mesh": MESH_FP64, "zbl_alone_mesh": MESH_FP64,

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 #include <stdexcept>
 
-#include "md/core/decomposition.hpp"
+#include "md/core/balance.hpp"
 #include "md/core/comm.hpp"
+#include "md/core/decomposition.hpp"
+#include "md/core/point_grid.hpp"
 
 namespace {
 
@@ -111,6 +114,82 @@ TEST(Decomposition, MovedCutsKeepOneOwnerPerPoint) {
   EXPECT_THROW(bad.set_cuts(0, {0.0, 0.5, 0.4, 1.0}), std::invalid_argument);  // not increasing
   EXPECT_THROW(bad.set_cuts(0, {0.1, 0.2, 0.5, 1.0}), std::invalid_argument);  // not from 0
   EXPECT_EQ(bad.cuts(0), Decomposition::uniform_cuts(3));  // refused cuts leave the old ones
+}
+
+// `balance` on a triclinic box (atoms in box coordinates): the cuts are fractional coordinates, as LAMMPS
+// cuts them, so each slab of the tilted box gets its share of the atoms; the imbalance factor counts them so.
+TEST(Decomposition, BalanceCutsATriclinicBoxInFractionalCoordinates) {
+  Box b = box_of(30.0, 30.0, 30.0);
+  b.triclinic = true, b.xy = 12.0, b.xz = -6.0, b.yz = 5.0;
+  wmd::md::Atoms atoms;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int k = 0; k < 600; ++k) {
+    // Crowded at small fractional x; spread over y and z, where the tilts move the box coordinate x.
+    const double l[3] = {0.4 * u(rng) * u(rng), u(rng), u(rng)};
+    double x[3];
+    b.from_lamda(l, x);
+    atoms.add(k + 1, 1, x[0], x[1], x[2], k);
+  }
+  Decomposition dec({3, 1, 1}, 0);
+  wmd::md::ShiftBalance sb;
+  sb.thresh = 1.0, sb.dims = "x", sb.niter = 30, sb.stop = 1.0;
+  const auto r = wmd::md::balance_shift(wmd::md::Comm::local(), dec, b, atoms, sb, 1.0);
+  EXPECT_GT(r.initial, 1.5);
+  EXPECT_LT(r.final, 1.02);
+  // Each slab's owner (its sub-domain in fractional coordinates) holds a third of the atoms.
+  for (int c = 0; c < 3; ++c) {
+    Decomposition own({3, 1, 1}, c);
+    own.set_cuts(0, dec.cuts(0));
+    int count = 0;
+    for (size_t i = 0; i < atoms.size(); ++i)
+      count += own.owns(b, atoms.x[i], atoms.y[i], atoms.z[i]) ? 1 : 0;
+    EXPECT_NEAR(count, 200, 4) << "slab " << c;
+  }
+}
+
+// PointGrid on a triclinic box (create_atoms … overlap, delete_atoms overlap): every image along the edge
+// vectors within the cutoff, as a brute-force sum over shifts finds them, and overlap by LAMMPS's minimum
+// image.
+TEST(PointGrid, TriclinicImagesMatchBruteForce) {
+  Box b = box_of(14.0, 12.0, 13.0);
+  b.triclinic = true, b.xy = 3.5, b.xz = -4.0, b.yz = 3.0;
+  b.face[2][0] = b.face[2][1] = wmd::md::Face::fixed;  // one direction without images
+  const double cut = 4.2;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<std::array<double, 3>> pts;
+  wmd::md::PointGrid grid(b, cut);
+  for (int k = 0; k < 150; ++k) {
+    const double l[3] = {u(rng), u(rng), u(rng)};
+    std::array<double, 3> x;
+    b.from_lamda(l, x.data());
+    pts.push_back(x);
+    grid.add(k, x[0], x[1], x[2]);
+  }
+  for (int q = 0; q < 60; ++q) {
+    const double l[3] = {u(rng), u(rng), u(rng)};
+    double p[3];
+    b.from_lamda(l, p);
+    std::multiset<std::pair<int, long>> want, got;
+    bool near = false;
+    for (int k = 0; k < static_cast<int>(pts.size()); ++k) {
+      for (int sx = -3; sx <= 3; ++sx)
+        for (int sy = -3; sy <= 3; ++sy) {
+          double v[3];
+          b.unwrap(pts[k].data(), sx, sy, 0, v);
+          const double r2 =
+              (p[0] - v[0]) * (p[0] - v[0]) + (p[1] - v[1]) * (p[1] - v[1]) + (p[2] - v[2]) * (p[2] - v[2]);
+          if (r2 < cut * cut) want.insert({k, std::lround(r2 * 1e9)});
+        }
+      double dx = p[0] - pts[k][0], dy = p[1] - pts[k][1], dz = p[2] - pts[k][2];
+      b.minimum_image(dx, dy, dz);
+      near = near || dx * dx + dy * dy + dz * dz < cut * cut;
+    }
+    grid.visit(p[0], p[1], p[2], [&](int k, double r2, bool) { got.insert({k, std::lround(r2 * 1e9)}); });
+    EXPECT_EQ(got, want) << "point " << q;
+    EXPECT_EQ(grid.any_within(p[0], p[1], p[2]), near) << "point " << q;
+  }
 }
 
 TEST(Decomposition, NeighboursWrapOnlyInPeriodicDirections) {

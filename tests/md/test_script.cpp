@@ -307,7 +307,12 @@ INSTANTIATE_TEST_SUITE_P(
         LammpsError{"addforce_minimize", 9, "Must use variable energy with fix addforce", false},
         LammpsError{"displace_missing_variable", 8, "variable nope does not exist"},
         LammpsError{"velocity_string_variable", 10, "must be equal- or atom-style"},
-        LammpsError{"print_bad_step", 10, "Fix print timestep variable returned a bad timestep", false}),
+        LammpsError{"print_bad_step", 10, "Fix print timestep variable returned a bad timestep", false},
+        // Triclinic boxes (issue 45): bins only in fractional coordinates; an atom fix deposit would place
+        // outside the tilted box is lost in LAMMPS (its processors test fractional coordinates).
+        LammpsError{"tri_chunk_box_units", 6,
+                    "Compute chunk/atom for triclinic boxes requires units reduced"},
+        LammpsError{"tri_deposit_lost", 14, "lies outside the triclinic box", false, true}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(ScriptErrors, AtomValueOfAMissingAtom) {
@@ -378,6 +383,30 @@ TEST(ScriptErrors, SettingsThatWouldChangeThePhysicsAreRefused) {
     const auto r = run_wafermd_in(dir, "run in.bad --output out");
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_NE(r.err.find("in.bad:5:"), std::string::npos) << bad << r.err;
+  }
+}
+
+// What a triclinic box cannot do here (lmp lacks fix ttm; defects is wafermd's): exit 2 naming the style.
+TEST(ScriptErrors, TriclinicBoxRefusals) {
+  const std::string head =
+      "units metal\nlattice fcc 3.615\nregion box prism 0 4 0 4 0 4 1 0 0\ncreate_box 1 box\n"
+      "create_atoms 1 box\nmass 1 63.546\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n";
+  const struct {
+    const char* lines;
+    const char* needle;
+  } cases[] = {
+      // LAMMPS 29 Sep 2021 refuses it at the run's init ("Cannot use fix ttm with triclinic box").
+      {"fix 1 all nve\nfix 2 all ttm 4242 3.5e-6 1.0 0.1 3.0 10.0 30.0 2 2 2 set 300\nrun 0\n",
+       "in.bad:10: fix ttm: the box is triclinic"},
+      // The Wigner-Seitz reference lattice is cubic cells along x, y, z.
+      {"defects every 10\n", "defects: the Wigner-Seitz defect analysis needs an orthogonal box"},
+  };
+  for (const auto& c : cases) {
+    const std::string dir = wmd::test::scratch_dir("script_bad_triclinic");
+    std::ofstream(dir + "/in.bad") << head << c.lines;
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << c.lines << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.lines << r.err;
   }
 }
 

@@ -4,7 +4,8 @@
 // box (or the bounds) at origin + k·delta; an atom's coordinate is wrapped into a periodic box first. With
 // discard mixed (the bins' default) an atom below the lowest bin joins it unless a lower bound was given,
 // and one beyond the highest bin is dropped (as LAMMPS codes it). Other chunk styles (molecule, bin/sphere,
-// bin/cylinder, c_ID, f_ID, v_name) and compress, limit, ids once|nfreq are refused.
+// bin/cylinder, c_ID, f_ID, v_name) and compress, limit, ids once|nfreq are refused. On a triclinic box bins
+// need units reduced (LAMMPS's rule) and cut the fractional coordinates; their volume is lx·ly·lz·Πdelta.
 #include "md/styles/computes/compute_chunk_atom.hpp"
 
 #include <fmt/format.h>
@@ -147,12 +148,16 @@ const std::vector<int>& ComputeChunkAtom::compute_ichunk(const State& s) {
       continue;
     }
     const double x[3] = {a.x[i], a.y[i], a.z[i]};
+    // LAMMPS's x2lamda: h_inv·(x − lo), on a triclinic box with the tilt terms (there the bins are always
+    // in reduced units).
+    double lamda[3] = {0.0, 0.0, 0.0};
+    if (reduced && s.box.triclinic) s.box.to_lamda(x, lamda);
     int bin = 0;
     bool excluded = false;
     for (int m = 0; m < s_.ndim && !excluded; ++m) {
       const int d = s_.dim[m];
       // LAMMPS's x2lamda for an orthogonal box: (x − lo)·(1/prd).
-      double xr = reduced ? (1.0 / s.box.prd(d)) * (x[d] - s.box.lo[d]) : x[d];
+      double xr = !reduced ? x[d] : s.box.triclinic ? lamda[d] : (1.0 / s.box.prd(d)) * (x[d] - s.box.lo[d]);
       if (s.box.periodic(d)) {
         const double lo = reduced ? 0.0 : s.box.lo[d], hi = reduced ? 1.0 : s.box.hi[d];
         const double prd = reduced ? 1.0 : s.box.prd(d);
@@ -267,6 +272,12 @@ std::unique_ptr<Compute> make(const ComputeArgs& c) {
   if (!discard_set) s.discard = s.style == S::Style::bin ? S::Discard::mixed : S::Discard::yes;
   if (s.style != S::Style::bin && s.discard == S::Discard::mixed)
     c.a.fail("compute chunk/atom without bins cannot use discard mixed");
+  // A triclinic box is binned in fractional coordinates only (LAMMPS's check, made when the compute is
+  // defined).
+  if (s.style == S::Style::bin && c.ctx.s.box.triclinic && s.units != S::Units::reduced)
+    c.a.fail(
+        "compute chunk/atom bins on a triclinic box need units reduced (LAMMPS: \"Compute chunk/atom "
+        "for triclinic boxes requires units reduced\")");
   // Lattice units scale the widths, origins and bounds by the lattice spacings (1 without a lattice, as
   // LAMMPS's default lattice "none 1.0").
   if (s.style == S::Style::bin && s.units == S::Units::lattice) {

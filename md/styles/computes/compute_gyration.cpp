@@ -3,6 +3,7 @@
 // unwrapped positions and intensive, as LAMMPS compute gyration.
 #include <cmath>
 
+#include "md/core/unwrapped_position.hpp"
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/group_moments.hpp"
 
@@ -39,9 +40,9 @@ class ComputeGyration : public Compute {
     for (size_t i = 0; i < a.size(); ++i) {
       if (!in_group(a, i)) continue;
       const double m = c.s.mass[a.type[i]];
-      const double dx = a.x[i] + a.ix[i] * c.s.box.prd(0) - cm[0];
-      const double dy = a.y[i] + a.iy[i] * c.s.box.prd(1) - cm[1];
-      const double dz = a.z[i] + a.iz[i] * c.s.box.prd(2) - cm[2];
+      double u[3];
+      unwrapped_position(c.s, i, u);  // LAMMPS's domain->unmap
+      const double dx = u[0] - cm[0], dy = u[1] - cm[1], dz = u[2] - cm[2];
       sum.add(0, dx * dx * m), sum.add(1, dy * dy * m), sum.add(2, dz * dz * m);
       sum.add(3, dx * dy * m), sum.add(4, dx * dz * m), sum.add(5, dy * dz * m);
     }

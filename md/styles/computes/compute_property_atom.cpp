@@ -53,6 +53,10 @@ class ComputePropertyAtom : public Compute {
       if (!in_group(a, i)) continue;
       const double x[3] = {a.x[i], a.y[i], a.z[i]};
       const int img[3] = {a.ix[i], a.iy[i], a.iz[i]};
+      // A triclinic box: LAMMPS's pack_*_triclinic, the fractional coordinates (h_inv·(x − lo)) and the
+      // position moved along the edge vectors.
+      double lamda[3] = {0.0, 0.0, 0.0}, unwrapped[3] = {0.0, 0.0, 0.0};
+      if (b.triclinic) b.to_lamda(x, lamda), b.unwrap(x, img[0], img[1], img[2], unwrapped);
       for (size_t k = 0; k < cols; ++k) {
         const Attr t = attrs_[k];
         double v = 0.0;
@@ -78,14 +82,14 @@ class ComputePropertyAtom : public Compute {
           case Attr::ys:
           case Attr::zs: {
             const int d = static_cast<int>(t) - static_cast<int>(Attr::xs);
-            v = (x[d] - b.lo[d]) * inv[d];
+            v = b.triclinic ? lamda[d] : (x[d] - b.lo[d]) * inv[d];
             break;
           }
           case Attr::xu:
           case Attr::yu:
           case Attr::zu: {
             const int d = static_cast<int>(t) - static_cast<int>(Attr::xu);
-            v = x[d] + img[d] * L[d];
+            v = b.triclinic ? unwrapped[d] : x[d] + img[d] * L[d];
             break;
           }
           case Attr::ix:

@@ -23,7 +23,9 @@
 // values by ID (lmp: by local index, the same at one rank between sorts); images are chosen from the present
 // positions (lmp: those at the last re-neighbouring, which matters only for a cell reaching the ghost
 // cutoff's edge); edge_histo together with face_threshold (without edge_threshold) is refused: lmp 2021 then
-// histograms the first n faces in voro++'s internal order.
+// histograms the first n faces in voro++'s internal order. A triclinic box: the images lie along the edge
+// vectors within the ghost cutoff in fractional units, and the container is LAMMPS's embedding of the tilted
+// box (the fractional box widened by that cutoff + 0.01, its two corners taken to box coordinates).
 //
 // With `occupation [only_group]`: Wigner–Seitz occupation against the atoms' positions at the compute's
 // first invocation, as LAMMPS compute voronoi/atom occupation (a per-atom array of 2 columns).
@@ -82,6 +84,7 @@ class ComputeVoronoiAtom : public Compute {
                {static_cast<double>(site_id_[k]), sites_[3 * k], sites_[3 * k + 1], sites_[3 * k + 2]});
     out["box"] = {ref_box_.lo[0], ref_box_.lo[1], ref_box_.lo[2],
                   ref_box_.hi[0], ref_box_.hi[1], ref_box_.hi[2]};
+    out["tilt"] = {ref_box_.xy, ref_box_.xz, ref_box_.yz, ref_box_.triclinic ? 1.0 : 0.0};
   }
   void restore_state(const NamedArrays& in) override {
     const auto s = in.find("sites"), b = in.find("box");
@@ -92,6 +95,10 @@ class ComputeVoronoiAtom : public Compute {
       sites_.insert(sites_.end(), {s->second[k + 1], s->second[k + 2], s->second[k + 3]});
     }
     for (int d = 0; d < 3; ++d) ref_box_.lo[d] = b->second[d], ref_box_.hi[d] = b->second[3 + d];
+    const auto t = in.find("tilt");  // absent from checkpoints of orthogonal boxes before triclinic ones
+    if (t != in.end() && t->second.size() == 4)
+      ref_box_.xy = t->second[0], ref_box_.xz = t->second[1], ref_box_.yz = t->second[2],
+      ref_box_.triclinic = t->second[3] != 0.0;
     taken_ = true;
   }
 
@@ -200,7 +207,21 @@ class ComputeVoronoiCells : public Compute {
     const std::vector<Raw> all = c.comm.allgather(mine);
     const double cut = c.styles ? c.styles->ghost_cutoff() : 0.0;
     int reach[3];
-    for (int d = 0; d < 3; ++d) {
+    double lcut[3] = {0.0, 0.0, 0.0};  // a triclinic box's ghost cutoff in fractional units
+    if (b.triclinic) {
+      // LAMMPS embeds the tilted box in an orthogonal voro++ container: the fractional box widened by the
+      // ghost cutoff + 0.01 along periodic directions, its lower and upper corners taken to box coordinates.
+      double llo[3], lhi[3];
+      for (int d = 0; d < 3; ++d) {
+        const bool p = b.periodic(d);
+        lcut[d] = p ? cut / b.plane_spacing(d) : 0.0;
+        llo[d] = p ? -lcut[d] - 0.01 : 0.0, lhi[d] = p ? 1.0 + lcut[d] + 0.01 : 1.0;
+        reach[d] = p ? static_cast<int>(std::ceil(lcut[d])) + 1 : 0;
+      }
+      b.from_lamda(llo, clo_);
+      b.from_lamda(lhi, chi_);
+    }
+    for (int d = 0; d < 3 && !b.triclinic; ++d) {
       const bool p = b.periodic(d);
       clo_[d] = p ? b.lo[d] - cut - 0.01 : b.lo[d];
       chi_[d] = p ? b.hi[d] + cut + 0.01 : b.hi[d];
@@ -210,13 +231,21 @@ class ComputeVoronoiCells : public Compute {
     max_radius_ = 0.0;
     for (const Raw& r : all) {
       max_radius_ = std::max(max_radius_, std::fabs(r.radius));
+      double l[3] = {0.0, 0.0, 0.0};
+      if (b.triclinic) b.to_lamda(r.x, l);
       for (int sx = -reach[0]; sx <= reach[0]; ++sx)
         for (int sy = -reach[1]; sy <= reach[1]; ++sy)
           for (int sz = -reach[2]; sz <= reach[2]; ++sz) {
             const int s[3] = {sx, sy, sz};
             Site p{{0, 0, 0}, r.radius, r.id, r.mask, sx == 0 && sy == 0 && sz == 0};
             bool inside = true;
-            for (int d = 0; d < 3; ++d) {
+            if (b.triclinic) {
+              // The ghosts: images along the edge vectors within the fractional ghost cutoff of the box.
+              b.unwrap(r.x, sx, sy, sz, p.x);
+              for (int d = 0; d < 3; ++d)
+                if (s[d] != 0 && (l[d] + s[d] < -lcut[d] || l[d] + s[d] > 1.0 + lcut[d])) inside = false;
+            }
+            for (int d = 0; d < 3 && !b.triclinic; ++d) {
               p.x[d] = s[d] == 0 ? r.x[d] : r.x[d] + s[d] * b.prd(d);
               if (s[d] != 0 && (p.x[d] < b.lo[d] - cut || p.x[d] > b.hi[d] + cut)) inside = false;
             }

@@ -3,6 +3,7 @@
 #pragma once
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
+#include "md/core/unwrapped_position.hpp"
 
 namespace wmd::md {
 
@@ -14,9 +15,11 @@ inline double group_centre_of_mass(const State& s, const Comm& comm, uint32_t gr
     if (!(a.mask[i] & group)) continue;
     const double m = s.mass[a.type[i]];
     mass.add(0, m);
-    moment.add(0, (a.x[i] + a.ix[i] * s.box.prd(0)) * m);
-    moment.add(1, (a.y[i] + a.iy[i] * s.box.prd(1)) * m);
-    moment.add(2, (a.z[i] + a.iz[i] * s.box.prd(2)) * m);
+    double u[3];
+    unwrapped_position(s, i, u);  // LAMMPS's domain->unmap
+    moment.add(0, u[0] * m);
+    moment.add(1, u[1] * m);
+    moment.add(2, u[2] * m);
   }
   const double total = mass.total()[0];
   const std::vector<double> mx = moment.total();

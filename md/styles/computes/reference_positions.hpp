@@ -9,6 +9,7 @@
 
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
+#include "md/core/unwrapped_position.hpp"
 #include "md/force/backend.hpp"
 
 namespace wmd::md {
@@ -40,12 +41,8 @@ class ReferencePositions {
     const auto it = ref_.find(id);
     return it == ref_.end() ? nullptr : &it->second;
   }
-  /// LAMMPS's domain->unmap of an orthogonal box: x + image·L.
-  static std::array<double, 3> unwrapped(const State& s, size_t i) {
-    const Atoms& a = s.atoms;
-    return {a.x[i] + a.ix[i] * s.box.prd(0), a.y[i] + a.iy[i] * s.box.prd(1),
-            a.z[i] + a.iz[i] * s.box.prd(2)};
-  }
+  /// LAMMPS's domain->unmap (x + image·L on an orthogonal box, along the edge vectors on a triclinic one).
+  static std::array<double, 3> unwrapped(const State& s, size_t i) { return unwrapped_position(s, i); }
   void save(NamedArrays& out) const {
     std::vector<double>& v = out["reference"];
     v.clear();

@@ -7,6 +7,7 @@
 // defaults leave both out).
 #include <optional>
 
+#include "md/core/unwrapped_position.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/style_args.hpp"
 
@@ -62,12 +63,12 @@ class FixAddforce : public Fix {
   void apply(FixContext& c) {
     Atoms& a = c.s.atoms;
     tally_.start(c.comm, 4);  // the energy −F·x (or the energy variable), then the forces before the addition
-    const double L[3] = {c.s.box.prd(0), c.s.box.prd(1), c.s.box.prd(2)};
     if (!variable_) {
       const double v[3] = {comp_[0].value, comp_[1].value, comp_[2].value};
       for (size_t i = 0; i < a.size(); ++i) {
         if (!selected(c.s, i)) continue;
-        const double u[3] = {a.x[i] + a.ix[i] * L[0], a.y[i] + a.iy[i] * L[1], a.z[i] + a.iz[i] * L[2]};
+        double u[3];
+        unwrapped_position(c.s, i, u);  // LAMMPS's domain->unmap
         tally_.add(0, -(v[0] * u[0] + v[1] * u[1] + v[2] * u[2]));
         tally_.add(1, a.fx[i]), tally_.add(2, a.fy[i]), tally_.add(3, a.fz[i]);
         a.fx[i] += v[0], a.fy[i] += v[1], a.fz[i] += v[2];
@@ -82,7 +83,8 @@ class FixAddforce : public Fix {
     for (int d = 0; d < 3; ++d) atom[d] = comp_[d].kind == ForceComponent::Kind::atom;
     for (size_t i = 0; i < a.size(); ++i) {
       if (!selected(c.s, i)) continue;
-      const double u[3] = {a.x[i] + a.ix[i] * L[0], a.y[i] + a.iy[i] * L[1], a.z[i] + a.iz[i] * L[2]};
+      double u[3];
+      unwrapped_position(c.s, i, u);  // LAMMPS's domain->unmap
       double v[3];
       for (int d = 0; d < 3; ++d) v[d] = atom[d] ? comp_[d].per_atom[i] : comp_[d].value;
       if (!energy_.empty()) {

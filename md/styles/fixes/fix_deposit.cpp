@@ -6,7 +6,11 @@
 // the positions, velocities and ids equal lmp's at any rank count. The atom joins rank 0's atoms before the
 // step's forces and the backend re-neighbours at that step (LAMMPS's pre_exchange and next_reneighbor),
 // migrating it to its owner. No outputs (as the 29 Sep 2021 LAMMPS). Molecules (mol) are refused; the
-// cluster backend only.
+// cluster backend only. On a triclinic box the region's bounding box must lie in the box's bounding box,
+// distances take LAMMPS's triclinic minimum image, and an atom LAMMPS would create on no processor (its
+// fractional coordinates outside the box) stops the run with exit 2, where LAMMPS stops with "Lost atoms".
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -32,7 +36,7 @@ struct DepositSpec {
 class FixDeposit : public Fix {
  public:
   FixDeposit(const FixArgs& f, const DepositSpec& p, int64_t max_tag)
-      : Fix(f.id, f.style, f.group), p_(p), rng_(p.seed) {
+      : Fix(f.id, f.style, f.group), p_(p), rng_(p.seed), at_(f.a.pos()) {
     // LAMMPS warms the generator up 30 draws so that consecutive seeds give uncorrelated first positions.
     for (int i = 0; i < 30; ++i) rng_.uniform();
     next_ = f.ctx.s.step + 1;
@@ -68,7 +72,12 @@ class FixDeposit : public Fix {
         for (size_t i = 0; i < a.size(); ++i) {
           if (p_.local) {
             double dx = coord[0] - a.x[i], dy = coord[1] - a.y[i];
-            min_image(s.box, 0, dx), min_image(s.box, 1, dy);
+            if (s.box.triclinic) {
+              double dz = 0.0;
+              s.box.minimum_image(dx, dy, dz);
+            } else {
+              min_image(s.box, 0, dx), min_image(s.box, 1, dy);
+            }
             if (dx * dx + dy * dy > p_.deltasq) continue;
           }
           top = std::max(top, a.z[i]);
@@ -79,7 +88,10 @@ class FixDeposit : public Fix {
       int near = 0;
       for (size_t i = 0; i < a.size() && !near; ++i) {
         double d[3] = {coord[0] - a.x[i], coord[1] - a.y[i], coord[2] - a.z[i]};
-        for (int k = 0; k < 3; ++k) min_image(s.box, k, d[k]);
+        if (s.box.triclinic)
+          s.box.minimum_image(d[0], d[1], d[2]);
+        else
+          for (int k = 0; k < 3; ++k) min_image(s.box, k, d[k]);
         near = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < p_.nearsq;
       }
       c.comm.max(&near, 1);
@@ -96,6 +108,13 @@ class FixDeposit : public Fix {
       }
       success = true;
     }
+    if (success && s.box.triclinic && !created_in_triclinic_box(s.box, coord))
+      fail_input(at_, "fix deposit " + id_ +
+                          fmt::format(": the atom to insert at ({:.6g}, {:.6g}, {:.6g})", coord[0], coord[1],
+                                      coord[2]) +
+                          " lies outside the triclinic box in fractional coordinates; LAMMPS creates it on "
+                          "no processor and stops with \"Lost atoms\" (keep the deposition region inside "
+                          "the box)");
     if (success) {
       // One-rank LAMMPS appends the atom after all others: its place in that order is the atom count.
       const int64_t slot = c.comm.sum(static_cast<int64_t>(a.size()));
@@ -133,6 +152,15 @@ class FixDeposit : public Fix {
   static void min_image(const Box& box, int d, double& del) {  // LAMMPS's minimum_image (orthogonal)
     if (box.periodic(d) && std::fabs(del) > 0.5 * box.prd(d)) del += del < 0.0 ? box.prd(d) : -box.prd(d);
   }
+  // Whether LAMMPS's pre_exchange creates the atom on a triclinic box: its fractional coordinates lie in
+  // the box (in some rank's sub-domain), or above it — where LAMMPS compares the fractional z with the
+  // box's Cartesian zhi — with x and y in it.
+  static bool created_in_triclinic_box(const Box& b, const double coord[3]) {
+    double l[3];
+    b.to_lamda(coord, l);
+    const auto in = [](double v) { return v >= 0.0 && v < 1.0; };
+    return in(l[0]) && in(l[1]) && (in(l[2]) || l[2] >= b.hi[2]);
+  }
   static int64_t max_id(const FixContext& c) {
     int64_t m = 0;
     for (int64_t id : c.s.atoms.id) m = std::max(m, id);
@@ -143,6 +171,7 @@ class FixDeposit : public Fix {
   RandomPark rng_;
   int64_t next_ = 0, first_ = 0, inserted_ = 0, max_tag_ = 0;
   bool warn_ = true;
+  SourcePos at_;
 };
 
 std::unique_ptr<Fix> make(const FixArgs& f) {
@@ -200,9 +229,13 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
     a.fail("fix deposit: region " + p.region.id +
            " has no bounding box (LAMMPS needs an interior region with one)");
   const Box& box = f.ctx.s.box;
-  for (int d = 0; d < 3; ++d)
-    if (p.lo[d] < box.lo[d] || p.hi[d] > box.hi[d])
+  for (int d = 0; d < 3; ++d) {
+    // A triclinic box: LAMMPS checks against its bounding box.
+    const double lo = box.triclinic ? box.bound_lo(d) : box.lo[d],
+                 hi = box.triclinic ? box.bound_hi(d) : box.hi[d];
+    if (p.lo[d] < lo || p.hi[d] > hi)
       a.fail("fix deposit: the deposition region extends outside the simulation box (LAMMPS)");
+  }
   // LAMMPS scales lengths and velocities by the lattice spacings (`none 1.0` without a lattice).
   double sc[3];
   for (int d = 0; d < 3; ++d) sc[d] = lattice_units && f.ctx.lattice[d] > 0.0 ? f.ctx.lattice[d] : 1.0;

@@ -61,7 +61,8 @@ class FixEhex : public Fix {
         continue;
       }
       double x[3] = {a.x[i], a.y[i], a.z[i]};
-      for (int d = 0; d < 3; ++d) {
+      if (b.triclinic) remap_point(b, x);  // Domain::remap through fractional coordinates
+      for (int d = 0; d < 3 && !b.triclinic; ++d) {
         if (!b.periodic(d)) continue;
         int image = 0;
         wrap_periodic(x[d], image, b.lo[d], b.hi[d]);

@@ -69,11 +69,12 @@ class FixIndent : public Fix {
     for (int d = 0; d < 3; ++d) {
       // A cylinder's axis coordinate only has to lie near the box for the wrap (it is not used).
       ctr[d] = p_.shape == Shape::cylinder && d == p_.dim ? box.lo[d] : p_.c[d].get(c, at_);
-      if (box.periodic(d)) {
+      if (box.periodic(d) && !box.triclinic) {
         int image = 0;
         wrap_periodic(ctr[d], image, box.lo[d], box.hi[d]);
       }
     }
+    if (box.triclinic) remap_point(box, ctr);  // LAMMPS's Domain::remap, through fractional coordinates
     const double radius = p_.r.get(c, at_);
     const double k = p_.k, k3 = p_.k / 3.0;
     Atoms& a = c.s.atoms;
@@ -83,9 +84,12 @@ class FixIndent : public Fix {
       double del[3];
       for (int d = 0; d < 3; ++d) {
         del[d] = p_.shape == Shape::cylinder && d == p_.dim ? 0.0 : x[d][i] - ctr[d];
-        if (box.periodic(d) && std::fabs(del[d]) > 0.5 * box.prd(d))  // LAMMPS's minimum_image
+        if (box.periodic(d) && !box.triclinic && std::fabs(del[d]) > 0.5 * box.prd(d))  // minimum_image
           del[d] += del[d] < 0.0 ? box.prd(d) : -box.prd(d);
       }
+      // A triclinic box: LAMMPS's minimum_image shifts along the edge vectors, so a cylinder's axis
+      // component may take a tilt (LAMMPS keeps it in r).
+      if (box.triclinic) box.minimum_image(del[0], del[1], del[2]);
       const double r = std::sqrt(del[0] * del[0] + del[1] * del[1] + del[2] * del[2]);
       const double dr = p_.outside ? r - radius : radius - r;
       if (dr >= 0.0) continue;

@@ -54,7 +54,12 @@ class FixMove : public Fix {
           v[d][i] += dtfm * f[d][i];
           x[d][i] += dt * v[d][i];
         }
-        if (s.box.periodic(d)) x[d][i] = remap_near(x[d][i], old[d], s.box.prd(d));
+        if (s.box.periodic(d) && !s.box.triclinic) x[d][i] = remap_near(x[d][i], old[d], s.box.prd(d));
+      }
+      if (s.box.triclinic) {
+        double xnew[3] = {x[0][i], x[1][i], x[2][i]};
+        remap_near_triclinic(s.box, xnew, old);
+        x[0][i] = xnew[0], x[1][i] = xnew[1], x[2][i] = xnew[2];
       }
     }
   }
@@ -90,6 +95,23 @@ class FixMove : public Fix {
     dx = xnew - xold;
     if (dx < -half) xnew += static_cast<int>(-dx / period + 0.5) * period;
     return xnew;
+  }
+
+  // LAMMPS's Domain::remap_near on a triclinic box: both points in fractional coordinates, xnew moved by
+  // whole periods to within half of one of xold along each periodic direction, and back (the round trip
+  // is taken even when nothing moves, as LAMMPS takes it).
+  static void remap_near_triclinic(const Box& b, double xnew[3], const double xold[3]) {
+    double ln[3], lo[3];
+    b.to_lamda(xnew, ln);
+    b.to_lamda(xold, lo);
+    for (int d = 0; d < 3; ++d) {
+      if (!b.periodic(d)) continue;
+      if (ln[d] - lo[d] > 1.0) ln[d] -= static_cast<int>(ln[d] - lo[d]);
+      while (ln[d] - lo[d] > 0.5) ln[d] -= 1.0;
+      if (lo[d] - ln[d] > 1.0) ln[d] += static_cast<int>(lo[d] - ln[d]);
+      while (lo[d] - ln[d] > 0.5) ln[d] += 1.0;
+    }
+    b.from_lamda(ln, xnew);
   }
 
   bool wiggle_;

@@ -2,7 +2,8 @@
 // each step (after the integrators defined before it) the group's centre of mass (unwrapped) is moved to
 // (x,y,z) by shifting the positions of the shift group (default: the fix's group). A component may be NULL
 // (left alone) or INIT (the centre of mass at the start of each run). Lattice units (the default) scale
-// the target by the lattice spacings; fraction units place it at that fraction of the box. Scalar: the
+// the target by the lattice spacings; fraction units place it at that fraction of the box (of its bounding
+// box when triclinic, as LAMMPS). Scalar: the
 // length of the last shift; vector: its components (both extensive in LAMMPS's sense).
 #include <cmath>
 
@@ -40,8 +41,9 @@ class FixRecenter : public Fix {
     for (int d = 0; d < 3; ++d) {
       if (p_.target[d] == Target::init)
         target[d] = init_[d];
-      else if (p_.units == Units::fraction)
-        target[d] = box.lo[d] + p_.com[d] * (box.hi[d] - box.lo[d]);
+      else if (p_.units == Units::fraction)  // of the box's bounding box on a triclinic box (LAMMPS)
+        target[d] = box.triclinic ? box.bound_lo(d) + p_.com[d] * (box.bound_hi(d) - box.bound_lo(d))
+                                  : box.lo[d] + p_.com[d] * (box.hi[d] - box.lo[d]);
       else
         target[d] = p_.com[d];
     }

@@ -107,6 +107,13 @@ class FixStoreState : public Fix {
     for (size_t k = 0; k + n + 1 <= all.size(); k += n + 1)
       values_[static_cast<int64_t>(all[k])].assign(all.begin() + k + 1, all.begin() + k + n + 1);
   }
+  // LAMMPS's xsu as it packs it (ysu and zsu of an orthogonal box, all three of a triclinic one),
+  // s + (image + IMGMAX) − IMGMAX in doubles with IMGMAX = 512 (32-bit imageint, as Debian's lmp): the sum
+  // rounds to 512's ulp, and those are the digits LAMMPS stores.
+  static double scaled_unwrapped(double s, int image) {
+    constexpr int kImgMax = 512;
+    return s + (image + kImgMax) - kImgMax;
+  }
   static double attribute(const State& s, size_t i, const std::string& w) {
     const Atoms& a = s.atoms;
     const double L[3] = {s.box.prd(0), s.box.prd(1), s.box.prd(2)};
@@ -125,9 +132,21 @@ class FixStoreState : public Fix {
     if (w[0] == 'i') return im[d];
     const std::string tail = w.substr(1);
     if (tail.empty()) return x[d];
+    if (s.box.triclinic) {  // LAMMPS's pack_*_triclinic: along the edge vectors, h_inv·(x − lo)
+      double v[3];
+      if (tail == "u") {
+        s.box.unwrap(x, im[0], im[1], im[2], v);
+        return v[d];
+      }
+      s.box.to_lamda(x, v);
+      return tail == "s" ? v[d] : scaled_unwrapped(v[d], im[d]);
+    }
     if (tail == "u") return x[d] + im[d] * L[d];
     if (tail == "s") return (x[d] - s.box.lo[d]) * (1.0 / L[d]);
-    return (x[d] - s.box.lo[d]) * (1.0 / L[d]) + im[d];  // xsu
+    // LAMMPS 29 Sep 2021 adds the image count itself for xsu of an orthogonal box (its parentheses), through
+    // IMGMAX for ysu and zsu.
+    const double scaled = (x[d] - s.box.lo[d]) * (1.0 / L[d]);
+    return d == 0 ? scaled + im[d] : scaled_unwrapped(scaled, im[d]);
   }
 
   int64_t every_;

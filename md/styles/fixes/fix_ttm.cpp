@@ -68,6 +68,10 @@ class FixTtm : public Fix {
     for (int d = 0; d < 3; ++d)
       if (!c.s.box.periodic(d))
         fail_input(p_.at, "fix " + style_ + ": the box must be periodic in x, y and z");
+    // LAMMPS 29 Sep 2021 refuses it at the run's init: its grid cells are the box's orthogonal slabs.
+    if (c.s.box.triclinic)
+      fail_input(p_.at, "fix " + style_ +
+                            ": the box is triclinic (LAMMPS: \"Cannot use fix ttm with triclinic box\")");
   }
 
   // LAMMPS's post_force_setup: the forces of the last step of the previous run (zero at the first), by atom.

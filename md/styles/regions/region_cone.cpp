@@ -46,7 +46,7 @@ std::shared_ptr<RegionShape> make_cone(RegionArgs& r) {
   c->hi = region_bound(r, "the upper end", c->axis, true);
   if (lo_edge || hi_word == "INF" || hi_word == "EDGE") {
     const bool inf = hi_word == "INF" && c->axis != 1;
-    c->hi = inf ? 1.0e20 : r.box.hi[c->axis];
+    c->hi = inf ? 1.0e20 : region_edge(r, c->axis, true);
   }
   if (c->radiuslo < 0.0 || c->radiushi < 0.0) r.a.fail("region " + r.id + ": cone radii must be >= 0");
   if (c->radiuslo == 0.0 && c->radiushi == 0.0) r.a.fail("region " + r.id + ": cone radii cannot both be 0");

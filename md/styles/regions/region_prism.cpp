@@ -42,7 +42,7 @@ std::shared_ptr<RegionShape> make_prism(RegionArgs& r) {
   auto p = std::make_shared<RegPrism>();
   static const char* names[6] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
   for (int k = 0; k < 6; ++k)
-    (k % 2 == 0 ? p->lo : p->hi)[k / 2] = region_bound(r, names[k], k / 2, k % 2 == 1);
+    (k % 2 == 0 ? p->lo : p->hi)[k / 2] = region_bound(r, names[k], k / 2, k % 2 == 1, false);
   // Tilts are lengths along their first dimension: xy and xz along x, yz along y.
   p->xy = r.scale[0] * r.a.real("the xy tilt");
   p->xz = r.scale[0] * r.a.real("the xz tilt");
