@@ -152,26 +152,18 @@ void cmd_displace_atoms(Simulation& sim, const io::Command& c) {
     }
   }
 
-  // LAMMPS's remap of every atom (not only the group's) into the periodic box, then reset_box (on a triclinic
-  // box both go through fractional coordinates, as its remap and its migration do).
-  if (box.triclinic) {
-    for (size_t i = 0; i < at.size(); ++i) {
-      double x[3] = {at.x[i], at.y[i], at.z[i]};
-      int image[3] = {at.ix[i], at.iy[i], at.iz[i]};
-      for (int d = 0; d < 3; ++d)
-        if (box.periodic(d) && !(point_widths_outside(box, x, d) <= kMaxRemapWidths))
-          a.fail("displace_atoms moves an atom more than 1e6 box widths: it cannot be wrapped back");
-      remap_point(box, x, image);
-      at.x[i] = x[0], at.y[i] = x[1], at.z[i] = x[2];
-      at.ix[i] = image[0], at.iy[i] = image[1], at.iz[i] = image[2];
-    }
-  } else {
-    int* img[3] = {at.ix.data(), at.iy.data(), at.iz.data()};
-    double* pos[3] = {at.x.data(), at.y.data(), at.z.data()};
-    for (int d = 0; d < 3; ++d) {
-      if (!box.periodic(d)) continue;
-      for (size_t i = 0; i < at.size(); ++i) wrap_periodic(pos[d][i], img[d][i], box.lo[d], box.hi[d]);
-    }
+  // LAMMPS's remap of every atom (not only the group's) into the periodic box — its while loops, one period
+  // at a time (a triclinic box through fractional coordinates) — then reset_box, which on a triclinic box
+  // takes the atoms through fractional coordinates once more, as LAMMPS's migration does.
+  for (size_t i = 0; i < at.size(); ++i) {
+    double x[3] = {at.x[i], at.y[i], at.z[i]};
+    int image[3] = {at.ix[i], at.iy[i], at.iz[i]};
+    for (int d = 0; d < 3; ++d)
+      if (box.periodic(d) && !(point_widths_outside(box, x, d) <= kMaxRemapWidths))
+        a.fail("displace_atoms moves an atom more than 1e6 box widths: it cannot be wrapped back");
+    remap_point(box, x, image);
+    at.x[i] = x[0], at.y[i] = x[1], at.z[i] = x[2];
+    at.ix[i] = image[0], at.iy[i] = image[1], at.iz[i] = image[2];
   }
   wrap_and_fit_box(sim.state, sim.comm);
   ++sim.state.edits;  // positions changed: the mesh re-maps

@@ -517,7 +517,7 @@ TEST(ScriptDumps, TriclinicBoxHeadersAndColumnsEqualLammpsByteForByte) {
   const std::string dir = setup_dir("dump_tri", {"in.dump_tri"});
   const auto r = run_wafermd_in(dir, "run in.dump_tri --output out");
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* f : {"tri_wrapped.cfg", "tri_unwrapped.cfg", "tri.atom", "tri.xyz"})
+  for (const char* f : {"tri_wrapped.cfg", "tri_unwrapped.cfg", "tri.atom", "tri.xyz", "far.dump"})
     EXPECT_EQ(slurp(dir + "/" + f), slurp(kData + f)) << f;
 }
 

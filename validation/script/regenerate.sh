@@ -113,7 +113,7 @@ cp atom.dump plain.xyz atom_unscaled_image.dump element.xyz atom_every.dump atom
 run in.cfg
 cp wrapped.20.cfg unwrapped.20.cfg final.dump final.20.cfg "$data/"
 run in.dump_tri
-cp tri_wrapped.cfg tri_unwrapped.cfg tri.atom tri.xyz "$data/"
+cp tri_wrapped.cfg tri_unwrapped.cfg tri.atom tri.xyz far.dump "$data/"
 run in.multifile
 cp frame.000.dump frame.005.dump frame.010.dump "$data/"
 gzip -dc z.10.xyz.gz >"$data/z.10.xyz"
