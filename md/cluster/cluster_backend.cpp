@@ -46,9 +46,10 @@ const char* axis_name(int d) {
 // atom of one-rank LAMMPS's order — and counted in `lost` (collective).
 // On a triclinic box the atoms come in fractional coordinates and `frame` is the box's lamda_frame().
 void enforce_boundaries(State& s, const Box& frame, const Comm& comm, bool drop, int64_t& lost) {
-  if (s.box.triclinic)
+  if (s.box.triclinic) {
     wrap_fractional(s.box, s.atoms, s.step);
-  else
+    fit_triclinic_shrink(s.box, s.atoms, comm, s.step);
+  } else
     wrap_and_fit_box(s, comm);
   Atoms& a = s.atoms;
   const size_t n = a.size();
@@ -274,10 +275,10 @@ void ClusterBackend::rebuild(State& s, bool at_setup) {
   if (tri) atoms_to_lamda(s.box, s.atoms);
   const Box frame = tri ? s.box.lamda_frame() : s.box;
   const double cutneigh = tables_->cutmax + nb_.skin;
-  double cutghost[3] = {cutneigh, cutneigh, cutneigh};
+  enforce_boundaries(s, frame, *comm_, controls_->drop_lost, lost_);
+  double cutghost[3] = {cutneigh, cutneigh, cutneigh};  // of the box shrink-wrapping has just fitted
   if (tri)
     for (int d = 0; d < 3; ++d) cutghost[d] = cutneigh / s.box.plane_spacing(d);
-  enforce_boundaries(s, frame, *comm_, controls_->drop_lost, lost_);
   const LoadBalance& lb = controls_->balance;
   if (lb.active() && (at_setup || lb.due(s.step))) {
     // From wrapped positions alone, before the atoms move to their ranks: the same cuts on every run.

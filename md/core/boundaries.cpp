@@ -77,16 +77,57 @@ void flip_images(const Box& b, Atoms& a, int m, int n, int p, const std::string&
   }
 }
 
+bool fit_triclinic_shrink(Box& b, Atoms& a, const Comm& comm, int64_t step) {
+  bool shrink = false;
+  for (int d = 0; d < 3; ++d)
+    shrink |= !b.periodic(d) && !(b.face[d][0] == Face::fixed && b.face[d][1] == Face::fixed);
+  if (!shrink) return false;
+  double mn[3], mx[3];
+  const double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
+  for (int d = 0; d < 3; ++d) {
+    mn[d] = std::numeric_limits<double>::max(), mx[d] = -mn[d];
+    for (size_t i = 0; i < a.size(); ++i)
+      mn[d] = std::min(mn[d], pos[d][i]), mx[d] = std::max(mx[d], pos[d][i]);
+    mn[d] = comm.min(mn[d]), mx[d] = comm.max(mx[d]);
+  }
+  const Box old = b;
+  atoms_from_lamda(old, a);
+  bool changed = false;
+  for (int d = 0; d < 3; ++d) {
+    if (b.periodic(d) || (b.face[d][0] == Face::fixed && b.face[d][1] == Face::fixed) || mn[d] > mx[d])
+      continue;
+    // The extent along edge d alone (the other fractions 0), in box coordinates of the old box.
+    double lo[3] = {0.0, 0.0, 0.0}, hi[3] = {0.0, 0.0, 0.0};
+    lo[d] = mn[d], hi[d] = mx[d];
+    old.from_lamda(lo, lo);
+    old.from_lamda(hi, hi);
+    const double small = 1.0e-4 * std::max(b.min_hi[d] - b.min_lo[d], 1.0e-10);
+    double blo = b.lo[d], bhi = b.hi[d];
+    if (b.face[d][0] == Face::shrink) blo = lo[d] - small;
+    if (b.face[d][0] == Face::shrink_min) blo = std::min(lo[d] - small, b.min_lo[d]);
+    if (b.face[d][1] == Face::shrink) bhi = hi[d] + small;
+    if (b.face[d][1] == Face::shrink_min) bhi = std::max(hi[d] + small, b.min_hi[d]);
+    if (!(blo < bhi))
+      throw RunError("shrink-wrapping made an illegal simulation box along " + std::string(1, "xyz"[d]));
+    changed |= blo != b.lo[d] || bhi != b.hi[d];
+    b.lo[d] = blo, b.hi[d] = bhi;
+  }
+  atoms_to_lamda(b, a);
+  wrap_fractional(b, a, step);
+  return changed;
+}
+
 bool wrap_and_fit_box(State& s, const Comm& comm) {
   Atoms& a = s.atoms;
   const size_t n = a.size();
   double* pos[3] = {a.x.data(), a.y.data(), a.z.data()};
   int* img[3] = {a.ix.data(), a.iy.data(), a.iz.data()};
-  if (s.box.triclinic) {  // shrink-wrapped faces are refused on triclinic boxes (create_box, read_data)
+  if (s.box.triclinic) {
     atoms_to_lamda(s.box, a);
     wrap_fractional(s.box, a, s.step);
+    const bool changed = fit_triclinic_shrink(s.box, a, comm, s.step);
     atoms_from_lamda(s.box, a);
-    return false;
+    return changed;
   }
   check_finite(a, s.step);
   bool changed = false;

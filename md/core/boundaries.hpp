@@ -24,6 +24,13 @@ void atoms_from_lamda(const Box& b, Atoms& a);
 /// non-finite coordinate is a RunError naming the atom.
 void wrap_fractional(const Box& b, Atoms& a, int64_t step);
 
+/// LAMMPS's reset_box on a triclinic box whose atoms are in fractional coordinates: each shrink-wrapped
+/// direction's faces are set from the atoms' fractional extent (all ranks), taken to box coordinates along
+/// that direction's edge alone, then the atoms are taken back to box coordinates with the old box and into
+/// fractional coordinates of the new one, and wrapped again (LAMMPS: x2lamda can leave [0, 1) by round-off).
+/// Returns true when a face moved (collective).
+bool fit_triclinic_shrink(Box& b, Atoms& a, const Comm& comm, int64_t step);
+
 /// After a triclinic box flipped (xy changed by m·lx, xz by n·lx, yz by p·ly; b is the flipped box):
 /// LAMMPS's Domain::image_flip (every atom keeps its unwrapped position in the new basis), its remap of
 /// each atom into the box and the round trip of the migration that follows through fractional

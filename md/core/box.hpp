@@ -149,16 +149,11 @@ struct Box {
   }
 };
 
-/// Why a triclinic box cannot be used, or "" (LAMMPS's set_initial_box checks, and the shrink-wrapped faces
-/// wafermd refuses on a triclinic box: their fit would be made in fractional coordinates).
+/// Why a triclinic box cannot be used, or "" (LAMMPS's set_initial_box checks).
 inline std::string triclinic_box_problem(const Box& b) {
   if (!b.triclinic) return "";
   if (!(std::fabs(b.xy) < 1e20 && std::fabs(b.xz) < 1e20 && std::fabs(b.yz) < 1e20))
     return "the tilt factors xy xz yz must be finite numbers within ±1e20";
-  for (int d = 0; d < 3; ++d)
-    for (int s = 0; s < 2; ++s)
-      if (b.face[d][s] == Face::shrink || b.face[d][s] == Face::shrink_min)
-        return "a triclinic box with shrink-wrapped boundaries (s or m) is not supported; use p or f";
   if (b.skew_too_large() && !b.tilt_large)
     return "Triclinic box skew is too large: a tilt factor exceeds half the box length it is measured "
            "against "

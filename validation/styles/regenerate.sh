@@ -41,6 +41,13 @@ for name in shear shear.void; do
   (cd "$work" && lmp -in "in.$name" -log "log.$name" >/dev/null)
   rows "$work/log.$name" "$data/lammps_examples_${name/./_}.txt"
 done
+# examples/shear/in.shear in a triclinic box (its block a prism with xz = 1 lattice spacing; shrink-wrapped
+# x and y faces on a tilted box), the shear run cut to 0 steps.
+sed -e 's/^region\t\tbox block 0 16.0 0 10.0 0 2.828427/region\t\tbox prism 0 16.0 0 10.0 0 2.828427 0 1.0 0/' \
+    -e 's/^thermo_modify\(.*temp new3d.*\)$/thermo_modify\1 format float %.15g/' -e 's/^run\t\t3000/run 0/' \
+    /usr/share/lammps/examples/shear/in.shear >"$work/in.shear_tri"
+(cd "$work" && lmp -in in.shear_tri -log log.shear_tri >/dev/null)
+rows "$work/log.shear_tri" "$data/lammps_examples_shear_tri.txt"
 # PACKAGES/phonon/3-3D-FCC-Cu-EAM/in.EAM3D (a triclinic data file, fix npt iso with pchain and drag) without
 # its fix phonon (Debian's lmp has none) and restart lines, 500 of its 6.5 million steps.
 eam3d=/usr/share/lammps/examples/PACKAGES/phonon/3-3D-FCC-Cu-EAM
