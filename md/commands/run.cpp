@@ -75,6 +75,25 @@ void cmd_run(Simulation& sim, const io::Command& c) {
   if (sim.comm.max(sim.state.atoms.max_id()) > 2147483647LL)
     a.fail("atom ids above 2147483647 are not supported");
   sim.check_thermo_variables();
+  // LAMMPS's Domain::init: no box parameter (x y z yz xz xy) changed by two fixes (fix deform and a
+  // barostat, two barostats, two deforms).
+  for (int d = 0; d < 6; ++d) {
+    const Fix* first = nullptr;
+    for (const auto& f : sim.fixes) {
+      if (!(f->box_components() & (1u << d))) continue;
+      if (first)
+        a.fail(std::string("Must not have multiple fixes change box parameter ") +
+               (d == 0   ? "x"
+                : d == 1 ? "y"
+                : d == 2 ? "z"
+                : d == 3 ? "yz"
+                : d == 4 ? "xz"
+                         : "xy") +
+               " (fix " + first->id() + " " + first->style() + " and fix " + f->id() + " " + f->style() +
+               ")");
+      first = f.get();
+    }
+  }
   if (sim.dry_run) {
     sim.validate_run();
     sim.thermo_setup();

@@ -92,6 +92,10 @@ class Fix {
   /// True if the fix changes the box (npt, press/berendsen, box/relax, deform): LAMMPS's box_change, which
   /// adds the volume to thermo_style one.
   virtual bool changes_box() const { return false; }
+  /// The box components this fix sets (bits 0..5: x y z yz xz xy; LAMMPS's box_change flags): fix
+  /// deform's deformed ones, a barostat's controlled ones. Two fixes on one component are refused at a
+  /// run's set-up, as LAMMPS's Domain::init refuses them.
+  virtual unsigned box_components() const { return 0; }
   /// LAMMPS's time_depend: the fix keeps a schedule in steps (deposit, dt/reset, vector), so reset_timestep
   /// is refused while it exists.
   virtual bool time_dependent() const { return false; }

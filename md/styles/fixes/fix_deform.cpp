@@ -78,6 +78,11 @@ class FixDeform : public Fix {
     for (int i = 3; i < 6; ++i) p_[i].tilt_initial = tilt_of(box, i);
   }
   bool changes_box() const override { return true; }
+  unsigned box_components() const override {  // LAMMPS's dimflag: x y z yz xz xy with a style
+    unsigned bits = 0;
+    for (int d = 0; d < 6; ++d) bits |= p_[d].style != Style::none ? 1u << d : 0u;
+    return bits;
+  }
   bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool reads_energy() const override { return false; }
 

@@ -60,6 +60,11 @@ class FixNH : public Fix {
   bool keeps_restart_state() const override { return true; }  // LAMMPS writes it to restart files
   bool integrates() const override { return true; }
   bool changes_box() const override { return p_.pstat; }
+  unsigned box_components() const override {
+    unsigned bits = 0;
+    for (int d = 0; d < 6; ++d) bits |= p_.pstat && p_.p_flag[d] ? 1u << d : 0u;
+    return bits;
+  }
   std::pair<std::string, std::string> added_compute() const override {
     if (!p_.sllod) return {};
     return {id_ + "_temp", "temp/deform"};

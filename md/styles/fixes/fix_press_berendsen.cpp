@@ -11,6 +11,9 @@ namespace {
 
 class FixPressBerendsen : public Fix {
  public:
+  unsigned box_components() const override {
+    return (flag_[0] ? 1u : 0u) | (flag_[1] ? 2u : 0u) | (flag_[2] ? 4u : 0u);
+  }
   FixPressBerendsen(const FixArgs& f, bool iso, const double p0[3], const double p1[3], const double per[3],
                     const bool flag[3], double modulus)
       : Fix(f.id, "press/berendsen", f.group),
