@@ -50,9 +50,54 @@ class RandomMars {
     return uni;
   }
 
-  /// Fills out[0..n) with the next n uniform deviates (a caller's whole stream for one step).
+  /// Fills out[0..n) with the next n uniform deviates (a caller's whole stream for one step): the bits and
+  /// the state uniform() would leave, n times over. fix langevin draws 3 per group atom and step on every
+  /// rank, so a long stream is made in two passes without uniform()'s serial chain through c: the lagged
+  /// differences u_t = u_{t−97} − u_{t−33} (mod 1) depend on values 33 or more places back, and c, a
+  /// multiple of 2^-24 stepped down by cd modulo cm, is that integer progression, kept in 8 independent
+  /// lanes. Every operation is exact on multiples of 2^-24, as in uniform().
   void uniforms(double* out, size_t n) {
-    for (size_t k = 0; k < n; ++k) out[k] = uniform();
+    constexpr double kScale = 16777216.0;  // 2^24
+    constexpr int64_t kCd = 7654321, kCm = 16777213;
+    const double c_scaled = c_ * kScale;
+    const bool exact_c = c_scaled >= 0.0 && c_scaled < static_cast<double>(kCm) &&
+                         c_scaled == static_cast<double>(static_cast<int64_t>(c_scaled));
+    if (n < 4 * 97 || !exact_c) {  // short streams, or a state uniform() alone reproduces
+      for (size_t k = 0; k < n; ++k) out[k] = uniform();
+      return;
+    }
+    // The last 97 lagged values in order of making (h[96] the newest): the newest sits just above i97.
+    double h[97];
+    for (int age = 0; age < 97; ++age) {
+      const int k = i97_ + 1 + age;
+      h[96 - age] = u_[k > 97 ? k - 97 : k];
+    }
+    const auto mod1 = [](double x) { return x + (x < 0.0 ? 1.0 : 0.0); };
+    for (size_t t = 0; t < 33; ++t) out[t] = mod1(h[t] - h[t + 64]);
+    for (size_t t = 33; t < 97; ++t) out[t] = mod1(h[t] - out[t - 33]);
+    for (size_t t = 97; t < n; ++t) out[t] = mod1(out[t - 97] - out[t - 33]);
+    // The state uniform() would leave: value t went to slot i97 − t (1..97, cyclic).
+    const auto slot = [](int64_t k) { return static_cast<int>(((k - 1) % 97 + 97) % 97 + 1); };
+    for (size_t t = n - 97; t < n; ++t) u_[slot(i97_ - static_cast<int64_t>(t))] = out[t];
+    i97_ = slot(i97_ - static_cast<int64_t>(n));
+    j97_ = slot(j97_ - static_cast<int64_t>(n));
+    // c after t + 1 steps: C0 − (t + 1)·cd modulo cm, lane l carrying t ≡ l (mod 8).
+    constexpr int kLanes = 8;
+    int64_t lane[kLanes];
+    const int64_t c0 = static_cast<int64_t>(c_scaled);
+    for (int l = 0; l < kLanes; ++l) lane[l] = ((c0 - (l + 1) * kCd) % kCm + kCm) % kCm;
+    const int64_t step = (kLanes * kCd) % kCm;
+    size_t t = 0;
+    for (; t + kLanes <= n; t += kLanes) {
+      for (int l = 0; l < kLanes; ++l) {
+        out[t + l] = mod1(out[t + l] - static_cast<double>(lane[l]) / kScale);
+        lane[l] -= step;
+        lane[l] += lane[l] < 0 ? kCm : 0;
+      }
+    }
+    for (int l = 0; t < n; ++t, ++l) out[t] = mod1(out[t] - static_cast<double>(lane[l]) / kScale);
+    const int64_t last = ((c0 - static_cast<int64_t>(n % static_cast<size_t>(kCm)) * kCd) % kCm + kCm) % kCm;
+    c_ = static_cast<double>(last) / kScale;
   }
 
   /// The generator's state as doubles (all exact: multiples of 2^-24 and small integers), for checkpoints.

@@ -62,7 +62,7 @@ bool Simulation::tally_needed(int64_t step, int64_t end, bool progress) const {
   for (const auto& h : h5md)
     if (h.every > 0 && step % h.every == 0) return true;
   for (const auto& f : fixes)
-    if (f->reads_energy()) return true;
+    if (f->reads_energy_at(step)) return true;
   return false;
 }
 

@@ -104,6 +104,9 @@ class Fix {
   /// True if the fix may read the global energy or virial (FixContext::force) at any step; fixes that only
   /// use forces and velocities say false, so steps without output can skip those sums.
   virtual bool reads_energy() const { return true; }
+  /// reads_energy() for one step: a fix that reads the sums only at its own steps (fix halt's checks every
+  /// N) lets the steps between skip them.
+  virtual bool reads_energy_at(int64_t /*step*/) const { return reads_energy(); }
   /// A scalar output (f_ID in thermo): thermostat energy, energy removed by stopping, ...; false if none.
   /// Collective for fixes that sum over ranks when first asked after a step (LAMMPS's force_flag).
   virtual bool scalar(double&) const { return false; }

@@ -41,6 +41,8 @@ class FixHalt : public Fix {
  public:
   FixHalt(const FixArgs& f, HaltSpec p) : Fix(f.id, f.style, f.group), p_(std::move(p)) {}
   bool reads_energy() const override { return p_.attribute == Attribute::variable; }
+  // The variable is read at end_of_step of every N-th step only.
+  bool reads_energy_at(int64_t step) const override { return reads_energy() && step % p_.nevery == 0; }
 
   void init(FixContext& c) override {
     // LAMMPS's init: the variable must still exist, tlimit's first check is the next multiple of N, and the
