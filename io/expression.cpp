@@ -670,9 +670,11 @@ typename D::Value evaluate(const std::string& text, const D& d, const SourcePos&
   const Level level(entry);  // a variable's formula costs a level even when flat
   Parser<D> p(text, d, pos, clock);
   typename D::Value v = p.parse();
-  const bool stand_ins = p.stand_ins();
+  int stand_ins = -1;  // asked of the clock only for a value that is not finite
   d.each(v, [&](double x) {
-    if (!std::isfinite(x) && !stand_ins) fail_input(pos, "expression '" + text + "' is not finite");
+    if (std::isfinite(x)) return;
+    if (stand_ins < 0) stand_ins = p.stand_ins() ? 1 : 0;
+    if (!stand_ins) fail_input(pos, "expression '" + text + "' is not finite");
   });
   return v;
 }
