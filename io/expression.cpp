@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "io/command.hpp"
@@ -61,16 +62,160 @@ class Level {
   int& local_;
 };
 
-// Recursive-descent parser of LAMMPS's formulas.
+// The values a formula computes with: one number (Scalar: equal-style formulas and the like), or one
+// number per atom of a window of atoms (PerAtom: atom-style formulas). A domain resolves names and calls
+// and applies the parser's arithmetic, given per number as a function of doubles, to its values.
+class Scalar {
+ public:
+  using Value = double;
+  Scalar(const NameResolver& resolve, const CallResolver* calls) : resolve_(resolve), calls_(calls) {}
+  static double constant(double v) { return v; }
+  bool name(const std::string& w, double& v) const { return resolve_ && resolve_(w, v); }
+  bool call(const std::string& f, const std::vector<std::string>& words, const SourcePos& pos,
+            double& v) const {
+    return calls_ && *calls_ && (*calls_)(f, words, pos, v);
+  }
+  template <class F>
+  static double map(const F& f, double a) {
+    return f(a);
+  }
+  template <class F>
+  static double map(const F& f, double a, double b) {
+    return f(a, b);
+  }
+  template <class F>
+  static double map_args(const F& f, const std::vector<double>& a) {
+    return f(a.data());
+  }
+  template <class F>
+  static void each(double v, const F& f) {
+    f(v);
+  }
+
+ private:
+  const NameResolver& resolve_;
+  const CallResolver* calls_;
+};
+
+// Values over a window of atoms: one number for all of them, or one per atom — a view of the caller's
+// values or a result this column owns (an operator reuses its left operand's storage when it owns it).
+class Column {
+ public:
+  Column() = default;
+  explicit Column(double v) : all_(v) {}
+  explicit Column(std::vector<double> own) : own_(std::move(own)), owned_(true) {}
+  static Column view(const double* p) {
+    Column c;
+    c.view_ = p;
+    return c;
+  }
+  bool per_atom() const { return owned_ || view_; }
+  double all() const { return all_; }
+  const double* data() const { return owned_ ? own_.data() : view_; }
+  // Storage for a result of n values: this column's own (its buffer, data() stays valid), or new.
+  std::vector<double> storage(size_t n) {
+    if (!owned_) return std::vector<double>(n);
+    owned_ = false;
+    view_ = own_.data();
+    return std::move(own_);
+  }
+
+ private:
+  std::vector<double> own_;
+  const double* view_ = nullptr;
+  double all_ = 0.0;
+  bool owned_ = false;
+};
+
+class PerAtom {
+ public:
+  using Value = Column;
+  // Atoms first .. first+n-1 of the atoms the resolvers' per-atom values cover.
+  PerAtom(const AtomNameResolver& resolve, const AtomCallResolver* calls, size_t first, size_t n)
+      : resolve_(resolve), calls_(calls), first_(first), n_(n) {}
+  static Column constant(double v) { return Column(v); }
+  bool name(const std::string& w, Column& v) const {
+    AtomValues a;
+    if (!resolve_ || !resolve_(w, a)) return false;
+    v = window(a);
+    return true;
+  }
+  bool call(const std::string& f, const std::vector<std::string>& words, const SourcePos& pos,
+            Column& v) const {
+    AtomValues a;
+    if (!calls_ || !*calls_ || !(*calls_)(f, words, pos, a)) return false;
+    v = window(a);
+    return true;
+  }
+  template <class F>
+  Column map(const F& f, Column a) const {
+    if (!a.per_atom()) return Column(f(a.all()));
+    const double* x = a.data();
+    std::vector<double> r = a.storage(n_);
+    for (size_t i = 0; i < n_; ++i) r[i] = f(x[i]);
+    return Column(std::move(r));
+  }
+  template <class F>
+  Column map(const F& f, Column a, const Column& b) const {
+    if (!a.per_atom() && !b.per_atom()) return Column(f(a.all(), b.all()));
+    const double *x = a.data(), *y = b.data();
+    const double xa = a.all(), ya = b.all();
+    std::vector<double> r = a.storage(n_);
+    if (x && y) {
+      for (size_t i = 0; i < n_; ++i) r[i] = f(x[i], y[i]);
+    } else if (x) {
+      for (size_t i = 0; i < n_; ++i) r[i] = f(x[i], ya);
+    } else {
+      for (size_t i = 0; i < n_; ++i) r[i] = f(xa, y[i]);
+    }
+    return Column(std::move(r));
+  }
+  template <class F>
+  Column map_args(const F& f, const std::vector<Column>& a) const {
+    std::vector<double> x(a.size());
+    bool per_atom = false;
+    for (size_t k = 0; k < a.size(); ++k) {
+      x[k] = a[k].all();
+      per_atom = per_atom || a[k].per_atom();
+    }
+    if (!per_atom) return Column(f(x.data()));
+    std::vector<double> r(n_);
+    for (size_t i = 0; i < n_; ++i) {
+      for (size_t k = 0; k < a.size(); ++k)
+        if (a[k].per_atom()) x[k] = a[k].data()[i];
+      r[i] = f(x.data());
+    }
+    return Column(std::move(r));
+  }
+  template <class F>
+  void each(const Column& v, const F& f) const {
+    if (!v.per_atom()) return f(v.all());
+    for (size_t i = 0; i < n_; ++i) f(v.data()[i]);
+  }
+
+ private:
+  Column window(const AtomValues& a) const {
+    return a.per_atom ? Column::view(a.per_atom + first_) : Column(a.all);
+  }
+  const AtomNameResolver& resolve_;
+  const AtomCallResolver* calls_;
+  size_t first_, n_;
+};
+
+// LAMMPS's math functions, found by name once per call of the formula.
+enum class Math { sqrt, exp, ln, log, abs, sin, cos, tan, asin, acos, atan, atan2, ceil, floor, round, step };
+
+// Recursive-descent parser of LAMMPS's formulas, computing in the values of its domain D while it parses.
+template <class D>
 class Parser {
  public:
-  Parser(const std::string& text, const NameResolver& resolve, const SourcePos& pos,
-         const CallResolver* calls, const ClockResolver* clock)
-      : s_(text), resolve_(resolve), pos_(pos), calls_(calls), clock_(clock) {}
+  using V = typename D::Value;
+  Parser(const std::string& text, const D& domain, const SourcePos& pos, const ClockResolver* clock)
+      : s_(text), d_(domain), pos_(pos), clock_(clock) {}
 
   bool stand_ins() const { return clock_ && *clock_ && (*clock_)().stand_in_values; }
-  double parse() {
-    const double v = logic_or();
+  V parse() {
+    V v = logic_or();
     skip();
     if (i_ != s_.size()) fail("unexpected '" + printable_line(s_.substr(i_), 80) + "'");
     return v;
@@ -93,116 +238,126 @@ class Parser {
     }
     return false;
   }
+  static double truth(bool b) { return b ? 1.0 : 0.0; }
   // LAMMPS's precedence, low to high: || |^, &&, == !=, < <= > >=, + -, * / %, ^, unary - and !.
-  double logic_or() {
-    double v = logic_and();
+  V logic_or() {
+    V v = logic_and();
     for (;;) {
       if (eat("||")) {
-        const double r = logic_and();
-        v = (v != 0.0 || r != 0.0) ? 1.0 : 0.0;
+        const V r = logic_and();
+        v = d_.map([](double a, double b) { return truth(a != 0.0 || b != 0.0); }, std::move(v), r);
       } else if (eat("|^")) {
-        const double r = logic_and();
-        v = ((v != 0.0) != (r != 0.0)) ? 1.0 : 0.0;
+        const V r = logic_and();
+        v = d_.map([](double a, double b) { return truth((a != 0.0) != (b != 0.0)); }, std::move(v), r);
       } else {
         return v;
       }
     }
   }
-  double logic_and() {
-    double v = equality();
+  V logic_and() {
+    V v = equality();
     while (eat("&&")) {
-      const double r = equality();
-      v = (v != 0.0 && r != 0.0) ? 1.0 : 0.0;
+      const V r = equality();
+      v = d_.map([](double a, double b) { return truth(a != 0.0 && b != 0.0); }, std::move(v), r);
     }
     return v;
   }
-  double equality() {
-    double v = relation();
+  V equality() {
+    V v = relation();
     for (;;) {
       if (eat("=="))
-        v = (v == relation()) ? 1.0 : 0.0;
+        v = d_.map([](double a, double b) { return truth(a == b); }, std::move(v), relation());
       else if (eat("!="))
-        v = (v != relation()) ? 1.0 : 0.0;
+        v = d_.map([](double a, double b) { return truth(a != b); }, std::move(v), relation());
       else
         return v;
     }
   }
-  double relation() {
-    double v = sum();
+  V relation() {
+    V v = sum();
     for (;;) {
       if (eat("<="))
-        v = (v <= sum()) ? 1.0 : 0.0;
+        v = d_.map([](double a, double b) { return truth(a <= b); }, std::move(v), sum());
       else if (eat(">="))
-        v = (v >= sum()) ? 1.0 : 0.0;
+        v = d_.map([](double a, double b) { return truth(a >= b); }, std::move(v), sum());
       else if (eat("<"))
-        v = (v < sum()) ? 1.0 : 0.0;
+        v = d_.map([](double a, double b) { return truth(a < b); }, std::move(v), sum());
       else if (eat(">"))
-        v = (v > sum()) ? 1.0 : 0.0;
+        v = d_.map([](double a, double b) { return truth(a > b); }, std::move(v), sum());
       else
         return v;
     }
   }
-  double sum() {
-    double v = product();
+  V sum() {
+    V v = product();
     for (;;) {
       if (eat("+"))
-        v += product();
+        v = d_.map([](double a, double b) { return a + b; }, std::move(v), product());
       else if (eat("-"))
-        v -= product();
+        v = d_.map([](double a, double b) { return a - b; }, std::move(v), product());
       else
         return v;
     }
   }
-  double product() {
-    double v = power();
+  // A division or modulo by zero is NaN under the dry run's stand-in values (the rest of the formula is
+  // still read), an error otherwise.
+  V product() {
+    V v = power();
     for (;;) {
-      if (eat("*"))
-        v *= power();
-      else if (eat("/")) {
-        const double d = power();
-        if (d == 0.0 && stand_ins()) return std::nan("");
-        if (d == 0.0) fail("division by zero");
-        v /= d;
+      if (eat("*")) {
+        v = d_.map([](double a, double b) { return a * b; }, std::move(v), power());
+      } else if (eat("/")) {
+        v = d_.map(
+            [this](double a, double b) {
+              if (b == 0.0 && stand_ins()) return std::nan("");
+              if (b == 0.0) fail("division by zero");
+              return a / b;
+            },
+            std::move(v), power());
       } else if (eat("%")) {
-        const double d = power();
-        if (d == 0.0 && stand_ins()) return std::nan("");
-        if (d == 0.0) fail("modulo by zero");
-        v = std::fmod(v, d);
-      } else
+        v = d_.map(
+            [this](double a, double b) {
+              if (b == 0.0 && stand_ins()) return std::nan("");
+              if (b == 0.0) fail("modulo by zero");
+              return std::fmod(a, b);
+            },
+            std::move(v), power());
+      } else {
         return v;
+      }
     }
   }
   // LAMMPS's precedence: unary minus and ! bind tighter than ^, and ^ groups from the left, so -2^2 = 4
   // and 2^3^2 = 64.
-  double power() {
-    double v = unary();
-    while (eat("^")) v = std::pow(v, unary());
+  V power() {
+    V v = unary();
+    while (eat("^")) v = d_.map([](double a, double b) { return std::pow(a, b); }, std::move(v), unary());
     return v;
   }
   // Every recursion passes here (parentheses, function arguments, unary operators): the depth is bounded
   // before the stack is.
-  double unary() {
+  V unary() {
     const Level level(depth_);
     if (depth_ > kMaxExpressionDepth)
       fail("nested more than " + std::to_string(kMaxExpressionDepth) + " levels deep");
     if (g_levels > kMaxExpressionLevels)
       fail("nested more than " + std::to_string(kMaxExpressionLevels) +
            " levels deep with the variables it uses");
-    if (eat("-")) return -unary();
-    if (eat("!")) return unary() == 0.0 ? 1.0 : 0.0;
+    if (eat("-")) return d_.map([](double a) { return -a; }, unary());
+    if (eat("!")) return d_.map([](double a) { return truth(a == 0.0); }, unary());
     if (eat("+")) return unary();
     return primary();
   }
-  double primary() {
+  V primary() {
     skip();
     if (i_ >= s_.size()) fail("it ends early");
     if (eat("(")) {
-      const double v = logic_or();
+      V v = logic_or();
       if (!eat(")")) fail("missing ')'");
       return v;
     }
     const char c = s_[i_];
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number();
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return D::constant(number());
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name();
     fail(std::string("unexpected '") + c + "'");
   }
@@ -222,7 +377,7 @@ class Parser {
       fail("bad number '" + s_.substr(start, i_ - start) + "'");
     return v;
   }
-  double name() {
+  V name() {
     const size_t start = i_;
     while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' ||
                               s_[i_] == '[' || s_[i_] == ']')) {
@@ -233,7 +388,7 @@ class Parser {
     if (i_ < s_.size() && s_[i_] == '(') {
       ++i_;
       if (is_word_function(word)) return word_call(word);
-      std::vector<double> args;
+      std::vector<V> args;
       if (!eat(")")) {
         do args.push_back(logic_or());
         while (eat(","));
@@ -242,69 +397,94 @@ class Parser {
       return call(word, args);
     }
     // LAMMPS's constants.
-    if (word == "PI") return M_PI;
-    if (word == "version") return 20210929.0;  // the LAMMPS version wafermd follows (Debian's lmp)
-    if (word == "on" || word == "true" || word == "yes") return 1.0;
-    if (word == "off" || word == "false" || word == "no") return 0.0;
-    double v;
-    if (resolve_ && resolve_(word, v)) return v;
+    if (word == "PI") return D::constant(M_PI);
+    if (word == "version")
+      return D::constant(20210929.0);  // the LAMMPS version wafermd follows (Debian's lmp)
+    if (word == "on" || word == "true" || word == "yes") return D::constant(1.0);
+    if (word == "off" || word == "false" || word == "no") return D::constant(0.0);
+    V v;
+    if (d_.name(word, v)) return v;
     fail("unknown name '" + word + "'");
   }
   // Functions with word arguments (group and special functions): a value from the caller.
-  double word_call(const std::string& f) {
+  V word_call(const std::string& f) {
     std::vector<std::string> words;
     if (!call_words(s_, i_, words)) fail("missing ')' after the arguments of " + f);
-    double v = 0.0;
-    if (!calls_ || !*calls_ || !(*calls_)(f, words, pos_, v))
-      fail("function " + f + "() cannot be evaluated here");
+    V v = D::constant(0.0);
+    if (!d_.call(f, words, pos_, v)) fail("function " + f + "() cannot be evaluated here");
     return v;
   }
   RunClock clock(const std::string& f) const {
     if (!clock_ || !*clock_) fail(f + "() needs the run's clock, which is not available here");
     return (*clock_)();
   }
-  // LAMMPS's Variable::math_function, with its checks.
-  double call(const std::string& f, const std::vector<double>& a) {
-    static const std::pair<const char*, size_t> kArity[] = {
-        {"sqrt", 1},   {"exp", 1},     {"ln", 1},        {"log", 1},      {"abs", 1},
-        {"sin", 1},    {"cos", 1},     {"tan", 1},       {"asin", 1},     {"acos", 1},
-        {"atan", 1},   {"atan2", 2},   {"ceil", 1},      {"floor", 1},    {"round", 1},
-        {"ramp", 2},   {"stagger", 2}, {"logfreq", 3},   {"logfreq2", 3}, {"logfreq3", 3},
-        {"stride", 3}, {"stride2", 6}, {"vdisplace", 2}, {"swiggle", 3},  {"cwiggle", 3}};
-    size_t arity = 0;
-    for (const auto& [name, n] : kArity)
-      if (f == name) arity = n;
-    if (arity == 0)
-      fail("'" + f + "()' is not a LAMMPS math, group or special function (LAMMPS: \"Invalid " +
-           "math/group/special function\")");
-    if (a.size() != arity)
-      fail(f + "() takes " + std::to_string(arity) +
-           " argument(s) (LAMMPS: \"Invalid math function in variable formula\")");
+  V call(const std::string& f, const std::vector<V>& a) {
+    const Math m = math_function(f, a.size());
+    return d_.map_args([&](const double* x) { return math(m, f, x); }, a);
+  }
+  // LAMMPS's Variable::math_function: the function of a name, with its arity checked.
+  Math math_function(const std::string& f, size_t nargs) const {
+    static const std::tuple<const char*, size_t, Math> kArity[] = {
+        {"sqrt", 1, Math::sqrt},     {"exp", 1, Math::exp},        {"ln", 1, Math::ln},
+        {"log", 1, Math::log},       {"abs", 1, Math::abs},        {"sin", 1, Math::sin},
+        {"cos", 1, Math::cos},       {"tan", 1, Math::tan},        {"asin", 1, Math::asin},
+        {"acos", 1, Math::acos},     {"atan", 1, Math::atan},      {"atan2", 2, Math::atan2},
+        {"ceil", 1, Math::ceil},     {"floor", 1, Math::floor},    {"round", 1, Math::round},
+        {"ramp", 2, Math::step},     {"stagger", 2, Math::step},   {"logfreq", 3, Math::step},
+        {"logfreq2", 3, Math::step}, {"logfreq3", 3, Math::step},  {"stride", 3, Math::step},
+        {"stride2", 6, Math::step},  {"vdisplace", 2, Math::step}, {"swiggle", 3, Math::step},
+        {"cwiggle", 3, Math::step}};
+    for (const auto& [name, arity, m] : kArity) {
+      if (f != name) continue;
+      if (nargs != arity)
+        fail(f + "() takes " + std::to_string(arity) +
+             " argument(s) (LAMMPS: \"Invalid math function in variable formula\")");
+      return m;
+    }
+    fail("'" + f + "()' is not a LAMMPS math, group or special function (LAMMPS: \"Invalid " +
+         "math/group/special function\")");
+  }
+  // The function's value at its arguments `a` (as many as its arity), with LAMMPS's checks.
+  double math(Math m, const std::string& f, const double* a) const {
     const double x = a[0];
-    if (f == "sqrt") {
-      if (x < 0) fail("sqrt of a negative value (LAMMPS: \"Sqrt of negative value in variable formula\")");
-      return std::sqrt(x);
+    switch (m) {
+      case Math::sqrt:
+        if (x < 0) fail("sqrt of a negative value (LAMMPS: \"Sqrt of negative value in variable formula\")");
+        return std::sqrt(x);
+      case Math::exp:
+        return std::exp(x);
+      case Math::ln:
+      case Math::log:
+        if (x <= 0)
+          fail(f +
+               " of a zero or negative value (LAMMPS: \"Log of zero/negative value in variable formula\")");
+        return m == Math::ln ? std::log(x) : std::log10(x);
+      case Math::abs:
+        return std::fabs(x);
+      case Math::sin:
+        return std::sin(x);
+      case Math::cos:
+        return std::cos(x);
+      case Math::tan:
+        return std::tan(x);
+      case Math::asin:
+      case Math::acos:
+        if (x < -1.0 || x > 1.0) fail(f + " of a value outside [-1, 1]");
+        return m == Math::asin ? std::asin(x) : std::acos(x);
+      case Math::atan:
+        return std::atan(x);
+      case Math::atan2:
+        return std::atan2(x, a[1]);
+      case Math::floor:
+        return std::floor(x);
+      case Math::ceil:
+        return std::ceil(x);
+      case Math::round:
+        // LAMMPS's MYROUND: halves go up (round(-2.5) is -2, where C's round gives -3).
+        return x - std::floor(x) >= 0.5 ? std::ceil(x) : std::floor(x);
+      case Math::step:
+        break;
     }
-    if (f == "exp") return std::exp(x);
-    if (f == "ln" || f == "log") {
-      if (x <= 0)
-        fail(f + " of a zero or negative value (LAMMPS: \"Log of zero/negative value in variable formula\")");
-      return f == "ln" ? std::log(x) : std::log10(x);
-    }
-    if (f == "abs") return std::fabs(x);
-    if (f == "sin") return std::sin(x);
-    if (f == "cos") return std::cos(x);
-    if (f == "tan") return std::tan(x);
-    if (f == "asin" || f == "acos") {
-      if (x < -1.0 || x > 1.0) fail(f + " of a value outside [-1, 1]");
-      return f == "asin" ? std::asin(x) : std::acos(x);
-    }
-    if (f == "atan") return std::atan(x);
-    if (f == "atan2") return std::atan2(x, a[1]);
-    if (f == "floor") return std::floor(x);
-    if (f == "ceil") return std::ceil(x);
-    // LAMMPS's MYROUND: halves go up (round(-2.5) is -2, where C's round gives -3).
-    if (f == "round") return x - std::floor(x) >= 0.5 ? std::ceil(x) : std::floor(x);
     return step_function(f, a);
   }
   [[noreturn]] void invalid(const std::string& f) const {
@@ -312,7 +492,7 @@ class Parser {
   }
   // The math functions of the step, as LAMMPS 2021 computes them (ramp, vdisplace, swiggle and cwiggle only
   // inside a run).
-  double step_function(const std::string& f, const std::vector<double>& a) {
+  double step_function(const std::string& f, const double* a) const {
     const RunClock c = clock(f);
     const bool wiggle = f == "vdisplace" || f == "swiggle" || f == "cwiggle";
     if ((f == "ramp" || wiggle) && !c.running)
@@ -409,9 +589,8 @@ class Parser {
   }
 
   const std::string& s_;
-  const NameResolver& resolve_;
+  const D& d_;
   const SourcePos& pos_;
-  const CallResolver* calls_;
   const ClockResolver* clock_;
   size_t i_ = 0;
   int depth_ = 0;
@@ -481,14 +660,50 @@ std::vector<GroupCall> word_calls(const std::string& text) {
   return calls_of(text, is_word_function);
 }
 
-double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos,
-                           const CallResolver* calls, const ClockResolver* clock) {
+namespace {
+
+// Parses and evaluates `text` in domain `d`: a non-finite value is refused (but for the dry run's stand-ins).
+template <class D>
+typename D::Value evaluate(const std::string& text, const D& d, const SourcePos& pos,
+                           const ClockResolver* clock) {
   int entry = 0;
   const Level level(entry);  // a variable's formula costs a level even when flat
-  Parser p(text, resolve, pos, calls, clock);
-  const double v = p.parse();
-  if (!std::isfinite(v) && !p.stand_ins()) fail_input(pos, "expression '" + text + "' is not finite");
+  Parser<D> p(text, d, pos, clock);
+  typename D::Value v = p.parse();
+  int stand_ins = -1;  // asked of the clock only for a value that is not finite
+  d.each(v, [&](double x) {
+    if (std::isfinite(x)) return;
+    if (stand_ins < 0) stand_ins = p.stand_ins() ? 1 : 0;
+    if (!stand_ins) fail_input(pos, "expression '" + text + "' is not finite");
+  });
   return v;
+}
+
+}  // namespace
+
+double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos,
+                           const CallResolver* calls, const ClockResolver* clock) {
+  return evaluate(text, Scalar(resolve, calls), pos, clock);
+}
+
+void evaluate_atom_expression(const std::string& text, size_t n, const AtomNameResolver& resolve,
+                              const SourcePos& pos, const AtomCallResolver* calls, const ClockResolver* clock,
+                              std::vector<double>& out) {
+  out.assign(n, 0.0);
+  const auto atoms = [&](size_t first, size_t count) {
+    const Column v = evaluate(text, PerAtom(resolve, calls, first, count), pos, clock);
+    for (size_t i = 0; i < count; ++i) out[first + i] = v.per_atom() ? v.data()[i] : v.all();
+  };
+  if (n == 0) return;
+  try {
+    atoms(0, n);
+  } catch (const InputError&) {
+    // All atoms at once meet a refusal at its place in the formula; atom by atom (as LAMMPS evaluates
+    // its tree) the first atom that is refused names the check. The resolvers only look values up, so
+    // evaluating again is safe.
+    for (size_t i = 0; i < n; ++i) atoms(i, 1);
+    throw;
+  }
 }
 
 }  // namespace wmd::io

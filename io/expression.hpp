@@ -74,4 +74,24 @@ std::vector<GroupCall> word_calls(const std::string& text);
 double evaluate_expression(const std::string& text, const NameResolver& resolve, const SourcePos& pos,
                            const CallResolver* calls = nullptr, const ClockResolver* clock = nullptr);
 
+/// A value of an atom-style formula: one number per atom (`per_atom`, n of them, owned by the caller and
+/// alive while the formula is evaluated) or one number for all atoms (`all`).
+struct AtomValues {
+  const double* per_atom = nullptr;
+  double all = 0.0;
+};
+/// As NameResolver and CallResolver, for an atom-style formula: a name or word-argument call resolves to
+/// per-atom values or to one global value.
+using AtomNameResolver = std::function<bool(const std::string& name, AtomValues& value)>;
+using AtomCallResolver = std::function<bool(const std::string& f, const std::vector<std::string>& args,
+                                            const SourcePos& pos, AtomValues& value)>;
+
+/// Evaluates the atom-style formula `text` for `n` atoms into `out`, parsing it once: each operator and
+/// math function applies evaluate_expression's arithmetic and checks to each atom, so every value is the
+/// one evaluate_expression gives for that atom (bit for bit), and a refused formula is refused with the
+/// message of the first atom, in order, that evaluate_expression refuses. No atoms: nothing is evaluated.
+void evaluate_atom_expression(const std::string& text, size_t n, const AtomNameResolver& resolve,
+                              const SourcePos& pos, const AtomCallResolver* calls, const ClockResolver* clock,
+                              std::vector<double>& out);
+
 }  // namespace wmd::io

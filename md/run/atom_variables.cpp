@@ -76,7 +76,6 @@ void Simulation::atom_variable(const std::string& name, const SourcePos& at, std
   } depth{++atom_variable_depth_};
   const Atoms& a = state.atoms;
   const size_t n = a.size();
-  out.assign(n, 0.0);
   // Each per-atom reference is gathered once for all atoms, each global value once.
   std::map<std::string, std::vector<double>> peratom;
   std::map<std::string, double> global;
@@ -163,14 +162,6 @@ void Simulation::atom_variable(const std::string& name, const SourcePos& at, std
     double v = 0.0;
     if (formula_function(g.name, g.args, at, v)) calls[key] = v;
   }
-  size_t i = 0;
-  const io::CallResolver call = [&](const std::string& fn, const std::vector<std::string>& args,
-                                    const SourcePos&, double& v) {
-    const std::string key = io::GroupCall{fn, args}.key();
-    if (const auto p = peratom_calls.find(key); p != peratom_calls.end()) return v = p->second[i], true;
-    const auto c = calls.find(key);
-    return c != calls.end() && (v = c->second, true);
-  };
   // Every name of the formula first (function names, followed by '(', and numbers aside).
   const std::string& f = *formula;
   for (size_t k = 0; k < f.size();) {
@@ -205,54 +196,37 @@ void Simulation::atom_variable(const std::string& name, const SourcePos& at, std
     }
     prepare(f.substr(b, k - b));
   }
-  const io::NameResolver resolve = [&](const std::string& w, double& v) {
+  // The formula is parsed once and computes with whole columns: attributes and per-atom references are
+  // per-atom values, the rest one value for all atoms.
+  const io::AtomCallResolver call = [&](const std::string& fn, const std::vector<std::string>& args,
+                                        const SourcePos&, io::AtomValues& v) {
+    const std::string key = io::GroupCall{fn, args}.key();
+    if (const auto p = peratom_calls.find(key); p != peratom_calls.end())
+      return v.per_atom = p->second.data(), true;
+    const auto c = calls.find(key);
+    return c != calls.end() && (v.all = c->second, true);
+  };
+  std::map<int, std::vector<double>> converted;  // id, mass and type as doubles, when named
+  const io::AtomNameResolver resolve = [&](const std::string& w, io::AtomValues& v) {
     if (const auto t = kAttribute.find(w); t != kAttribute.end()) {
-      switch (t->second) {
-        case 0:
-          v = static_cast<double>(a.id[i]);
-          break;
-        case 1:
-          v = state.mass[a.type[i]];
-          break;
-        case 2:
-          v = a.type[i];
-          break;
-        case 3:
-          v = a.x[i];
-          break;
-        case 4:
-          v = a.y[i];
-          break;
-        case 5:
-          v = a.z[i];
-          break;
-        case 6:
-          v = a.vx[i];
-          break;
-        case 7:
-          v = a.vy[i];
-          break;
-        case 8:
-          v = a.vz[i];
-          break;
-        case 9:
-          v = a.fx[i];
-          break;
-        case 10:
-          v = a.fy[i];
-          break;
-        default:
-          v = a.fz[i];
-          break;
+      const std::vector<double>* const direct[] = {nullptr, nullptr, nullptr, &a.x,  &a.y,  &a.z,
+                                                   &a.vx,   &a.vy,   &a.vz,   &a.fx, &a.fy, &a.fz};
+      if (const std::vector<double>* d = direct[t->second]) return v.per_atom = d->data(), true;
+      auto [col, fresh] = converted.try_emplace(t->second);
+      if (fresh) {
+        col->second.resize(n);
+        for (size_t i = 0; i < n; ++i)
+          col->second[i] = t->second == 0   ? static_cast<double>(a.id[i])
+                           : t->second == 1 ? state.mass[a.type[i]]
+                                            : static_cast<double>(a.type[i]);
       }
-      return true;
+      return v.per_atom = col->second.data(), true;
     }
-    if (const auto p = peratom.find(w); p != peratom.end()) return v = p->second[i], true;
-    if (const auto g = global.find(w); g != global.end()) return v = g->second, true;
+    if (const auto p = peratom.find(w); p != peratom.end()) return v.per_atom = p->second.data(), true;
+    if (const auto g = global.find(w); g != global.end()) return v.all = g->second, true;
     return false;  // unknown: the evaluator names it
   };
-  const io::ClockResolver& clock = vars->clock();
-  for (i = 0; i < n; ++i) out[i] = io::evaluate_expression(*formula, resolve, at, &call, &clock);
+  io::evaluate_atom_expression(*formula, n, resolve, at, &call, &vars->clock(), out);
 }
 
 }  // namespace wmd::md

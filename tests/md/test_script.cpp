@@ -13,6 +13,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 #include "program_harness.hpp"
 #include "script_harness.hpp"
@@ -323,6 +324,44 @@ TEST(ScriptErrors, AtomValueOfAMissingAtom) {
   const auto r = run_wafermd_in(dir, "run in.bad --output out");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("no atom has ID 1000"), std::string::npos) << r.err;
+}
+
+// An atom-style formula refused for one atom only (the others' values are fine) is refused with the check's
+// message, at 1 and 3 ranks (the atom lives on one rank); a formula refused for no atom runs.
+TEST(ScriptErrors, AtomStyleFormulaRefusedForOneAtomOnly) {
+  const std::string dir = wmd::test::scratch_dir("script_atom_formula_one_atom");
+  const std::string box =
+      "units metal\nlattice fcc 3.615\nregion b block 0 3 0 3 0 3\ncreate_box 1 b\ncreate_atoms 1 box\n"
+      "mass 1 63.546\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n";
+  const auto script =
+      [&](const std::string& name, const std::string& formula) {
+        std::ofstream(dir + "/" + name)
+            << box << "variable s atom " << formula
+            << "\ncompute r all reduce sum v_s\nthermo_style custom step c_r\nrun 0\n";
+      };
+  script("in.sqrt", "sqrt(1-2*(id==57))");
+  script("in.div", "x/(id-31)");
+  script("in.log", "ln(abs(id-101))+1");
+  script("in.fine", "sqrt(1-(id==57))+x/(id-31+(id==31))");
+  const std::pair<const char*, const char*> refused[] = {
+      {"in.sqrt",
+       "cannot evaluate expression 'sqrt(1-2*(id==57))': sqrt of a negative value (LAMMPS: "
+       "\"Sqrt of negative value in variable formula\")"},
+      {"in.div", "cannot evaluate expression 'x/(id-31)': division by zero"},
+      {"in.log", "ln of a zero or negative value"}};
+  std::vector<int> rank_counts = {1};
+#ifdef WAFERMD_MPIEXEC
+  rank_counts.push_back(3);
+#endif
+  for (const int ranks : rank_counts) {
+    for (const auto& [file, needle] : refused) {
+      const auto r = wmd::test::run_ranks(dir, ranks, std::string("run ") + file + " --output out");
+      EXPECT_EQ(r.status, 2) << file << " " << ranks << " ranks: " << r.err;
+      EXPECT_NE(r.err.find(needle), std::string::npos) << file << " " << ranks << " ranks: " << r.err;
+    }
+    const auto r = wmd::test::run_ranks(dir, ranks, "run in.fine --output fine");
+    EXPECT_EQ(r.status, 0) << ranks << " ranks: " << r.err;
+  }
 }
 
 TEST(ScriptErrors, ClearTakesNoArguments) {
