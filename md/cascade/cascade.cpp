@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "base/error.hpp"
 #include "base/units.hpp"
@@ -123,17 +124,18 @@ bool kick_pka(State& s, const Comm& comm, int64_t id, double energy, const doubl
 }
 
 DefectTracker::DefectTracker(const State& s, const std::string& style, const double spacing[3],
-                             const std::vector<std::array<double, 3>>& basis, double cutoff, int every)
-    : cutoff_(cutoff), every_(every) {
+                             const std::vector<std::array<double, 3>>& basis, double cutoff, int every,
+                             SourcePos at)
+    : at_(std::move(at)), cutoff_(cutoff), every_(every) {
   (void)style;
   refuse_triclinic(s.box);
   sites_ = perfect_lattice_sites(s.box, spacing, basis);
 }
 
-void DefectTracker::refuse_triclinic(const Box& box) {
+void DefectTracker::refuse_triclinic(const Box& box) const {
   // The reference sites are cubic cells along x, y, z and the defect search bins an orthogonal box.
   if (box.triclinic)
-    fail_input(SourcePos{},
+    fail_input(at_,
                "defects: the Wigner-Seitz defect analysis needs an orthogonal box (its "
                "reference lattice is cubic cells along x, y, z); this box is triclinic");
 }

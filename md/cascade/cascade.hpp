@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "md/cascade/wigner_seitz.hpp"
 #include "md/core/comm.hpp"
 #include "md/core/state.hpp"
@@ -48,9 +49,10 @@ bool kick_pka(State& s, const Comm& comm, int64_t id, double energy, const doubl
 /// boxes only (a triclinic box stops with exit 2).
 class DefectTracker {
  public:
-  /// Reference sites: the perfect lattice (style, spacing, basis) fitted to the current box.
+  /// Reference sites: the perfect lattice (style, spacing, basis) fitted to the current box. `at`: the
+  /// command that started the analysis (its refusals name that line).
   DefectTracker(const State& s, const std::string& style, const double spacing[3],
-                const std::vector<std::array<double, 3>>& basis, double cutoff, int every);
+                const std::vector<std::array<double, 3>>& basis, double cutoff, int every, SourcePos at);
   /// Analyses the current positions (gathered on rank 0, counts broadcast) and appends a sample.
   void sample(const State& s, const Comm& comm);
   int every() const { return every_; }
@@ -67,9 +69,10 @@ class DefectTracker {
   void restore_state(const NamedArrays& state);
 
  private:
-  /// Stops (exit 2) on a triclinic box.
-  static void refuse_triclinic(const Box& box);
+  /// Stops (exit 2, at the starting command's line) on a triclinic box.
+  void refuse_triclinic(const Box& box) const;
 
+  SourcePos at_;
   std::vector<double> sites_;
   double cutoff_;
   int every_;

@@ -382,14 +382,21 @@ HalfPairs ClusterBackend::start_density_pass(bool eatom) {
         Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("fp", Kokkos::WithoutInitializing), cap);
     f_ = Kokkos::View<double*, Kokkos::HostSpace>(Kokkos::view_alloc("f", Kokkos::WithoutInitializing),
                                                   3 * cap);
-    f_owned_zero_ = -1;
+    f_owned_zero_ = rho_owned_zero_ = -1;
   }
   const HostView<double> rho(rho_.data(), nall);
   if (eatom) eatom_.assign(nall, 0.0);
   const HalfPairs hp = half_pairs(images_, list_);
   times_.pair += seconds_since(t0);
   timed(times_.pair, [&] {
-    Kokkos::deep_copy(rho, 0.0);
+    if (rho_owned_zero_ == images_.nlocal) {
+      // The owned densities were zeroed once the last step's embedding had read them: only the images'
+      // remain.
+      std::fill(rho.data() + images_.nlocal, rho.data() + nall, 0.0);
+    } else {
+      Kokkos::deep_copy(rho, 0.0);
+    }
+    rho_owned_zero_ = -1;
     eam_density_half(pair_tables_, piece(hp, 0, inner_a_), precision_, rho);
   });
   return hp;
@@ -431,7 +438,12 @@ void ClusterBackend::forces(State& s, bool eatom, bool tally) {
   timed(times_.comm, [&] { exchange_.reverse_end(*comm_); });
   result_ = ForceResult{};
   double energy = 0.0;
-  timed(times_.pair, [&] { energy = eam_embed(*tables_, hp, rho, fp, ea, tally); });
+  timed(times_.pair, [&] {
+    energy = eam_embed(*tables_, hp, rho, fp, ea, tally);
+    // Zeroed while the lines are in cache, for the next step's density pass.
+    std::fill(rho.data(), rho.data() + nlocal, 0.0);
+    rho_owned_zero_ = nlocal;
+  });
   timed(times_.comm, [&] { exchange_.forward_begin(*comm_, fp_.data(), 1); });
   timed(times_.pair, [&] {
     if (f_owned_zero_ == nlocal) {

@@ -142,7 +142,8 @@ class ClusterBackend : public Backend {
   std::vector<double> box_hold_ = std::vector<double>(9, 0.0);  // box lo, hi, xy xz yz at the last build
   std::vector<double> xhold_;                                   // positions at the last build, 3 per atom
   Kokkos::View<double*, Kokkos::HostSpace> rho_, fp_, f_;       // per record (f: 3 per record)
-  int f_owned_zero_ = -1;  // f_ of records [0, this) is zero (−1: nothing known)
+  int f_owned_zero_ = -1;    // f_ of records [0, this) is zero (−1: nothing known)
+  int rho_owned_zero_ = -1;  // rho_ of records [0, this) is zero (−1: nothing known)
   std::vector<double> eatom_;
   std::vector<double> rho_det_, fp_det_;    // deterministic mode: per owned atom / per record
   std::vector<double> dx_, dy_, dz_, fpj_;  // deterministic mode: one atom's neighbourhood

@@ -37,7 +37,7 @@ void cmd_defects(Simulation& sim, const io::Command& c) {
            " with orient, a1-a3 or another style is not supported by the Wigner-Seitz analysis)");
   if (cutoff < 0) cutoff = ws_cluster_cutoff(sim.lattice.style, sim.lattice.scale);
   sim.cascade.defects = std::make_unique<DefectTracker>(sim.state, sim.lattice.style, sim.lattice.spacing,
-                                                        sim.lattice.basis, cutoff, every);
+                                                        sim.lattice.basis, cutoff, every, c.pos);
   if (!sim.restart_pending() && static_cast<int64_t>(sim.cascade.defects->sites()) !=
                                     sim.comm.sum(static_cast<int64_t>(sim.state.atoms.size()))) {
     sim.log.line(fmt::format("WARNING: defects: {} reference sites but {} atoms",

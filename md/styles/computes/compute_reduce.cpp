@@ -26,7 +26,11 @@ struct Input {
 class ComputeReduce : public Compute {
  public:
   ComputeReduce(const ComputeArgs& c, Mode mode, std::vector<Input> in, std::optional<Region> region)
-      : Compute(c.id, c.style, c.group), mode_(mode), in_(std::move(in)), region_(std::move(region)) {}
+      : Compute(c.id, c.style, c.group),
+        mode_(mode),
+        in_(std::move(in)),
+        region_(std::move(region)),
+        at_(c.a.pos()) {}
   OutputShape shape() const override {
     const bool ext = mode_ == Mode::sum || mode_ == Mode::sumsq || mode_ == Mode::sumabs;
     if (in_.size() == 1) return {true, 0, -1, ext};
@@ -46,7 +50,7 @@ class ComputeReduce : public Compute {
  private:
   double reduce(const ComputeContext& c, const Input& in) {
     const Atoms& a = c.s.atoms;
-    const SourcePos at{"compute " + id_, 0};
+    const SourcePos& at = at_;  // an input's refusal (an atom-style formula's) names the compute's line
     if (in.local)
       reference_local(in.ref, c, at, values_);
     else if (in.property < 0)
@@ -83,6 +87,7 @@ class ComputeReduce : public Compute {
   Mode mode_;
   std::vector<Input> in_;
   std::optional<Region> region_;
+  SourcePos at_;  // the compute command's line
   std::vector<double> values_;
 };
 
