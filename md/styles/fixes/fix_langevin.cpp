@@ -142,8 +142,22 @@ class FixLangevin : public Fix {
   void gather_places(FixContext& c) {
     places_.gather(c.s.atoms, c.comm, [&](size_t i) { return selected(c.s, i); });
   }
-  bool places_current(FixContext& c) const {
-    return places_.current(c.s.atoms, c.comm, [&](size_t i) { return selected(c.s, i); });
+  // True when the places hold; lists the group's local atoms and their slots (local_, slots_) either way.
+  bool places_current(FixContext& c) {
+    if (places_.current(
+            c.s.atoms, c.comm, [&](size_t i) { return selected(c.s, i); }, &local_, &slots_))
+      return true;
+    list_group(c);
+    return false;
+  }
+  // The group's local atoms, ascending, and (LAMMPS's stream) their slots.
+  void list_group(FixContext& c) {
+    local_.clear(), slots_.clear();
+    for (size_t i = 0; i < c.s.atoms.size(); ++i) {
+      if (!selected(c.s, i)) continue;
+      local_.push_back(static_cast<uint32_t>(i));
+      slots_.push_back(p_.hashed ? -1 : places_.slot(c.s.atoms.id[i]));
+    }
   }
 
   // The drag and noise of one call (LAMMPS's post_force_templated without GJF, per-type masses).
@@ -172,8 +186,13 @@ class FixLangevin : public Fix {
       gfactor2_[t] *= 1.0 / std::sqrt(p_.ratio[t]);
     }
     int64_t count = 0;
+    if (p_.hashed || !check) {
+      list_group(c);
+    } else if (!places_current(c)) {
+      gather_places(c);
+      list_group(c);
+    }
     if (!p_.hashed) {
-      if (check && !places_current(c)) gather_places(c);
       count = static_cast<int64_t>(places_.size());
       draws_.resize(3 * places_.size());
       rng_.uniforms(draws_.data(), draws_.size());
@@ -192,8 +211,8 @@ class FixLangevin : public Fix {
     if (p_.tally) flangevin_.assign(3 * n, 0.0), allocated_ = true;
     std::vector<double>* v[3] = {&a.vx, &a.vy, &a.vz};
     std::vector<double>* f[3] = {&a.fx, &a.fy, &a.fz};
-    for (size_t i = 0; i < n; ++i) {
-      if (!selected(c.s, i)) continue;
+    for (size_t q = 0; q < local_.size(); ++q) {
+      const size_t i = local_[q];
       const double tsqrt = atom_t_ ? std::sqrt(tforce_[i]) : tsqrt_;
       const double gamma1 = gfactor1_[a.type[i]];
       const double gamma2 = gfactor2_[a.type[i]] * tsqrt;
@@ -201,7 +220,7 @@ class FixLangevin : public Fix {
       if (p_.hashed) {
         for (int d = 0; d < 3; ++d) fran[d] = gamma2 * (hashed_uniform(p_.seed, a.id[i], c.s.step, d) - 0.5);
       } else {
-        const double* u = &draws_[3 * static_cast<size_t>(places_.slot(a.id[i]))];
+        const double* u = &draws_[3 * static_cast<size_t>(slots_[q])];
         for (int d = 0; d < 3; ++d) fran[d] = gamma2 * (u[d] - 0.5);
       }
       double fdrag[3];
@@ -253,7 +272,9 @@ class FixLangevin : public Fix {
   RandomMars rng_;
   std::string temp_id_;
   // The group's places in LAMMPS's order (every rank: all group atoms).
-  OneRankOrder places_;  // the group's atoms in one-rank LAMMPS's order (the random stream's order)
+  OneRankOrder places_;          // the group's atoms in one-rank LAMMPS's order (the random stream's order)
+  std::vector<uint32_t> local_;  // this call's group atoms here, ascending
+  std::vector<int32_t> slots_;   // their places in the stream (−1 with hashed noise)
   std::vector<double> draws_, gfactor1_, gfactor2_, tforce_, flangevin_;
   double tsqrt_ = 0.0;
   bool atom_t_ = false;

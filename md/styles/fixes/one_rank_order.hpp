@@ -36,15 +36,20 @@ class OneRankOrder {
 
   /// True when the gathered places still hold: the same atoms, order keys and types (collective: one
   /// two-value reduction).
+  /// With `local` and `slots`, also lists the group's local atoms (ascending) and their slots as it goes,
+  /// valid when it returns true: the caller's loop over the group then needs neither the mask nor the IDs.
   template <class Selected>
-  bool current(const Atoms& a, const Comm& comm, Selected selected) const {
+  bool current(const Atoms& a, const Comm& comm, Selected selected, std::vector<uint32_t>* local = nullptr,
+               std::vector<int32_t>* slots = nullptr) const {
     int64_t v[2] = {0, 0};  // stale atoms, group atoms
     const int64_t nid = static_cast<int64_t>(slot_of_id_.size());
+    if (local) local->clear(), slots->clear();
     for (size_t i = 0; i < a.size(); ++i) {
       if (!selected(i)) continue;
       ++v[1];
       const int64_t k = a.id[i] < nid ? slot_of_id_[a.id[i]] : -1;
       if (k < 0 || order_[k] != a.order[i] || type_[k] != a.type[i]) ++v[0];
+      if (local) local->push_back(static_cast<uint32_t>(i)), slots->push_back(static_cast<int32_t>(k));
     }
     comm.sum(v, 2);
     return v[0] == 0 && v[1] == static_cast<int64_t>(order_.size());
