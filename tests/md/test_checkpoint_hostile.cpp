@@ -248,9 +248,14 @@ const char* kFixInput =
     "timestep 0.002\ncompute cc all chunk/atom bin/1d x lower 0.25 units reduced\n"
     "fix ac all ave/chunk 2 2 4 cc vx density/mass ave window 3\n"
     "fix at all ave/time 2 2 4 c_thermo_temp c_thermo_pe ave window 3\n"
-    "fix lg all langevin 600 600 0.1 48279\nfix 1 all nve\nthermo 10\nrun ${n}\n";
+    "fix lg all langevin 600 600 0.1 48279\nfix vc all vector 2 c_thermo_temp c_thermo_press\n"
+    "fix ah all ave/histo 2 2 4 -0.1 0.1 10 vx mode vector ave window 3\nfix aa all ave/atom 2 2 4 vx\n"
+    "fix co all ave/correlate 2 3 6 c_thermo_temp c_thermo_pe\nfix dr all dt/reset 5 NULL 0.002 0.1 units "
+    "box\n"
+    "fix 1 all nve\nthermo 10\nrun ${n}\n";
 
-// A checkpoint at step 10 of kFixInput (fix ave/chunk, ave/time with windows, langevin), once per process.
+// A checkpoint at step 10 of kFixInput (fix ave/chunk, ave/time with windows, langevin, vector,
+// ave/correlate, dt/reset), once per process.
 struct FixFixture {
   std::string dir;
   CheckpointData good;
