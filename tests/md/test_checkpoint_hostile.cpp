@@ -401,4 +401,35 @@ TEST(Hostile, FixStateFuzzEndsCleanly) {
   EXPECT_GT(refused, 0);
 }
 
+// fix deposit's Park-Miller seed and counters: a seed of 0 (a generator stuck at 0) or a fractional count is
+// refused, not run on.
+TEST(Hostile, FixDepositStateIsChecked) {
+  const std::string dir = wmd::test::scratch_dir("checkpoint_fixstate_deposit");
+  std::string input = kInput;
+  input.replace(input.find("fix 1 all nve"), 13,
+                "change_box all z final 0 21.69 units box\n"
+                "region dep block 0 3 0 3 4 5\nfix dep all deposit 4 1 5 12345 region dep near 1.0\n"
+                "fix 1 all nve");
+  std::ofstream(dir + "/in.md") << input;
+  const auto first =
+      run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const CheckpointData good =
+      wmd::io::read_checkpoint(dir + "/first/checkpoint.h5", wmd::SourcePos{"test", 0});
+  ASSERT_EQ(good.reals.count("fixes/dep/deposit"), 1u);
+  for (const auto& [k, bad] :
+       std::vector<std::pair<size_t, double>>{{0, 0.0}, {0, std::nan("")}, {1, 1.5}, {3, -4}}) {
+    CheckpointData d = good;
+    std::vector<double> v = d.reals.at("fixes/dep/deposit");
+    v[k] = bad;
+    set_state(d, "fixes/dep/deposit", v);
+    wmd::io::write_checkpoint(dir + "/bad.h5", d);
+    const auto r = run_wafermd_in(dir, "run in.md --var n 10 --output out_bad --restart bad.h5");
+    EXPECT_EQ(r.status, 2) << k << " " << bad << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("fix dep (deposit): state 'deposit' value " + std::to_string(k)), std::string::npos)
+        << r.err;
+  }
+}
+
 }  // namespace
