@@ -325,6 +325,9 @@ TEST(Hostile, FixAveChunkShortArrayIsRefused) {
         set_state(d, "fixes/ac/counters", v);
       },
       "ac_iwindow", "fix ac (ave/chunk): state 'counters' value 3 (7)");
+  expect_state_refused(
+      [](CheckpointData& d) { d.reals.erase("fixes/ac/many"), d.ints.erase("fixes/ac/many.counts"); },
+      "ac_missing", "fix ac (ave/chunk): state 'many' is missing");
 }
 
 TEST(Hostile, FixAveTimeWindowIndexOutOfRangeIsRefused) {

@@ -117,6 +117,10 @@ class FixAveChunk : public Fix {
     if ((window && !window->empty()) != (count_window && !count_window->empty()))
       r.fail("count_window", "disagrees with window");
     const std::vector<double>* coord = r.sized("coord", {0, nk * static_cast<size_t>(ncoord_)});
+    // The per-chunk arrays must all be there (a crafted chunk count never sizes an allocation by itself).
+    if (nk > 0)
+      for (const char* k : {"many", "count_many", "total", "count_total"})
+        if (!r.has(k)) r.fail(k, "is missing for " + std::to_string(nk) + " chunks");
     if (many) many_ = *many;
     if (count_many) count_many_ = *count_many;
     if (total) total_ = *total;
@@ -125,7 +129,6 @@ class FixAveChunk : public Fix {
     if (count_window) count_list_ = *count_window;
     if (coord) coord_ = *coord;
     coord_.resize(nk * ncoord_);
-    // An array the checkpoint lacks takes this fix's shape (zeros), never a stale length.
     many_.resize(n), count_many_.resize(nk), total_.resize(n), count_total_.resize(nk);
     if (list_.size() != static_cast<size_t>(nwindow) * n ||
         count_list_.size() != static_cast<size_t>(nwindow) * nk)
