@@ -294,7 +294,20 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     Fix& f = *fp;
     if (std::find(saved_fixes.begin(), saved_fixes.end(), f.id()) == saved_fixes.end())
       fail_input(at, what + " has no state for fix '" + f.id() + "'");
-    f.restore_state(take_ranked(d, "fixes/" + f.id(), rank));
+    // Each style checks its own state (FixStateReader); every rank learns whether any refused it, so that
+    // none goes on into a collective call while another ends.
+    std::string problem;
+    try {
+      f.restore_state(take_ranked(d, "fixes/" + f.id(), rank));
+    } catch (const InputError& e) {
+      problem = e.message();
+    }
+    if (c ? c->any(!problem.empty()) : !problem.empty()) {
+      const int64_t first = c ? c->min(static_cast<int64_t>(problem.empty() ? c->size() : rank)) : 0;
+      if (problem.empty() || rank != first)
+        problem = "fix " + f.id() + ": state refused on rank " + std::to_string(first);
+      fail_input(at, what + ": " + problem);
+    }
   }
   // A cascade continues with the reference lattice, samples and PKA of the run that wrote the checkpoint
   // (when the input is re-run, `defects` and `cascade` have acted on the state before it was loaded).

@@ -3,6 +3,8 @@
 // negative step, an inverted box, non-finite positions or timestep, a dataset declaring more values than the
 // file holds, an exception inside HDF5's visit callback: each is one `error:` line and exit 2. A flipped byte
 // anywhere in a real checkpoint is refused, or the checkpoint restarts exactly as the intact one.
+// Each fix's own state (issue 46) is checked against the fix's definition: an array of the wrong length, a
+// window index outside the window, an RNG state that is not one: exit 2, one `error:` line, never a signal.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -10,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 
 #include "address_space_cap.hpp"
 #include "io/checkpoint.hpp"
@@ -233,6 +236,202 @@ TEST(Hostile, CheckpointBitFlipsInTheAtomDataEndWithExit2) {
     const auto r = run_wafermd_in(dir, "run in.md --var n 10 --output out_flip --restart flip_e2e.h5");
     EXPECT_EQ(r.status, 2) << "byte " << at + k << ": " << r.err;
     EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
+  }
+}
+
+// ---- Each fix's checkpointed state against its own definition (issue 46) ----
+
+const char* kFixInput =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+    "velocity all create 600 87287 loop geom\nneighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\n"
+    "timestep 0.002\ncompute cc all chunk/atom bin/1d x lower 0.25 units reduced\n"
+    "fix ac all ave/chunk 2 2 4 cc vx density/mass ave window 3\n"
+    "fix at all ave/time 2 2 4 c_thermo_temp c_thermo_pe ave window 3\n"
+    "fix lg all langevin 600 600 0.1 48279\nfix vc all vector 2 c_thermo_temp c_thermo_press\n"
+    "fix ah all ave/histo 2 2 4 -0.1 0.1 10 vx mode vector ave window 3\nfix aa all ave/atom 2 2 4 vx\n"
+    "fix co all ave/correlate 2 3 6 c_thermo_temp c_thermo_pe\nfix dr all dt/reset 5 NULL 0.002 0.1 units "
+    "box\n"
+    "fix 1 all nve\nthermo 10\nrun ${n}\n";
+
+// A checkpoint at step 10 of kFixInput (fix ave/chunk, ave/time with windows, langevin, vector,
+// ave/correlate, dt/reset), once per process.
+struct FixFixture {
+  std::string dir;
+  CheckpointData good;
+  FixFixture() {
+    dir = wmd::test::scratch_dir(std::string("checkpoint_fixstate_") +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::ofstream(dir + "/in.md") << kFixInput;
+    const auto r =
+        run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
+    EXPECT_EQ(r.status, 0) << r.err;
+    good = wmd::io::read_checkpoint(dir + "/first/checkpoint.h5", wmd::SourcePos{"test", 0});
+  }
+};
+
+const FixFixture& fix_fixture() {
+  static const FixFixture f;
+  return f;
+}
+
+// Replaces one rank-split fix-state dataset of a one-rank checkpoint, its counts following.
+void set_state(CheckpointData& d, const std::string& key, std::vector<double> v) {
+  d.ints[key + ".counts"] = {static_cast<int64_t>(v.size())};
+  d.reals[key] = std::move(v);
+}
+
+wmd::test::ProgramResult restart_fixes_with(const CheckpointData& d, const std::string& name) {
+  const std::string& dir = fix_fixture().dir;
+  wmd::io::write_checkpoint(dir + "/" + name + ".h5", d);
+  return run_wafermd_in(dir, "run in.md --var n 10 --output out_" + name + " --restart " + name + ".h5");
+}
+
+void expect_state_refused(const std::function<void(CheckpointData&)>& edit, const std::string& name,
+                          const std::string& needle) {
+  CheckpointData d = fix_fixture().good;
+  edit(d);
+  const auto r = restart_fixes_with(d, name);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+TEST(Hostile, FixStateIntactRestarts) {
+  const auto r = restart_fixes_with(fix_fixture().good, "intact");
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(Hostile, FixAveChunkShortArrayIsRefused) {
+  expect_state_refused(
+      [](CheckpointData& d) {
+        std::vector<double> v = d.reals.at("fixes/ac/total");
+        v.resize(v.size() / 2);
+        set_state(d, "fixes/ac/total", v);
+      },
+      "ac_short", "fix ac (ave/chunk): state 'total' has");
+  expect_state_refused(
+      [](CheckpointData& d) {
+        std::vector<double> v = d.reals.at("fixes/ac/counters");
+        v[5] *= 4;  // more chunks than the arrays hold
+        set_state(d, "fixes/ac/counters", v);
+      },
+      "ac_nchunk", "fix ac (ave/chunk): state 'many' has");
+  expect_state_refused(
+      [](CheckpointData& d) {
+        std::vector<double> v = d.reals.at("fixes/ac/counters");
+        v[3] = 7;  // window index past a window of 3
+        set_state(d, "fixes/ac/counters", v);
+      },
+      "ac_iwindow", "fix ac (ave/chunk): state 'counters' value 3 (7)");
+  expect_state_refused(
+      [](CheckpointData& d) { d.reals.erase("fixes/ac/many"), d.ints.erase("fixes/ac/many.counts"); },
+      "ac_missing", "fix ac (ave/chunk): state 'many' is missing");
+}
+
+TEST(Hostile, FixAveTimeWindowIndexOutOfRangeIsRefused) {
+  for (double bad : {3.0, -1.0, 1e300, std::nan("")}) {
+    expect_state_refused(
+        [bad](CheckpointData& d) {
+          std::vector<double> v = d.reals.at("fixes/at/counters");
+          v[3] = bad;
+          set_state(d, "fixes/at/counters", v);
+        },
+        "at_iwindow", "fix at (ave/time): state 'counters' value 3");
+  }
+}
+
+TEST(Hostile, FixLangevinRngStateIsChecked) {
+  expect_state_refused(
+      [](CheckpointData& d) {
+        std::vector<double> v = d.reals.at("fixes/lg/random");
+        v[97] = std::nan("");
+        set_state(d, "fixes/lg/random", v);
+      },
+      "lg_nan_index", "fix lg (langevin): state 'random' value 97");
+  expect_state_refused(
+      [](CheckpointData& d) {
+        std::vector<double> v = d.reals.at("fixes/lg/random");
+        v[98] = 500;
+        set_state(d, "fixes/lg/random", v);
+      },
+      "lg_index", "fix lg (langevin): state 'random' value 98");
+  expect_state_refused(
+      [](CheckpointData& d) {
+        std::vector<double> v = d.reals.at("fixes/lg/random");
+        v[5] = std::numeric_limits<double>::infinity();
+        set_state(d, "fixes/lg/random", v);
+      },
+      "lg_inf", "fix lg (langevin): state 'random' value 5 is not finite");
+  expect_state_refused(
+      [](CheckpointData& d) {
+        set_state(d, "fixes/lg/random", {0.5, 0.25});
+      },
+      "lg_short", "fix lg (langevin): state 'random' has 2 values, expected 100");
+}
+
+// Every fix-state dataset of the checkpoint, truncated, extended, NaN, huge or negative in turn: the restart
+// ends with exit 0 or 2, never a signal.
+TEST(Hostile, FixStateFuzzEndsCleanly) {
+  const CheckpointData& good = fix_fixture().good;
+  std::vector<std::string> keys;
+  for (const auto& [key, v] : good.reals)
+    if (key.rfind("fixes/", 0) == 0 && good.ints.count(key + ".counts")) keys.push_back(key);
+  ASSERT_GE(keys.size(), 8u);
+  const std::vector<std::function<void(std::vector<double>&)>> edits = {
+      [](std::vector<double>& v) { v.resize(v.size() / 2); },
+      [](std::vector<double>& v) { v.resize(v.size() * 2 + 3, 1.0); },
+      [](std::vector<double>& v) { v.assign(v.size(), std::nan("")); },
+      [](std::vector<double>& v) { v.assign(v.size(), 1e300); },
+      [](std::vector<double>& v) { v.assign(v.size(), -7.0); },
+  };
+  int refused = 0;
+  for (const std::string& key : keys)
+    for (size_t e = 0; e < edits.size(); ++e) {
+      CheckpointData d = good;
+      std::vector<double> v = d.reals.at(key);
+      edits[e](v);
+      set_state(d, key, v);
+      const auto r = restart_fixes_with(d, "fuzz");
+      EXPECT_TRUE(r.status == 0 || r.status == 2)
+          << key << " edit " << e << ": status " << r.status << " " << r.err;
+      if (r.status == 2) {
+        ++refused;
+        EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << key << " edit " << e << ": " << r.err;
+      }
+    }
+  EXPECT_GT(refused, 0);
+}
+
+// fix deposit's Park-Miller seed and counters: a seed of 0 (a generator stuck at 0) or a fractional count is
+// refused, not run on.
+TEST(Hostile, FixDepositStateIsChecked) {
+  const std::string dir = wmd::test::scratch_dir("checkpoint_fixstate_deposit");
+  std::string input = kInput;
+  input.replace(input.find("fix 1 all nve"), 13,
+                "change_box all z final 0 21.69 units box\n"
+                "region dep block 0 3 0 3 4 5\nfix dep all deposit 4 1 5 12345 region dep near 1.0\n"
+                "fix 1 all nve");
+  std::ofstream(dir + "/in.md") << input;
+  const auto first =
+      run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const CheckpointData good =
+      wmd::io::read_checkpoint(dir + "/first/checkpoint.h5", wmd::SourcePos{"test", 0});
+  ASSERT_EQ(good.reals.count("fixes/dep/deposit"), 1u);
+  for (const auto& [k, bad] :
+       std::vector<std::pair<size_t, double>>{{0, 0.0}, {0, std::nan("")}, {1, 1.5}, {3, -4}}) {
+    CheckpointData d = good;
+    std::vector<double> v = d.reals.at("fixes/dep/deposit");
+    v[k] = bad;
+    set_state(d, "fixes/dep/deposit", v);
+    wmd::io::write_checkpoint(dir + "/bad.h5", d);
+    const auto r = run_wafermd_in(dir, "run in.md --var n 10 --output out_bad --restart bad.h5");
+    EXPECT_EQ(r.status, 2) << k << " " << bad << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("fix dep (deposit): state 'deposit' value " + std::to_string(k)), std::string::npos)
+        << r.err;
   }
 }
 

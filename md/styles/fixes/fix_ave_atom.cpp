@@ -11,6 +11,7 @@
 
 #include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/reference.hpp"
 
 namespace wmd::md {
@@ -66,9 +67,24 @@ class FixAveAtom : public Fix {
     pack(average_, out["average"]);
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("counters");
-    if (it != in.end() && it->second.size() == 2)
-      irepeat_ = static_cast<int64_t>(it->second[0]), nvalid_ = static_cast<int64_t>(it->second[1]);
+    // Checked before use: the counters in range, each per-atom array whole (id, values) records with
+    // positive integer ids.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* cnt = r.sized("counters", {2});
+    int64_t irepeat = 0, nvalid = 0;
+    if (cnt) {
+      irepeat = r.integer(*cnt, 0, "counters", 0, nrepeat_);
+      nvalid = r.integer(*cnt, 1, "counters", 0, FixStateReader::kMaxStep);
+    }
+    const size_t w = values_.size() + 1;
+    for (const char* key : {"sum", "average"})
+      if (const std::vector<double>* v = r.find(key)) {
+        if (v->size() % w != 0)
+          r.fail(key,
+                 "has " + std::to_string(v->size()) + " values, not whole records of " + std::to_string(w));
+        for (size_t k = 0; k < v->size(); k += w) r.integer(*v, k, key, 1, FixStateReader::kMaxStep);
+      }
+    if (cnt) irepeat_ = irepeat, nvalid_ = nvalid;
     unpack(in, "sum", sum_);
     unpack(in, "average", average_);
   }

@@ -16,6 +16,7 @@
 #include "md/styles/averaging.hpp"
 #include "md/styles/computes/compute_chunk_atom.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/reference.hpp"
 
 namespace wmd::md {
@@ -96,18 +97,44 @@ class FixAveChunk : public Fix {
                        window_full_ ? 1.0 : 0.0,         static_cast<double>(nchunk_)};
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("counters");
-    if (it == in.end() || it->second.size() != 6) return;
-    auto get = [&](const char* k, std::vector<double>& v) {
-      const auto f = in.find(k);
-      if (f != in.end()) v = f->second;
-    };
-    get("many", many_), get("count_many", count_many_), get("total", total_);
-    get("count_total", count_total_), get("window", list_), get("count_window", count_list_);
-    get("coord", coord_);
-    irepeat_ = static_cast<int64_t>(it->second[0]), nvalid_ = static_cast<int64_t>(it->second[1]);
-    norm_count_ = static_cast<int64_t>(it->second[2]), iwindow_ = static_cast<int>(it->second[3]);
-    window_full_ = it->second[4] != 0.0, nchunk_ = static_cast<int>(it->second[5]);
+    // Checked against this fix's own shape before anything is assigned: nchunk chunks of which_.size()
+    // values, a window of nwindow samples, the window index inside it.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* cnt = r.sized("counters", {6});
+    if (!cnt) return;
+    const int64_t nwindow = o_.ave == Options::window ? o_.nwindow : 1;
+    const int64_t irepeat = r.integer(*cnt, 0, "counters", 0, nrepeat_);
+    const int64_t nvalid = r.integer(*cnt, 1, "counters", 0, FixStateReader::kMaxStep);
+    const int64_t norm = r.integer(*cnt, 2, "counters", 0, FixStateReader::kMaxStep);
+    const int64_t iwindow = r.integer(*cnt, 3, "counters", 0, nwindow - 1);
+    const int64_t full = r.integer(*cnt, 4, "counters", 0, 1);
+    const int64_t nchunk = r.integer(*cnt, 5, "counters", 0, INT32_MAX / 2);
+    const size_t nk = static_cast<size_t>(nchunk), n = nk * which_.size();
+    const std::vector<double>*many = r.sized("many", {n}), *count_many = r.sized("count_many", {nk});
+    const std::vector<double>*total = r.sized("total", {n}), *count_total = r.sized("count_total", {nk});
+    const std::vector<double>* window = r.sized("window", {0, static_cast<size_t>(nwindow) * n});
+    const std::vector<double>* count_window = r.sized("count_window", {0, static_cast<size_t>(nwindow) * nk});
+    if ((window && !window->empty()) != (count_window && !count_window->empty()))
+      r.fail("count_window", "disagrees with window");
+    const std::vector<double>* coord = r.sized("coord", {0, nk * static_cast<size_t>(ncoord_)});
+    // The per-chunk arrays must all be there (a crafted chunk count never sizes an allocation by itself).
+    if (nk > 0)
+      for (const char* k : {"many", "count_many", "total", "count_total"})
+        if (!r.has(k)) r.fail(k, "is missing for " + std::to_string(nk) + " chunks");
+    if (many) many_ = *many;
+    if (count_many) count_many_ = *count_many;
+    if (total) total_ = *total;
+    if (count_total) count_total_ = *count_total;
+    if (window) list_ = *window;
+    if (count_window) count_list_ = *count_window;
+    if (coord) coord_ = *coord;
+    coord_.resize(nk * ncoord_);
+    many_.resize(n), count_many_.resize(nk), total_.resize(n), count_total_.resize(nk);
+    if (list_.size() != static_cast<size_t>(nwindow) * n ||
+        count_list_.size() != static_cast<size_t>(nwindow) * nk)
+      list_.clear(), count_list_.clear();
+    irepeat_ = irepeat, nvalid_ = nvalid, norm_count_ = norm, iwindow_ = static_cast<int>(iwindow);
+    window_full_ = full != 0, nchunk_ = static_cast<int>(nchunk);
   }
   bool samples_at(int64_t step) const override { return step == nvalid_; }
 

@@ -13,6 +13,7 @@
 
 #include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/reference.hpp"
 
 namespace wmd::md {
@@ -117,17 +118,31 @@ class FixAveCorrelate : public Fix {
                        static_cast<double>(nvalid_last_)};
   }
   void restore_state(const FixStateMap& in) override {
-    auto get = [&](const char* k, std::vector<double>& v) {
-      const auto it = in.find(k);
-      if (it != in.end() && it->second.size() == v.size()) v = it->second;
-    };
-    get("values", values_), get("count", count_), get("corr", corr_);
-    get("save_count", save_count_), get("save_corr", save_corr_);
-    const auto it = in.find("counters");
-    if (it == in.end() || it->second.size() != 5) return;
-    lastindex_ = static_cast<int64_t>(it->second[0]), firstindex_ = static_cast<int64_t>(it->second[1]);
-    nsample_ = static_cast<int64_t>(it->second[2]), nvalid_ = static_cast<int64_t>(it->second[3]);
-    nvalid_last_ = static_cast<int64_t>(it->second[4]);
+    // Checked against this fix's shape (nrepeat samples of each value, nrepeat lags of each pair) and its
+    // ring indices before anything is assigned.
+    const FixStateReader r(in, *this);
+    const std::vector<double>*values = r.sized("values", {values_.size()}),
+          *count = r.sized("count", {count_.size()});
+    const std::vector<double>* corr = r.sized("corr", {corr_.size()});
+    const std::vector<double>* save_count = r.sized("save_count", {save_count_.size()});
+    const std::vector<double>* save_corr = r.sized("save_corr", {save_corr_.size()});
+    const std::vector<double>* cnt = r.sized("counters", {5});
+    int64_t last = -1, first = 0, nsample = 0, nvalid = 0, nvalid_last = -1;
+    if (cnt) {
+      last = r.integer(*cnt, 0, "counters", -1, nrepeat_ - 1),
+      first = r.integer(*cnt, 1, "counters", 0, nrepeat_ - 1);
+      nsample = r.integer(*cnt, 2, "counters", 0, nrepeat_);
+      nvalid = r.integer(*cnt, 3, "counters", 0, FixStateReader::kMaxStep);
+      nvalid_last = r.integer(*cnt, 4, "counters", -1, FixStateReader::kMaxStep);
+      if (nsample > 0 && last < 0) r.fail("counters", "hold samples but no last index");
+    }
+    if (values) values_ = *values;
+    if (count) count_ = *count;
+    if (corr) corr_ = *corr;
+    if (save_count) save_count_ = *save_count;
+    if (save_corr) save_corr_ = *save_corr;
+    if (!cnt) return;
+    lastindex_ = last, firstindex_ = first, nsample_ = nsample, nvalid_ = nvalid, nvalid_last_ = nvalid_last;
   }
 
  private:

@@ -7,6 +7,7 @@
 
 #include "base/memory_budget.hpp"
 #include "md/styles/averaging.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/per_step_bins.hpp"
 
 namespace wmd::md {
@@ -485,21 +486,33 @@ void FixAveHisto::save_state(FixStateMap& out) const {
 }
 
 void FixAveHisto::restore_state(const FixStateMap& in) {
-  auto get = [&](const char* k, std::vector<double>& v) {
-    const auto it = in.find(k);
-    if (it != in.end() && it->second.size() == v.size()) v = it->second;
-  };
-  get("bin", bin_), get("bin_total", bin_total_), get("bin_list", bin_list_), get("stats_list", stats_list_);
-  auto get4 = [&](const char* k, double* v) {
-    const auto it = in.find(k);
-    if (it != in.end() && it->second.size() == 4) std::copy(it->second.begin(), it->second.end(), v);
-  };
-  get4("stats", stats_), get4("stats_total", stats_total_);
-  const auto it = in.find("counters");
-  if (it == in.end() || it->second.size() != 5) return;
-  irepeat_ = static_cast<int64_t>(it->second[0]), nvalid_ = static_cast<int64_t>(it->second[1]);
-  nvalid_last_ = static_cast<int64_t>(it->second[2]), iwindow_ = static_cast<int>(it->second[3]);
-  window_full_ = it->second[4] != 0.0;
+  // Checked against this fix's own shape (nbins bins, a window of nwindow of them and of the 4 statistics,
+  // the window index inside it) before anything is assigned.
+  const FixStateReader r(in, *this);
+  const std::vector<double>*bin = r.sized("bin", {bin_.size()}),
+        *bin_total = r.sized("bin_total", {bin_total_.size()});
+  const std::vector<double>* bin_list = r.sized("bin_list", {bin_list_.size()});
+  const std::vector<double>* stats_list = r.sized("stats_list", {stats_list_.size()});
+  const std::vector<double>*stats = r.sized("stats", {4}), *stats_total = r.sized("stats_total", {4});
+  const std::vector<double>* cnt = r.sized("counters", {5});
+  const int64_t nwindow = o_.ave == Options::window ? o_.nwindow : 1;
+  int64_t irepeat = 0, nvalid = 0, nvalid_last = -1, iwindow = 0, full = 0;
+  if (cnt) {
+    irepeat = r.integer(*cnt, 0, "counters", 0, nrepeat_);
+    nvalid = r.integer(*cnt, 1, "counters", 0, FixStateReader::kMaxStep);
+    nvalid_last = r.integer(*cnt, 2, "counters", -1, FixStateReader::kMaxStep);
+    iwindow = r.integer(*cnt, 3, "counters", 0, nwindow - 1);
+    full = r.integer(*cnt, 4, "counters", 0, 1);
+  }
+  if (bin) bin_ = *bin;
+  if (bin_total) bin_total_ = *bin_total;
+  if (bin_list) bin_list_ = *bin_list;
+  if (stats_list) stats_list_ = *stats_list;
+  if (stats) std::copy(stats->begin(), stats->end(), stats_);
+  if (stats_total) std::copy(stats_total->begin(), stats_total->end(), stats_total_);
+  if (!cnt) return;
+  irepeat_ = irepeat, nvalid_ = nvalid, nvalid_last_ = nvalid_last, iwindow_ = static_cast<int>(iwindow);
+  window_full_ = full != 0;
 }
 
 namespace {

@@ -11,6 +11,7 @@
 
 #include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/reference.hpp"
 
 namespace wmd::md {
@@ -96,18 +97,28 @@ class FixAveTime : public Fix {
                        static_cast<double>(norm_), static_cast<double>(iwindow_), window_full_ ? 1.0 : 0.0};
   }
   void restore_state(const FixStateMap& in) override {
-    auto get = [&](const char* k, std::vector<double>& v) {
-      const auto it = in.find(k);
-      if (it != in.end() && (v.empty() || it->second.size() == v.size())) v = it->second;
-    };
-    get("sum", sum_), get("total", total_);
-    const auto w = in.find("window");
-    if (w != in.end()) list_ = w->second;
-    const auto it = in.find("counters");
-    if (it == in.end() || it->second.size() != 5) return;
-    irepeat_ = static_cast<int64_t>(it->second[0]), nvalid_ = static_cast<int64_t>(it->second[1]);
-    norm_ = static_cast<int64_t>(it->second[2]), iwindow_ = static_cast<int>(it->second[3]);
-    window_full_ = it->second[4] != 0.0;
+    // Checked against this fix's own shape before anything is assigned: sum and total hold one value per
+    // output, the window nwindow samples of them, the window index lies inside it.
+    const FixStateReader r(in, *this);
+    const size_t n = sum_.size();
+    const int64_t nwindow = o_.ave == Options::window ? o_.nwindow : 1;
+    const std::vector<double>*sum = r.sized("sum", {n}), *total = r.sized("total", {n});
+    const std::vector<double>* window = r.sized("window", {0, static_cast<size_t>(nwindow) * n});
+    const std::vector<double>* cnt = r.sized("counters", {5});
+    int64_t irepeat = 0, nvalid = 0, norm = 0, iwindow = 0, full = 0;
+    if (cnt) {
+      irepeat = r.integer(*cnt, 0, "counters", 0, nrepeat_);
+      nvalid = r.integer(*cnt, 1, "counters", 0, FixStateReader::kMaxStep);
+      norm = r.integer(*cnt, 2, "counters", 0, FixStateReader::kMaxStep);
+      iwindow = r.integer(*cnt, 3, "counters", 0, nwindow - 1);
+      full = r.integer(*cnt, 4, "counters", 0, 1);
+    }
+    if (sum) sum_ = *sum;
+    if (total) total_ = *total;
+    if (window) list_ = *window;
+    if (!cnt) return;
+    irepeat_ = irepeat, nvalid_ = nvalid, norm_ = norm, iwindow_ = static_cast<int>(iwindow);
+    window_full_ = full != 0;
   }
 
  private:

@@ -16,6 +16,7 @@
 
 #include "md/core/random_park.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/style_args.hpp"
 
 namespace wmd::md {
@@ -139,13 +140,17 @@ class FixDeposit : public Fix {
                       static_cast<double>(first_), static_cast<double>(next_), static_cast<double>(max_tag_)};
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("deposit");
-    if (it == in.end() || it->second.size() != 5) return;
-    rng_ = RandomPark(static_cast<int>(it->second[0]));
-    inserted_ = static_cast<int64_t>(it->second[1]);
-    first_ = static_cast<int64_t>(it->second[2]);
-    next_ = static_cast<int64_t>(it->second[3]);
-    max_tag_ = static_cast<int64_t>(it->second[4]);
+    // Checked before use: a Park-Miller seed in [1, 2^31-2], counts and steps integers in range.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* v = r.sized("deposit", {5});
+    if (!v) return;
+    const int64_t seed = r.integer(*v, 0, "deposit", 1, 2147483646);
+    const int64_t inserted = r.integer(*v, 1, "deposit", 0, FixStateReader::kMaxStep);
+    const int64_t first = r.integer(*v, 2, "deposit", -FixStateReader::kMaxStep, FixStateReader::kMaxStep);
+    const int64_t next = r.integer(*v, 3, "deposit", 0, FixStateReader::kMaxStep);
+    const int64_t max_tag = r.integer(*v, 4, "deposit", 0, FixStateReader::kMaxStep);
+    rng_ = RandomPark(static_cast<int>(seed));
+    inserted_ = inserted, first_ = first, next_ = next, max_tag_ = max_tag;
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include "base/units.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -33,8 +34,10 @@ class FixDtReset : public Fix {
   }
   void save_state(FixStateMap& out) const override { out["last_reset"] = {static_cast<double>(last_reset_)}; }
   void restore_state(const FixStateMap& in) override {
-    auto it = in.find("last_reset");
-    if (it != in.end() && !it->second.empty()) last_reset_ = static_cast<int64_t>(it->second[0]);
+    // A step: an integer, not negative (f_ID reports it).
+    const FixStateReader r(in, *this);
+    if (const std::vector<double>* v = r.sized("last_reset", {1}))
+      last_reset_ = r.integer(*v, 0, "last_reset", 0, FixStateReader::kMaxStep);
   }
 
  private:

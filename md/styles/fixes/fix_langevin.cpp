@@ -30,6 +30,7 @@
 #include "md/core/hashed_random.hpp"
 #include "md/core/random_mars.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/fixes/one_rank_order.hpp"
 #include "md/styles/fixes/thermostat_temperature.hpp"
 
@@ -97,12 +98,19 @@ class FixLangevin : public Fix {
   // LAMMPS's fix langevin writes nothing into restart files: defined after read_restart it starts a new
   // RanMars from its seed. A checkpoint's state continues the interrupted run.
   void restore_state(const FixStateMap& in) override {
-    const auto r = in.find("random");
-    if (r != in.end()) rng_.set_state(r->second);
-    const auto t = in.find("tally");
-    if (t != in.end() && t->second.size() == 4) {
-      energy_ = t->second[0], energy_onestep_ = t->second[1], eo_now_ = t->second[2];
-      allocated_ = t->second[3] != 0.0;
+    // The generator's state must be one it could have written (finite, indices in range), the tally finite.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* rs = r.sized_finite("random", {RandomMars::kStateSize});
+    const std::vector<double>* t = r.sized_finite("tally", {4});
+    if (rs) {
+      r.integer(*rs, 97, "random", 1, 97), r.integer(*rs, 98, "random", 1, 97);
+      RandomMars check = rng_;
+      if (!check.set_state(*rs)) r.fail("random", "is not a RanMars state (its indices lie outside 1..97)");
+      rng_ = check;
+    }
+    if (t) {
+      energy_ = (*t)[0], energy_onestep_ = (*t)[1], eo_now_ = (*t)[2];
+      allocated_ = (*t)[3] != 0.0;
     }
     continuing_ = true;
   }

@@ -36,6 +36,7 @@
 #include "io/command.hpp"
 #include "md/core/random_mars.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/fixes/one_rank_order.hpp"
 #include "potentials/potential_path.hpp"
 
@@ -162,9 +163,16 @@ class FixTtm : public Fix {
   }
   // A checkpoint continues the interrupted run: the stream goes on where it stood.
   void restore_state(const FixStateMap& in) override {
+    // The generator's state must be one it could have written (finite, indices in 1..97).
+    const FixStateReader r(in, *this);
+    RandomMars rng = rng_;
+    if (const std::vector<double>* rs = r.sized_finite("random", {RandomMars::kStateSize})) {
+      r.integer(*rs, 97, "random", 1, 97), r.integer(*rs, 98, "random", 1, 97);
+      if (!rng.set_state(*rs)) r.fail("random", "is not a RanMars state");
+    }
+    r.sized_finite("temperature", {te_.size()});
     restore_grid(in);
-    const auto r = in.find("random");
-    if (r != in.end()) rng_.set_state(r->second);
+    rng_ = rng;
     const auto t = in.find("transfer");
     if (t != in.end() && t->second.size() == transfer_.size()) transfer_ = t->second;
   }

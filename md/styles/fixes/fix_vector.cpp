@@ -7,6 +7,7 @@
 // beyond it ("Overflow of allocated fix vector storage", after a timestep reset) is an error as there. The
 // values are global, the same on every rank.
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/reference.hpp"
 
 namespace wmd::md {
@@ -76,12 +77,19 @@ class FixVector : public Fix {
                        static_cast<double>(initialstep_)};
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("counters");
-    const auto d = in.find("data");
-    if (it == in.end() || it->second.size() != 3 || d == in.end()) return;
-    ncount_ = static_cast<int64_t>(it->second[0]), nextstep_ = static_cast<int64_t>(it->second[1]);
-    initialstep_ = static_cast<int64_t>(it->second[2]);
-    data_ = d->second;
+    // Checked before use: data holds exactly ncount rows of this fix's values.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* cnt = r.sized("counters", {3});
+    const std::vector<double>* d = r.find("data");
+    if (!cnt || !d) return;
+    const int64_t ncount = r.integer(*cnt, 0, "counters", 0, FixStateReader::kMaxStep);
+    const int64_t next = r.integer(*cnt, 1, "counters", 0, FixStateReader::kMaxStep);
+    const int64_t initial = r.integer(*cnt, 2, "counters", 0, FixStateReader::kMaxStep);
+    if (d->size() / refs_.size() != static_cast<size_t>(ncount) || d->size() % refs_.size() != 0)
+      r.fail("data", "has " + std::to_string(d->size()) + " values, expected " + std::to_string(ncount) +
+                         " rows of " + std::to_string(refs_.size()));
+    ncount_ = ncount, nextstep_ = next, initialstep_ = initial;
+    data_ = *d;
   }
 
  private:
