@@ -40,7 +40,11 @@ void cmd_fix(Simulation& sim, const io::Command& c) {
       a.fail("fix " + id + ": its state in the restart file was written on " +
              std::to_string(static_cast<int>(st.at("wafermd_restart_ranks")[0])) +
              " MPI ranks; read it back on as many ranks (or give the fix another ID to start it afresh)");
-    f->restore_restart_state(st);
+    try {
+      f->restore_restart_state(st);  // the style checks what it reads (FixStateReader)
+    } catch (const InputError& e) {
+      a.fail("the restart file's state of fix " + id + " is refused: " + e.message());
+    }
     sim.restart_fix_states.erase(saved);
   }
   // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order); the old fix's
