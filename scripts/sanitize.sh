@@ -48,7 +48,10 @@ stamp "built"
 # (its error paths through md/, io/, potentials/). The md unit tests and the long physics comparisons run in the
 # ordinary build only: compiling test_md under ASan alone would take most of the job's time.
 slow_fabric='WindowMulticastSweep|SwapsAndReductionsWithinFivePercent|^MdStep\.|^Delivery\.WindowMulticast$|'
-slow_fabric+='PricesAFullWafer|MdStepReportsOverlap|MdStepSweep|MdStepNewtonSweep'
+slow_fabric+='PricesAFullWafer|MdStepReportsOverlap|MdStepSweep|MdStepNewtonSweep|'
+# The variant sweep's meshes of 16 and more PEs a side (7 minutes of CPU under ASan); its smaller ones run the
+# same code paths here, and every size runs in the ordinary build.
+slow_fabric+='MdStepVariantSweep\.ModelWithinFivePercent/n(1[6-9]|[2-9][0-9])( |$)'
 ctest --test-dir "$build" --output-on-failure -j"$jobs" -L '^(test_io|test_potentials|test_fabric|fuzz)$' \
   -E "$slow_fabric"
 stamp "io, potentials, fabric tests and fuzz replays"
