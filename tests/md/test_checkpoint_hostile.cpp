@@ -32,15 +32,14 @@ const char* kInput =
     "neighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\ntimestep 0.002\nfix 1 all nve\nthermo 10\n"
     "run ${n}\n";
 
-// One directory with the input and a checkpoint at step 10 (written once for the whole suite).
+// One directory with an input and its checkpoint at step 10 (written once per process).
 struct Fixture {
   std::string dir;
   CheckpointData good;
-  Fixture() {
+  Fixture(const std::string& prefix, const char* input) {
     // One directory per test process: ctest runs the cases in parallel.
-    dir = wmd::test::scratch_dir(std::string("checkpoint_hostile_") +
-                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::ofstream(dir + "/in.md") << kInput;
+    dir = wmd::test::scratch_dir(prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::ofstream(dir + "/in.md") << input;
     const auto r =
         run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -49,23 +48,24 @@ struct Fixture {
 };
 
 const Fixture& fixture() {
-  static const Fixture f;
+  static const Fixture f("checkpoint_hostile_", kInput);
   return f;
 }
 
-// Restarts from `d` (written as a checkpoint of its own); returns the result.
-wmd::test::ProgramResult restart_with(const CheckpointData& d, const std::string& name) {
-  const std::string& dir = fixture().dir;
+// Restarts `fx`'s input from `d` (written as a checkpoint of its own); returns the result.
+wmd::test::ProgramResult restart_with(const CheckpointData& d, const std::string& name,
+                                      const Fixture& fx = fixture()) {
+  const std::string& dir = fx.dir;
   wmd::io::write_checkpoint(dir + "/" + name + ".h5", d);
   return run_wafermd_in(dir, "run in.md --var n 10 --output out_" + name + " --restart " + name + ".h5");
 }
 
 // Expects the edited checkpoint to be refused: exit 2 and one `error:` line naming `needle`.
 void expect_refused(const std::function<void(CheckpointData&)>& edit, const std::string& name,
-                    const std::string& needle) {
-  CheckpointData d = fixture().good;
+                    const std::string& needle, const Fixture& fx = fixture()) {
+  CheckpointData d = fx.good;
   edit(d);
-  const auto r = restart_with(d, name);
+  const auto r = restart_with(d, name, fx);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -256,22 +256,8 @@ const char* kFixInput =
 
 // A checkpoint at step 10 of kFixInput (fix ave/chunk, ave/time with windows, langevin, vector,
 // ave/correlate, dt/reset), once per process.
-struct FixFixture {
-  std::string dir;
-  CheckpointData good;
-  FixFixture() {
-    dir = wmd::test::scratch_dir(std::string("checkpoint_fixstate_") +
-                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::ofstream(dir + "/in.md") << kFixInput;
-    const auto r =
-        run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
-    EXPECT_EQ(r.status, 0) << r.err;
-    good = wmd::io::read_checkpoint(dir + "/first/checkpoint.h5", wmd::SourcePos{"test", 0});
-  }
-};
-
-const FixFixture& fix_fixture() {
-  static const FixFixture f;
+const Fixture& fix_fixture() {
+  static const Fixture f("checkpoint_fixstate_", kFixInput);
   return f;
 }
 
@@ -281,94 +267,77 @@ void set_state(CheckpointData& d, const std::string& key, std::vector<double> v)
   d.reals[key] = std::move(v);
 }
 
-wmd::test::ProgramResult restart_fixes_with(const CheckpointData& d, const std::string& name) {
-  const std::string& dir = fix_fixture().dir;
-  wmd::io::write_checkpoint(dir + "/" + name + ".h5", d);
-  return run_wafermd_in(dir, "run in.md --var n 10 --output out_" + name + " --restart " + name + ".h5");
-}
-
-void expect_state_refused(const std::function<void(CheckpointData&)>& edit, const std::string& name,
-                          const std::string& needle) {
-  CheckpointData d = fix_fixture().good;
-  edit(d);
-  const auto r = restart_fixes_with(d, name);
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-}
-
 TEST(Hostile, FixStateIntactRestarts) {
-  const auto r = restart_fixes_with(fix_fixture().good, "intact");
+  const auto r = restart_with(fix_fixture().good, "intact", fix_fixture());
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
 TEST(Hostile, FixAveChunkShortArrayIsRefused) {
-  expect_state_refused(
+  expect_refused(
       [](CheckpointData& d) {
         std::vector<double> v = d.reals.at("fixes/ac/total");
         v.resize(v.size() / 2);
         set_state(d, "fixes/ac/total", v);
       },
-      "ac_short", "fix ac (ave/chunk): state 'total' has");
-  expect_state_refused(
+      "ac_short", "fix ac (ave/chunk): state 'total' has", fix_fixture());
+  expect_refused(
       [](CheckpointData& d) {
         std::vector<double> v = d.reals.at("fixes/ac/counters");
         v[5] *= 4;  // more chunks than the arrays hold
         set_state(d, "fixes/ac/counters", v);
       },
-      "ac_nchunk", "fix ac (ave/chunk): state 'many' has");
-  expect_state_refused(
+      "ac_nchunk", "fix ac (ave/chunk): state 'many' has", fix_fixture());
+  expect_refused(
       [](CheckpointData& d) {
         std::vector<double> v = d.reals.at("fixes/ac/counters");
         v[3] = 7;  // window index past a window of 3
         set_state(d, "fixes/ac/counters", v);
       },
-      "ac_iwindow", "fix ac (ave/chunk): state 'counters' value 3 (7)");
-  expect_state_refused(
+      "ac_iwindow", "fix ac (ave/chunk): state 'counters' value 3 (7)", fix_fixture());
+  expect_refused(
       [](CheckpointData& d) { d.reals.erase("fixes/ac/many"), d.ints.erase("fixes/ac/many.counts"); },
-      "ac_missing", "fix ac (ave/chunk): state 'many' is missing");
+      "ac_missing", "fix ac (ave/chunk): state 'many' is missing", fix_fixture());
 }
 
 TEST(Hostile, FixAveTimeWindowIndexOutOfRangeIsRefused) {
   for (double bad : {3.0, -1.0, 1e300, std::nan("")}) {
-    expect_state_refused(
+    expect_refused(
         [bad](CheckpointData& d) {
           std::vector<double> v = d.reals.at("fixes/at/counters");
           v[3] = bad;
           set_state(d, "fixes/at/counters", v);
         },
-        "at_iwindow", "fix at (ave/time): state 'counters' value 3");
+        "at_iwindow", "fix at (ave/time): state 'counters' value 3", fix_fixture());
   }
 }
 
 TEST(Hostile, FixLangevinRngStateIsChecked) {
-  expect_state_refused(
+  expect_refused(
       [](CheckpointData& d) {
         std::vector<double> v = d.reals.at("fixes/lg/random");
         v[97] = std::nan("");
         set_state(d, "fixes/lg/random", v);
       },
-      "lg_nan_index", "fix lg (langevin): state 'random' value 97");
-  expect_state_refused(
+      "lg_nan_index", "fix lg (langevin): state 'random' value 97", fix_fixture());
+  expect_refused(
       [](CheckpointData& d) {
         std::vector<double> v = d.reals.at("fixes/lg/random");
         v[98] = 500;
         set_state(d, "fixes/lg/random", v);
       },
-      "lg_index", "fix lg (langevin): state 'random' value 98");
-  expect_state_refused(
+      "lg_index", "fix lg (langevin): state 'random' value 98", fix_fixture());
+  expect_refused(
       [](CheckpointData& d) {
         std::vector<double> v = d.reals.at("fixes/lg/random");
         v[5] = std::numeric_limits<double>::infinity();
         set_state(d, "fixes/lg/random", v);
       },
-      "lg_inf", "fix lg (langevin): state 'random' value 5 is not finite");
-  expect_state_refused(
+      "lg_inf", "fix lg (langevin): state 'random' value 5 is not finite", fix_fixture());
+  expect_refused(
       [](CheckpointData& d) {
         set_state(d, "fixes/lg/random", {0.5, 0.25});
       },
-      "lg_short", "fix lg (langevin): state 'random' has 2 values, expected 100");
+      "lg_short", "fix lg (langevin): state 'random' has 2 values, expected 100", fix_fixture());
 }
 
 // Every fix-state dataset of the checkpoint, truncated, extended, NaN, huge or negative in turn: the restart
@@ -393,7 +362,7 @@ TEST(Hostile, FixStateFuzzEndsCleanly) {
       std::vector<double> v = d.reals.at(key);
       edits[e](v);
       set_state(d, key, v);
-      const auto r = restart_fixes_with(d, "fuzz");
+      const auto r = restart_with(d, "fuzz", fix_fixture());
       EXPECT_TRUE(r.status == 0 || r.status == 2)
           << key << " edit " << e << ": status " << r.status << " " << r.err;
       if (r.status == 2) {
