@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 #include "base/error.hpp"
+#include "base/non_finite.hpp"
 #include "md/cluster/eam_half_simd.hpp"
 
 namespace wmd::md {
@@ -234,13 +234,7 @@ double eam_embed(const potentials::EamTables& t, const HalfPairs& hp, HostView<c
   const int* type2frho = t.type2frho.data();
   // A non-finite density (densities summed past the double range) would look F up at a clamped knot and
   // give finite, wrong energies: the run fails instead.
-  // One branch-free pass over the exponent bits (every step): all ones is an infinity or a NaN.
-  uint64_t bad = 0;
-  for (int i = 0; i < hp.nlocal; ++i) {
-    uint64_t bits;
-    std::memcpy(&bits, rho.data() + i, sizeof bits);
-    bad |= (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
-  }
+  const bool bad = any_non_finite(rho.data(), static_cast<size_t>(hp.nlocal));  // every step
   if (bad) throw RunError("an atom has a non-finite electron density (the potential's densities overflow)");
   if (t.ntypes == 1 && !eatom) return simd_embed_one_type(t, hp.nlocal, rho.data(), fp.data(), with_energy);
   double energy = 0.0;

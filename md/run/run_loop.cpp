@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
+#include "base/non_finite.hpp"
 #include "base/units.hpp"
 #include "md/core/resources.hpp"
 #include "md/run/cpu_use.hpp"
@@ -80,18 +80,10 @@ FixContext Simulation::fix_context() {
 
 void Simulation::check_finite() const {
   const Atoms& at = state.atoms;
-  // Every step, so one branch-free pass the compiler vectorises: a value is not finite when its exponent
-  // bits are all ones. The atom is looked for only when one is found.
-  constexpr uint64_t kExponent = 0x7ff0000000000000ull;
-  const double* col[6] = {at.fx.data(), at.fy.data(), at.fz.data(), at.vx.data(), at.vy.data(), at.vz.data()};
-  uint64_t bad = 0;
-  for (const double* c : col) {
-    for (size_t i = 0; i < at.size(); ++i) {
-      uint64_t bits;
-      std::memcpy(&bits, c + i, sizeof bits);
-      bad |= (bits & kExponent) == kExponent;
-    }
-  }
+  // Every step: one branch-free pass per column; the atom is looked for only when one is found.
+  bool bad = false;
+  for (const std::vector<double>* c : {&at.fx, &at.fy, &at.fz, &at.vx, &at.vy, &at.vz})
+    bad = any_non_finite(c->data(), at.size()) || bad;
   if (!bad) return;
   for (size_t i = 0; i < at.size(); ++i) {
     if (!std::isfinite(at.fx[i]) || !std::isfinite(at.fy[i]) || !std::isfinite(at.fz[i]) ||
