@@ -8,6 +8,10 @@
 namespace wmd::io {
 
 /// A command word with its arguments and where it was written.
+/// The most steps one `run` takes (LAMMPS's MAXSMALLINT: its step count is an int; "Invalid run command N
+/// value" beyond it, and for `upto` the steps left).
+inline constexpr long long kMaxRunSteps = 2147483647LL;
+
 struct Command {
   std::string name;
   std::vector<std::string> args;

@@ -161,6 +161,10 @@ bool LammpsScript::run_every(const Command& c) {
       a.fail("run upto " + std::to_string(n) + " is before the current step " + std::to_string(now));
     n -= now;
   }
+  if (n > kMaxRunSteps)
+    a.fail("Invalid run command " + std::string(upto ? "upto" : "N") + " value: " + std::to_string(n) +
+           " steps, more than a run takes (" + std::to_string(kMaxRunSteps) +
+           "); run in shorter pieces (LAMMPS's limit)");
   const long long segments = n == 0 ? 1 : (n + every - 1) / every;
   if (segments * static_cast<long long>(1 + commands.size()) > 10000000)
     a.fail("run every: " + std::to_string(segments) + " segments are too many (at most 10 million lines)");

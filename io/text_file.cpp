@@ -3,9 +3,12 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include "base/memory_budget.hpp"
 
 namespace wmd::io {
 
@@ -59,11 +62,20 @@ std::string read_text_file(const std::string& path, const std::string& what, con
   char buf[1 << 16];
   gzFile g = gzopen(path.c_str(), "rb");
   if (!g) fail_input(from, "cannot open " + what + " '" + path + "'");
+  // The bound applies to the decompressed text: a small .gz may expand a thousandfold. Besides max_bytes it
+  // is a third of the memory budget: the text, its parsing stream and what is built from it are alive at
+  // once.
+  const double budget = memory::limit_bytes() / 3.0;
+  const size_t cap =
+      budget < static_cast<double>(max_bytes) ? static_cast<size_t>(std::max(budget, 0.0)) : max_bytes;
   int n;
   while ((n = gzread(g, buf, sizeof buf)) > 0) {
-    // The bound applies to the decompressed text: a small .gz may expand a thousandfold.
-    if (text.size() + static_cast<size_t>(n) > max_bytes) {
+    if (text.size() + static_cast<size_t>(n) > cap) {
       gzclose(g);
+      if (cap < max_bytes)
+        fail_input(from, what + " '" + path + "' inflates to more than " + std::to_string(cap >> 20) +
+                             " MiB, a third of the memory budget of " +
+                             memory::gb_text(memory::limit_bytes()) + " (limits.memory_gb)");
       too_large(path, what, from, max_bytes);
     }
     text.append(buf, static_cast<size_t>(n));

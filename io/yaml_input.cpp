@@ -1,5 +1,6 @@
 #include "io/yaml_input.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -323,7 +324,14 @@ class Translator {
     emit(e, "unfix", {"integrate"});
     emit(e, "fix",
          {"integrate", "all", "npt", "temp", str(t), str(t), str(damp), "iso", str(p), str(p), str(pdamp)});
-    emit(e, "run", {std::to_string(std::max(1LL, static_cast<long long>(std::llround(time / dt))))});
+    // The step count is checked as a double first: beyond a run's limit it would not fit (1e30 ps once
+    // wrapped into one step).
+    const double steps = std::round(time / dt);
+    if (!(steps <= static_cast<double>(kMaxRunSteps)))
+      fail(e["time_ps"],
+           fmt::format("equilibrate.time_ps / timestep is {:.3g} steps, more than a run takes ({})", steps,
+                       kMaxRunSteps));
+    emit(e, "run", {std::to_string(std::max(1LL, static_cast<long long>(steps)))});
     emit(e, "unfix", {"integrate"});
     emit(e, "fix", {"integrate", "all", "nve"});
     emit(e, "reset_timestep", {"0", "time", "0"});
@@ -366,7 +374,8 @@ class Translator {
       if (v.size() != 3) fail(dir, "cascade.direction needs [dx, dy, dz] or 'random'");
       a.insert(a.end(), {"direction", v[0], v[1], v[2]});
     }
-    a.insert(a.end(), {"time", str(positive(c["time_ps"], "cascade.time_ps"))});
+    const double cascade_time = positive(c["time_ps"], "cascade.time_ps");
+    a.insert(a.end(), {"time", str(cascade_time)});
     if (pot["elements"]) a.insert(a.end(), {"element", list(pot["elements"], "potential.elements")[0]});
     std::string border_temp;
     YAML::Node b = c["border"];
@@ -396,6 +405,14 @@ class Translator {
         if (r["emax"]) emax = positive(r["emax"], "cascade.dt_reset.emax");
       }
     }
+    // The cascade is one run of at most 2e9 steps, each at most tmax long: a time it cannot reach is refused
+    // rather than cut short at the run's end.
+    constexpr double kCascadeSteps = 2000000000.0;
+    if (xmax > 0 && !(cascade_time <= kCascadeSteps * tmax))
+      fail(c["time_ps"],
+           fmt::format("cascade.time_ps {:g} needs more than the cascade run's {:.0e} steps of at "
+                       "most tmax = {:g} ps",
+                       cascade_time, kCascadeSteps, tmax));
     if (xmax > 0)
       emit(c, "fix",
            {"cascade_dt", "all", "dt/reset", "1", str(tmin), str(tmax), str(xmax), "emax", str(emax), "units",
@@ -417,7 +434,7 @@ class Translator {
     if (c["thermo_every"])
       emit(c["thermo_every"], "thermo",
            {std::to_string(integer(c["thermo_every"], "cascade.thermo_every", 0, 2000000000LL))});
-    emit(c, "run", {"2000000000"});
+    emit(c, "run", {std::to_string(static_cast<long long>(kCascadeSteps))});
   }
 
   void velocity(const YAML::Node& v) {

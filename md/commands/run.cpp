@@ -42,6 +42,11 @@ void cmd_run(Simulation& sim, const io::Command& c) {
              std::to_string(sim.state.step));
     n -= sim.state.step;
   }
+  if (n > io::kMaxRunSteps)
+    a.fail(
+        fmt::format("Invalid run command {} value: {} steps, more than a run takes ({}); run in shorter "
+                    "pieces (LAMMPS's limit)",
+                    upto ? "upto" : "N", n, io::kMaxRunSteps));
   // LAMMPS's checks (run.cpp): the ramp bounds must enclose the run (the dry run's step does not advance,
   // so only the real run knows).
   if (!sim.dry_run && start >= 0 && start > sim.state.step)

@@ -102,7 +102,14 @@ void Simulation::execute(const io::Command& c) {
   }
   record_physics(c, !(cmd->flags & kNoPhysics));
   if (restart_pending() && (cmd->flags & kSkippedOnRestart)) return;  // the checkpoint holds what it sets
-  cmd->run(*this, c);
+  try {
+    cmd->run(*this, c);
+  } catch (const InputError& e) {
+    // A refusal from below the commands (the backend's memory budget, say) knows no line: it is this
+    // command's.
+    if (e.line() == 0 && e.file() == SourcePos{}.file) fail_input(c.pos, e.message());
+    throw;
+  }
 }
 
 void Simulation::set_decomposition(const io::Command& c) {

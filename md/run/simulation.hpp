@@ -286,6 +286,8 @@ class Simulation : public StyleLookup {
   bool skip_or_load_restart(const SourcePos& at);
   /// Thermo line (with the header when asked) from the current state.
   void thermo_output(bool header);
+  /// Fails the run (RunError) when a temperature, energy or pressure column of the line is not finite.
+  void check_thermo_finite(const std::vector<std::string>& keys, const std::vector<double>& values) const;
   /// Dump frames due at this step: at a run's or minimisation's set-up (LAMMPS's Output::setup, which also
   /// sets each dump's next step) or after a step (Output::write).
   void write_dumps(bool setup);

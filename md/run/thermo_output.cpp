@@ -2,6 +2,9 @@
 // thermo.csv, and sampled for report.json's energy drift.
 #include <fmt/format.h>
 
+#include <cmath>
+#include <set>
+
 #include "md/run/simulation.hpp"
 #include "md/styles/reference.hpp"
 
@@ -21,6 +24,22 @@ std::vector<std::string> Simulation::thermo_keywords() const {
   for (const auto& f : fixes) box_change = box_change || f->changes_box();
   if (box_change) keys.push_back("vol");
   return keys;
+}
+
+// A temperature, energy or pressure that is not finite means the motion diverged (a velocity whose square
+// overflows, say, from a 1e-300 s wiggle period): the line is printed, as LAMMPS prints it, and the run fails
+// there instead of completing with infinities. Other columns (a compute's or a fix's value) keep LAMMPS's
+// behaviour; variables are checked where they are evaluated.
+void Simulation::check_thermo_finite(const std::vector<std::string>& keys,
+                                     const std::vector<double>& values) const {
+  static const std::set<std::string> kState = {"temp",  "ke",    "pe",      "etotal",   "enthalpy", "evdwl",
+                                               "epair", "press", "pxx",     "pyy",      "pzz",      "pxy",
+                                               "pxz",   "pyz",   "ecouple", "econserve"};
+  if (dry_run) return;
+  for (size_t k = 0; k < keys.size(); ++k)
+    if (!std::isfinite(values[k]) && kState.count(keys[k]))
+      throw RunError(fmt::format("thermo {} is {} at step {}: the motion is not finite (diverged)", keys[k],
+                                 values[k], state.step));
 }
 
 void Simulation::thermo_output(bool header) {
@@ -76,6 +95,7 @@ void Simulation::thermo_output(bool header) {
   }
   log.line(thermo.format.row(values));
   if (csv_) csv_->row(values);
+  check_thermo_finite(keys, values);
   record_thermo_snapshot(ctx);  // what formulas read between runs
   double etotal = 0.0;
   ThermoContext raw = ctx;

@@ -110,6 +110,8 @@ def main():
     shutil.copytree(os.path.join(HERE, "cases"), work)
     if any(c[3].find("ckpt_") >= 0 for c in cases):
         subprocess.run([sys.executable, os.path.join(HERE, "make_checkpoints.py"), a.wafermd, work], check=True)
+    if any(c[3].find(".gz") >= 0 or c[0].startswith("gz_") for c in cases):
+        subprocess.run([sys.executable, os.path.join(HERE, "make_compressed.py"), work], check=True)
 
     failed, still_open, now_pass = [], [], []
     for name, expected, area, args in cases:

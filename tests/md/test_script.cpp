@@ -451,6 +451,29 @@ TEST(ScriptErrors, TriclinicBoxRefusals) {
   }
 }
 
+// Refusals raised below the commands (the backend's ghost budget at a run's set-up) name the command's line,
+// not "<input>:0"; run N beyond LAMMPS's int step count is refused as lmp refuses it.
+TEST(ScriptErrors, RefusalsNameTheCommandLine) {
+  const std::string head =
+      "units metal\nlattice fcc 3.615\nregion box block 0 2 0 2 0 2\ncreate_box 1 box\n"
+      "create_atoms 1 box\nmass 1 63.546\npair_style eam\npair_coeff 1 1 Cu_u3.eam\nfix 1 all nve\n";
+  const struct {
+    const char* lines;
+    const char* needle;
+  } cases[] = {
+      {"neighbor 1e6 bin\nrun 5\n", "in.bad:11: the ghost atoms and neighbour list"},
+      {"run 2147483648\n", "in.bad:10: Invalid run command N value"},
+      {"run 10\nrun 2147483658 upto\n", "in.bad:11: Invalid run command upto value"},
+  };
+  for (const auto& c : cases) {
+    const std::string dir = wmd::test::scratch_dir("script_bad_line");
+    std::ofstream(dir + "/in.bad") << head << c.lines;
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << c.lines << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.lines << r.err;
+  }
+}
+
 // The thermo blocks (header to the line before "Loop time") of a log.
 std::string thermo_blocks(const std::string& log) {
   std::istringstream in(log);

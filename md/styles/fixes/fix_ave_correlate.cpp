@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "base/memory_budget.hpp"
 #include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/fix_state_reader.hpp"
@@ -45,6 +46,10 @@ class FixAveCorrelate : public Fix {
              : o_.type == Type::upper || o_.type == Type::lower           ? n * (n - 1) / 2
              : o_.type == Type::auto_upper || o_.type == Type::auto_lower ? n * (n + 1) / 2
                                                                           : n * n;
+    // Nrepeat samples of each value, the count and correlation arrays and their saved copies, charged to the
+    // memory budget before they are sized (Nrepeat comes from input).
+    memory::check_allocation("fix ave/correlate " + id() + " with Nrepeat " + std::to_string(nrepeat_),
+                             8.0 * static_cast<double>(nrepeat_) * (n + 2.0 + 2.0 * npair_), pos_);
     values_.assign(static_cast<size_t>(nrepeat_) * n, 0.0);
     count_.assign(nrepeat_, 0.0), save_count_.assign(nrepeat_, 0.0);
     corr_.assign(static_cast<size_t>(nrepeat_) * npair_, 0.0), save_corr_ = corr_;

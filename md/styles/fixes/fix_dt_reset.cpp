@@ -1,6 +1,8 @@
 // fix dt/reset N Tmin Tmax Xmax [emax E] [units lattice|box] (LAMMPS semantics): every N steps the timestep
 // becomes the largest for which no atom of the group moves more than Xmax (nor, with emax, gains more than E
 // eV), clamped to [Tmin, Tmax] (NULL: no bound). Simulated time is accumulated step by step by the run loop.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -121,6 +123,13 @@ class FixDtReset : public Fix {
     if (tmin_ > 0.0) dt = std::max(dt, tmin_);
     if (tmax_ > 0.0) dt = std::min(dt, tmax_);
     if (dt == big) return;  // no atom moves or feels a force: keep the timestep
+    // LAMMPS goes on with whatever its formula gives; a timestep of 0 (an Xmax whose square overflows, say)
+    // or a non-finite one would stop the clock or poison every position, so the run fails here instead.
+    if (!(dt > 0.0) || !std::isfinite(dt))
+      throw RunError(
+          fmt::format("fix dt/reset {}: the timestep it computes at step {} is {}, not a positive finite "
+                      "time (Xmax {:g} Å; give Tmin or a smaller Xmax)",
+                      id(), c.s.step, dt, xmax_));
     if (dt == c.s.dt) return;
     c.s.dt = dt;
     last_reset_ = c.s.step;
