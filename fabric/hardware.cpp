@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "base/error.hpp"
+#include "base/root_read.hpp"
 #include "fabric/presets_text.hpp"
 
 namespace wmd::fabric {
@@ -262,21 +263,25 @@ HardwareSpec load_hardware(const std::string& name_or_file) {
   // A hardware description is a page of YAML: /dev/zero would be read forever, a FIFO would block the open,
   // a huge file be read whole. Asked before opening.
   constexpr std::uintmax_t kMaxBytes = 1 << 20;
-  std::error_code ec;
-  const bool exists = std::filesystem::exists(name_or_file, ec);
-  if (exists && !std::filesystem::is_regular_file(name_or_file, ec))
-    throw InputError("<command line>", 0, "--wafer '" + name_or_file + "' is not a regular file");
-  if (exists && std::filesystem::file_size(name_or_file, ec) > kMaxBytes)
-    throw InputError("<command line>", 0,
-                     "--wafer '" + name_or_file + "' is larger than a hardware description may be (1 MiB)");
-  std::ifstream in(name_or_file);
-  if (!in)
-    throw InputError(
-        "<command line>", 0,
-        "--wafer '" + name_or_file + "' is neither a preset (wse2, wse3, cs2_sc24) nor a readable file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_hardware_yaml(ss.str(), name_or_file);
+  // Rank 0 reads it, every rank parses its text (base/root_read.hpp).
+  const std::string text = read_on_root("--wafer '" + name_or_file + "'", [&] {
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(name_or_file, ec);
+    if (exists && !std::filesystem::is_regular_file(name_or_file, ec))
+      throw InputError("<command line>", 0, "--wafer '" + name_or_file + "' is not a regular file");
+    if (exists && std::filesystem::file_size(name_or_file, ec) > kMaxBytes)
+      throw InputError("<command line>", 0,
+                       "--wafer '" + name_or_file + "' is larger than a hardware description may be (1 MiB)");
+    std::ifstream in(name_or_file);
+    if (!in)
+      throw InputError(
+          "<command line>", 0,
+          "--wafer '" + name_or_file + "' is neither a preset (wse2, wse3, cs2_sc24) nor a readable file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  });
+  return parse_hardware_yaml(text, name_or_file);
 }
 
 }  // namespace wmd::fabric

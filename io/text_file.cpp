@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "base/memory_budget.hpp"
+#include "base/root_read.hpp"
 
 namespace wmd::io {
 
@@ -31,9 +32,8 @@ void check_regular(const std::string& path, const std::string& what, const Sourc
   fail_input(from, what + " '" + path + "' is larger than " + std::to_string(max_bytes >> 20) + " MiB");
 }
 
-}  // namespace
-
-std::string read_plain_file(const std::string& path, const std::string& what, const SourcePos& from,
+// The local reads; the public functions run them on rank 0 (base/root_read.hpp).
+std::string read_plain_here(const std::string& path, const std::string& what, const SourcePos& from,
                             size_t max_bytes) {
   check_regular(path, what, from);
   std::string text;
@@ -53,10 +53,10 @@ std::string read_plain_file(const std::string& path, const std::string& what, co
   return text;
 }
 
-std::string read_text_file(const std::string& path, const std::string& what, const SourcePos& from,
+std::string read_text_here(const std::string& path, const std::string& what, const SourcePos& from,
                            size_t max_bytes) {
   // gzopen reads plain files too, but only a .gz name may be compressed (LAMMPS decides by the name).
-  if (!is_gz_name(path)) return read_plain_file(path, what, from, max_bytes);
+  if (!is_gz_name(path)) return read_plain_here(path, what, from, max_bytes);
   check_regular(path, what, from);
   std::string text;
   char buf[1 << 16];
@@ -86,6 +86,18 @@ std::string read_text_file(const std::string& path, const std::string& what, con
   gzclose(g);
   if (n < 0) fail_input(from, "cannot read " + what + " '" + path + "' (gzip: " + why + ")");
   return text;
+}
+
+}  // namespace
+
+std::string read_plain_file(const std::string& path, const std::string& what, const SourcePos& from,
+                            size_t max_bytes) {
+  return read_on_root(what + " '" + path + "'", [&] { return read_plain_here(path, what, from, max_bytes); });
+}
+
+std::string read_text_file(const std::string& path, const std::string& what, const SourcePos& from,
+                           size_t max_bytes) {
+  return read_on_root(what + " '" + path + "'", [&] { return read_text_here(path, what, from, max_bytes); });
 }
 
 void fail_write(const std::string& path, const std::string& what) {

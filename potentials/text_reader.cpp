@@ -9,27 +9,42 @@
 #include <sstream>
 
 #include "base/memory_budget.hpp"
+#include "base/root_read.hpp"
 #include "potentials/potential_path.hpp"
 
 namespace wmd::potentials {
 
-TextReader::TextReader(const std::string& name, const SourcePos& from)
-    : path_(find_potential_file(name, from)) {
-  const std::string& path = path_;
-  std::error_code ec;
-  // A device or a pipe (/dev/zero) could be endless: only regular files, of a size the budget allows.
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-    fail_input(from, "potential file '" + path + "' is not a regular file");
-  std::ifstream in(path);
-  if (!in)
-    fail_input(from, "cannot open potential file '" + name + "' (looked for " +
-                         potential_search_places(name, from) +
-                         "; set LAMMPS_POTENTIALS to the directory that holds it)");
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec)
-    memory::check_allocation("reading potential file '" + path + "'", 2.0 * static_cast<double>(size), from);
-  std::string text;
-  while (std::getline(in, text)) lines_.push_back(text);
+TextReader::TextReader(const std::string& name, const SourcePos& from) {
+  // Rank 0 finds the file (LAMMPS_POTENTIALS and the working directory are rank 0's), checks and reads it;
+  // every rank gets its path and text (base/root_read.hpp).
+  const std::string found = read_on_root("potential file '" + name + "'", [&] {
+    const std::string path = find_potential_file(name, from);
+    std::error_code ec;
+    // A device or a pipe (/dev/zero) could be endless: only regular files, of a size the budget allows.
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+      fail_input(from, "potential file '" + path + "' is not a regular file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      fail_input(from, "cannot open potential file '" + name + "' (looked for " +
+                           potential_search_places(name, from) +
+                           "; set LAMMPS_POTENTIALS to the directory that holds it)");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec)
+      memory::check_allocation("reading potential file '" + path + "'", 2.0 * static_cast<double>(size),
+                               from);
+    std::ostringstream text;
+    text << path << '\0' << in.rdbuf();
+    return text.str();
+  });
+  const size_t cut = found.find('\0');
+  path_ = found.substr(0, cut);
+  // The lines as std::getline splits them: a last line without a newline counts, an empty tail does not.
+  for (size_t at = cut + 1; at < found.size();) {
+    size_t end = found.find('\n', at);
+    if (end == std::string::npos) end = found.size();
+    lines_.push_back(found.substr(at, end - at));
+    at = end + 1;
+  }
   // Characters left from each line on (a value takes at least one and a separator): bounds counts read from
   // the file before anything is sized by them.
   chars_left_.assign(lines_.size() + 1, 0);

@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -514,6 +515,29 @@ void Comm::share(std::string& s, int root) const {
   MPI_Bcast(&n, 1, MPI_UINT64_T, root, mpi(agreements_));
   s.resize(n);
   if (n) MPI_Bcast(s.data(), mpi_count(n), MPI_CHAR, root, mpi(agreements_));
+}
+
+void Comm::make_file_reads() {
+  if (serial_ || size_ == 1 || file_reads_made_) return;
+  MPI_Comm dup;
+  MPI_Comm_dup(mpi(comm_), &dup);
+  file_reads_ = Handle::of(dup);
+  file_reads_made_ = true;
+}
+
+void Comm::share_read(std::string& s, void (*receive_check)(uint64_t bytes)) const {
+  if (serial_ || size_ == 1) return;
+  if (!file_reads_made_) throw RunError("Comm::share_read before make_file_reads");
+  uint64_t n = s.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, mpi(file_reads_));
+  if (rank_ != 0) {
+    if (receive_check) receive_check(n);
+    s.resize(n);
+  }
+  // Pieces of 1 GiB: a file's text may pass INT_MAX bytes.
+  constexpr uint64_t kPiece = uint64_t(1) << 30;
+  for (uint64_t at = 0; at < n; at += kPiece)
+    MPI_Bcast(s.data() + at, static_cast<int>(std::min(kPiece, n - at)), MPI_CHAR, 0, mpi(file_reads_));
 }
 
 std::vector<uint64_t> Comm::tokens(uint64_t mine) const {

@@ -229,6 +229,13 @@ class Comm {
   void share(std::string& s, int root) const;
   /// On the agreement communicator: every rank's token (rank order).
   std::vector<uint64_t> tokens(uint64_t mine) const;
+  /// Makes the communicator share_read() uses (collective: every rank at the same point, at start-up), so
+  /// that a broadcast of a file's text never matches another collective call (md/programs/root_reads.hpp).
+  void make_file_reads();
+  /// On that communicator: rank 0's string to every rank, any length (sent in pieces MPI's int counts
+  /// hold). `receive_check` runs on the other ranks with the length before they make room for it (it may
+  /// throw: a memory budget).
+  void share_read(std::string& s, void (*receive_check)(uint64_t bytes) = nullptr) const;
 
  private:
   friend class TermSum;  // one TermSum total is one reduction, however many calls it makes
@@ -272,6 +279,8 @@ class Comm {
   mutable bool votes_made_ = false;
   Handle agreements_;  // a duplicate of comm_ for agree(), share() and tokens()
   bool agreements_made_ = false;
+  Handle file_reads_;  // a duplicate of comm_ for share_read()
+  bool file_reads_made_ = false;
   int rank_ = 0, size_ = 1;
   mutable double waited_ = 0.0;
   mutable Tally tally_;

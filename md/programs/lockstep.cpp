@@ -33,22 +33,29 @@ Lockstep::Lockstep(Comm& world) : world_(world) {
 }
 
 void Lockstep::before(const io::Command* cmd, const SourcePos& where) const {
-  const uint64_t token = token_of(cmd);
+  agree_on(token_of(cmd), describe(cmd, where), cmd ? cmd->pos : where);
+}
+
+void Lockstep::before_read(const std::string& what) const {
+  const uint64_t h = std::hash<std::string>{}(std::string("\1read\0", 6) + what);
+  agree_on(h < 2 ? h + 2 : h, "reading " + what, SourcePos{"<input>", 0});
+}
+
+void Lockstep::agree_on(uint64_t token, const std::string& description, const SourcePos& at) const {
   const Comm::Agreed a = world_.agree(Comm::Standing{token, 0, signals::pending()}, -1.0);
   if (a.exit_code != 0) throw AgreedFailure(agreed_failure(a, Failure{}));
-  const SourcePos at = cmd ? cmd->pos : where;
   if (a.signal != 0)
-    throw RunError("interrupted by " + std::string(signals::name(a.signal)) + " before " +
-                   describe(cmd, where) + "; the last checkpoint written (if any) is kept");
+    throw RunError("interrupted by " + std::string(signals::name(a.signal)) + " before " + description +
+                   "; the last checkpoint written (if any) is kept");
   if (!a.same) {
     // Name the first rank that differs from rank 0 and what it does.
     const std::vector<uint64_t> all = world_.tokens(token);
     int other = 1;
     while (other < world_.size() && (all[other] >> 1) == (all[0] >> 1)) ++other;
     if (other >= world_.size()) other = 1;
-    std::string theirs = describe(cmd, where);
+    std::string theirs = description;
     world_.share(theirs, other);
-    std::string ours = describe(cmd, where);
+    std::string ours = description;
     world_.share(ours, 0);
     fail_input(at, "the ranks run different commands: rank 0 is at " + ours + ", rank " +
                        std::to_string(other) + " at " + theirs +

@@ -17,6 +17,7 @@
 #include "md/mesh/lattice_patches.hpp"
 #include "md/mesh/mapping.hpp"
 #include "md/programs/lockstep.hpp"
+#include "md/programs/root_reads.hpp"
 #include "md/run/simulation.hpp"
 
 namespace wmd::md {
@@ -94,6 +95,8 @@ nlohmann::json model_input(const ModelOptions& opt) {
   // The ranks keep in step through the input (lockstep.hpp): one rank's failure or other path ends all.
   Comm world;
   const Lockstep step(world);
+  // Input files read on rank 0 for every rank (root_reads.hpp).
+  const RootReads root_reads(world, step);
   try {
     return model_input_in_step(opt, step);
   } catch (...) {

@@ -19,6 +19,7 @@
 #include "md/core/resources.hpp"
 #include "md/programs/failure.hpp"
 #include "md/programs/lockstep.hpp"
+#include "md/programs/root_reads.hpp"
 #include "md/run/signals.hpp"
 #include "md/run/simulation.hpp"
 
@@ -225,6 +226,8 @@ int run_program(const RunOptions& opt) {
   Comm world;
   // Every rank, before anything else: the communicator the ranks agree on (lockstep.hpp).
   const Lockstep step(world);
+  // Every rank: from here on, input files are read by rank 0 and broadcast (root_reads.hpp).
+  const RootReads root_reads(world, step);
   // SIGINT/SIGTERM from the start: the dry run, the set-up and every command stop at the next command (and
   // `run` and `minimize` within a few steps), with one error line and exit 3.
   signals::install();

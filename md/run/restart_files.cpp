@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/root_read.hpp"
 #include "md/run/checkpoint_check.hpp"
 #include "md/run/simulation.hpp"
 
@@ -123,21 +124,29 @@ static std::string latest_restart(const std::string& pattern) {
 std::string Simulation::dry_readable(const std::string& file) {
   if (!dry_run || dry_restart_dir_.empty()) return file;
   const std::string scratch = dry_restart_path(file);
-  return std::filesystem::exists(scratch) ? scratch : file;
+  // Rank 0 wrote the scratch copy and reads the file (base/root_read.hpp): it decides which one.
+  return read_on_root("the dry run's copy of '" + file + "'",
+                      [&] { return std::filesystem::exists(scratch) ? scratch : file; });
 }
 
 void Simulation::read_restart_file(const std::string& given, const SourcePos& at) {
-  std::string path = latest_restart(given);
   // The dry run reads what its own write_restart made of that name, if it made one.
-  if (dry_run && !dry_restart_dir_.empty()) {
-    const std::string scratch = latest_restart(dry_restart_path(given));
-    if (std::filesystem::exists(scratch)) path = scratch;
-  }
-  if (is_lammps_restart(path))
-    fail_input(at, "'" + path +
-                       "' is a LAMMPS binary restart file, which wafermd cannot read: convert it with "
-                       "`lmp -r2data " +
-                       path + " data.file` and use read_data data.file");
+  const std::string scratch_pattern = dry_run && !dry_restart_dir_.empty() ? dry_restart_path(given) : "";
+  // Rank 0 picks the file (its directory, its scratch copies) and reads it (read_broadcast): the others take
+  // its choice and its refusal (base/root_read.hpp).
+  const std::string path = read_on_root("restart file '" + given + "'", [&] {
+    std::string found = latest_restart(given);
+    if (!scratch_pattern.empty()) {
+      const std::string scratch = latest_restart(scratch_pattern);
+      if (std::filesystem::exists(scratch)) found = scratch;
+    }
+    if (is_lammps_restart(found))
+      fail_input(at, "'" + found +
+                         "' is a LAMMPS binary restart file, which wafermd cannot read: convert it with "
+                         "`lmp -r2data " +
+                         found + " data.file` and use read_data data.file");
+    return found;
+  });
   const io::CheckpointData d = read_broadcast(path, at);
   const std::string what = "restart file '" + given + "'";
   auto ints = [&](const std::string& k) -> const std::vector<int64_t>& {

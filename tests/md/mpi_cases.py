@@ -4,7 +4,7 @@
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
 CASE: lammps_digits | lammps_digits_targets | deterministic | grid_mismatch | lost_atom | failures_once | mesh_bits | bad_restart |
       mesh_tiled | mesh_tiled_restart | mesh_shrink_wrap | balance | fix_balance | minimize_empty_rank | comm | ghosts | thin_subdomains |
-      geometry
+      geometry | root_reads
 TEST_PROGRAM: the GoogleTest executable that `comm` or `ghosts` runs on several ranks (test_comm_mpi,
       test_ghosts_mpi)
 """
@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 MPIEXEC, WAFERMD, SOURCE, SCRATCH, CASE = sys.argv[1:6]
 TEST_PROGRAM = sys.argv[6] if len(sys.argv) > 6 else None
@@ -962,8 +963,106 @@ def geometry():
         print(f"{name}: {e!r} eV on 3 ranks, LAMMPS {ref} (difference {e - float(ref):.2e})")
 
 
+# An input whose relative file names (include, read_data, a file-style variable, pair_coeff's potential) name
+# other files, or none, in each rank's working directory: every rank runs on rank 0's files, as LAMMPS reads
+# input files on rank 0 and broadcasts them (md/programs/root_reads.hpp).
+ROOT_READS_INPUT = ("units metal\natom_style atomic\nboundary p p p\nread_data data.in\ninclude part.in\n"
+                    "pair_style eam/alloy\npair_coeff * * pot.eam.alloy Cu\nvariable t file vals.txt\n"
+                    "velocity all create ${t} 4928459 loop all\nfix 1 all nve\ntimestep 0.002\n"
+                    "thermo_style custom step atoms temp pe etotal press\nthermo_modify format float %.15g\n"
+                    "thermo 5\nrun 10\n")
+
+
+def fcc_data(cells, a):
+    """A LAMMPS data file of a cubic fcc crystal of cells^3 cells."""
+    basis = [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)]
+    rows = [(i + bx, j + by, k + bz) for i in range(cells) for j in range(cells) for k in range(cells)
+            for bx, by, bz in basis]
+    L = cells * a
+    text = f"fcc\n\n{len(rows)} atoms\n1 atom types\n\n0 {L} xlo xhi\n0 {L} ylo yhi\n0 {L} zlo zhi\n\nAtoms # atomic\n\n"
+    return text + "".join(f"{n + 1} 1 {x * a} {y * a} {z * a}\n" for n, (x, y, z) in enumerate(rows))
+
+
+def thermo_rows(out):
+    lines = out.splitlines()
+    start = next(k for k, ln in enumerate(lines) if ln.split()[:1] == ["Step"])
+    end = next(k for k, ln in enumerate(lines) if ln.startswith("Loop time"))
+    return lines[start:end]
+
+
+def run_mpmd(dirs, args, timeout=120):
+    """One job whose rank r runs in directory dirs[r] (MPMD: one MPI_COMM_WORLD); (exit, stdout, stderr)."""
+    cmd = [MPIEXEC, "--oversubscribe", "--allow-run-as-root"]
+    for k, d in enumerate(dirs):
+        cmd += ([":"] if k else []) + ["-np", "1", "--wdir", d, WAFERMD] + args
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        fail(f"ranks in {[os.path.basename(d) for d in dirs]}: no end within {timeout} s (a rank waits for another)")
+    return p.returncode, out, err
+
+
+def root_reads():
+    d = fresh("root_reads")
+    script = os.path.join(d, "in.files")
+    write_file(d, "in.files", ROOT_READS_INPUT)
+    pots = "/usr/share/lammps/potentials"
+    if not os.path.exists(os.path.join(pots, "Cu_zhou.eam.alloy")):
+        skip("needs Debian's LAMMPS potentials (Cu_zhou.eam.alloy, Cu_mishin1.eam.alloy)")
+    a, b, empty = (os.path.join(d, n) for n in ("a", "b", "empty"))
+    for x in (a, b, empty):
+        os.makedirs(x)
+    # Rank 0's files (a) and other ones (b): another mass, crystal, potential and temperature.
+    write_file(a, "part.in", "mass 1 63.546\n")
+    write_file(a, "data.in", fcc_data(4, 3.615))
+    shutil.copy(os.path.join(pots, "Cu_zhou.eam.alloy"), os.path.join(a, "pot.eam.alloy"))
+    write_file(a, "vals.txt", "# initial temperature\n600.0\n")
+    write_file(b, "part.in", "mass 1 10.0\n")
+    write_file(b, "data.in", fcc_data(3, 3.7))
+    shutil.copy(os.path.join(pots, "Cu_mishin1.eam.alloy"), os.path.join(b, "pot.eam.alloy"))
+    write_file(b, "vals.txt", "1500.0\n")
+    args = ["run", script, "--output", "out"]
+    for layout in ([a, b], [a, b, empty], [a, empty]):
+        names = ", ".join(os.path.basename(x) for x in layout)
+        rc, ref_out, err = run_mpmd([a] * len(layout), args)
+        if rc != 0:
+            fail(f"{len(layout)} ranks in a: exit {rc}\n{err}")
+        rc, out, err = run_mpmd(layout, args)
+        if rc != 0:
+            fail(f"ranks in {names}: exit {rc}, expected 0\n{err}")
+        if thermo_rows(out) != thermo_rows(ref_out):
+            fail(f"ranks in {names}: thermo differs from every rank in a:\n" + "\n".join(thermo_rows(out)) +
+                 "\nexpected\n" + "\n".join(thermo_rows(ref_out)))
+        print(f"ranks in {names}: rank 0's files, the thermo of every rank in a")
+    if thermo_rows(ref_out)[1].split()[1] != "256":
+        fail("rank 0's data file (256 atoms) was not the one read:\n" + "\n".join(thermo_rows(ref_out)))
+    # Rank 0 lacks the files the others have: its error on every rank, printed once, exit 2, at once.
+    for layout in ([empty, a], [empty, a, b]):
+        names = ", ".join(os.path.basename(x) for x in layout)
+        t0 = time.monotonic()
+        rc, out, err = run_mpmd(layout, args, timeout=60)
+        took = time.monotonic() - t0
+        errors = [ln for ln in err.splitlines() if ln.startswith("error:")]
+        # Every rank has rank 0's error, so the line is not one rank's ("error: rank 0: ...").
+        if rc != 2 or len(errors) != 1 or "data file 'data.in'" not in errors[0] or "rank" in errors[0] or took > 30:
+            fail(f"ranks in {names}: exit {rc} after {took:.1f} s, expected 2 and one error line naming "
+                 f"data.in (every rank's):\n{err}")
+        print(f"ranks in {names}: {errors[0]} (exit 2, {took:.1f} s)")
+    # A read one rank makes and the other does not (an include in a branch on the rank) stops both at once.
+    write_file(d, "in.branch", "variable r getenv OMPI_COMM_WORLD_RANK\nif \"${r} == 1\" then \"include part.in\"\n"
+               "print done\n")
+    rc, out, err = run_mpmd([a, a], ["run", os.path.join(d, "in.branch"), "--output", "out"], timeout=60)
+    errors = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    if rc != 2 or len(errors) != 1 or "the ranks run different commands" not in errors[0]:
+        fail(f"an include on rank 1 only: exit {rc}, expected 2 and one error line:\n{err}")
+    print(f"an include on rank 1 only: {errors[0]}")
+
+
 {"lammps_digits": lammps_digits, "lammps_digits_targets": lammps_digits_targets, "mesh_bits": mesh_bits,
  "deterministic": deterministic, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "failures_once": failures_once, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "mesh_shrink_wrap": mesh_shrink_wrap, "balance": balance,
  "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "ghosts": ghosts,
- "thin_subdomains": thin_subdomains, "geometry": geometry}[CASE]()
+ "thin_subdomains": thin_subdomains, "geometry": geometry, "root_reads": root_reads}[CASE]()

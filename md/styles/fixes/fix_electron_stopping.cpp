@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/root_read.hpp"
 #include "base/units.hpp"
 #include "md/styles/fix.hpp"
 #include "potentials/potential_path.hpp"
@@ -98,8 +99,14 @@ static std::unique_ptr<Fix> make_fix_electron_stopping(const FixArgs& f) {
     }
   }
   // LAMMPS reads the table as a potential file: the same search (the name in $LAMMPS_POTENTIALS, ...).
-  std::ifstream in(potentials::find_potential_file(file, a.pos()));
-  if (!in) a.fail("cannot open the stopping table '" + file + "'");
+  // Rank 0 finds and reads it; every rank parses rank 0's text (base/root_read.hpp).
+  std::istringstream in(read_on_root("stopping table '" + file + "'", [&] {
+    std::ifstream f(potentials::find_potential_file(file, a.pos()));
+    if (!f) a.fail("cannot open the stopping table '" + file + "'");
+    std::ostringstream text;
+    text << f.rdbuf();
+    return text.str();
+  }));
   const int ntypes = ctx.s.ntypes;
   std::vector<std::vector<double>> table(ntypes + 1);
   std::string line;

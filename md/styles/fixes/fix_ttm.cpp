@@ -32,6 +32,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "base/root_read.hpp"
 #include "base/units.hpp"
 #include "io/command.hpp"
 #include "md/core/random_mars.hpp"
@@ -299,9 +300,14 @@ class FixTtm : public Fix {
 // LAMMPS's read_electron_temperatures: comment (#) and blank lines skipped, then Nx·Ny·Nz lines
 // "ix iy iz T" (indices from 0, any order); an optional "UNITS:" tag on the first line must say metal.
 std::vector<double> read_grid(io::ArgCursor& a, const TtmParams& p) {
-  const std::string path = potentials::find_potential_file(p.infile, a.pos());
-  std::ifstream in(path);
-  if (!in) a.fail("fix ttm infile: cannot open '" + p.infile + "'");
+  // Rank 0 finds and reads it; every rank parses rank 0's text (base/root_read.hpp).
+  std::istringstream in(read_on_root("fix ttm infile '" + p.infile + "'", [&] {
+    std::ifstream f(potentials::find_potential_file(p.infile, a.pos()));
+    if (!f) a.fail("fix ttm infile: cannot open '" + p.infile + "'");
+    std::ostringstream text;
+    text << f.rdbuf();
+    return text.str();
+  }));
   const int64_t ncell = static_cast<int64_t>(p.n[0]) * p.n[1] * p.n[2];
   std::vector<double> te(ncell, 0.0);
   std::vector<char> set(ncell, 0);
