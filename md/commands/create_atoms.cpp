@@ -132,21 +132,23 @@ void cmd_create_atoms(Simulation& sim, const io::Command& c) {
     for (int k = 0; k < 30; ++k) rng.uniform();  // LAMMPS warms its generator up 30 draws
     int64_t failed = 0;
     // LAMMPS tries maxtry points for every atom however many found no place before, so an overlap the
-    // region cannot hold (N atoms, maxtry each) would run for hours: 10^8 rejected points in all end it.
+    // region cannot hold (N atoms, maxtry each) would run for hours: 2·10^7 rejected points in all (a few
+    // seconds, on every rank) end it.
+    constexpr long long kMaxRejected = 20000000LL;
     long long rejected = 0;
     for (long long i = 0; i < nrandom; ++i) {
       double x[3];
       bool ok = false;
       for (long long tries = 0;; ++tries) {
         if (bounded_tries && tries >= maxtry) break;
-        if (!bounded_tries && tries >= 100000000LL)
-          a.fail("create_atoms random: 10^8 random points missed region " + region->id);
+        if (!bounded_tries && tries >= kMaxRejected)
+          a.fail("create_atoms random: 2*10^7 random points missed region " + region->id);
         for (int d = 0; d < 3; ++d) x[d] = lo[d] + rng.uniform() * (hi[d] - lo[d]);
         if ((region && !region->match(x[0], x[1], x[2])) || (box.triclinic && !inside_box(box, x)) ||
             (grid && grid->any_within(x[0], x[1], x[2]))) {
-          if (++rejected >= 100000000LL)
+          if (++rejected >= kMaxRejected)
             a.fail(fmt::format(
-                "create_atoms random: 10^8 random points found no place (inserted {} of {} atoms, {} gave "
+                "create_atoms random: 2*10^7 random points found no place (inserted {} of {} atoms, {} gave "
                 "up after maxtry {}); the region cannot hold them at this overlap",
                 n, nrandom, failed, maxtry));
           continue;

@@ -447,7 +447,11 @@ std::vector<char> Comm::allgather_bytes(const void* data, size_t nbytes) const {
 
 void Comm::broadcast_bytes(void* data, size_t nbytes) const {
   if (size_ == 1 || nbytes == 0) return;
-  MPI_Bcast(data, static_cast<int>(nbytes), MPI_BYTE, 0, mpi(comm_));
+  // Pieces of 1 GiB: MPI counts are ints, and a checkpoint may pass INT_MAX bytes.
+  constexpr size_t kPiece = size_t(1) << 30;
+  char* p = static_cast<char*>(data);
+  for (size_t at = 0; at < nbytes; at += kPiece)
+    MPI_Bcast(p + at, static_cast<int>(std::min(kPiece, nbytes - at)), MPI_BYTE, 0, mpi(comm_));
 }
 
 void Comm::broadcast(std::string& s) const {
@@ -455,7 +459,7 @@ void Comm::broadcast(std::string& s) const {
   uint64_t n = s.size();
   MPI_Bcast(&n, 1, MPI_UINT64_T, 0, mpi(comm_));
   s.resize(n);
-  if (n) MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, mpi(comm_));
+  broadcast_bytes(s.data(), n);
 }
 
 void Comm::make_agreements() {

@@ -63,7 +63,8 @@ void Lockstep::agree_on(uint64_t token, const std::string& description, const So
   }
 }
 
-Failure Lockstep::fail(const std::exception_ptr& error, int unexpected_exit) const {
+Failure Lockstep::fail(const std::exception_ptr& error, int unexpected_exit,
+                       const std::function<void(const Failure&)>& before_abort) const {
   try {
     std::rethrow_exception(error);
   } catch (const AgreedFailure& e) {
@@ -74,6 +75,12 @@ Failure Lockstep::fail(const std::exception_ptr& error, int unexpected_exit) con
   const Comm::Agreed a = world_.agree(Comm::Standing{1, mine.exit_code, signals::pending()}, kFailureWait);
   if (a.timed_out) {
     // Another rank waits for this one inside a command: only ending the job stops it (error->one).
+    if (before_abort) {
+      try {
+        before_abort(Failure{mine.exit_code, mine.message, world_.rank()});
+      } catch (...) {  // the abort's line still names the failure
+      }
+    }
     world_.abort(printable_line(failure_line(mine)), mine.exit_code);
   }
   return agreed_failure(a, mine);

@@ -10,6 +10,7 @@
 // does not come within a few seconds is waiting for the failed one inside a command, so the failed rank
 // aborts the job (MPI_Abort, LAMMPS's error->one) with its exit status.
 #pragma once
+#include <functional>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -40,8 +41,10 @@ class Lockstep {
   void before_read(const std::string& what) const;
   /// This rank's failure `error`, agreed with the others: the failure every rank reports (rank-prefixed when
   /// not every rank failed). An AgreedFailure is returned as it is. If some rank does not come within
-  /// kFailureWait seconds, the job is aborted here with this rank's failure.
-  Failure fail(const std::exception_ptr& error, int unexpected_exit) const;
+  /// kFailureWait seconds, the job is aborted here with this rank's failure, after `before_abort` (if given)
+  /// has recorded it on this rank alone (no collective call: the others are not coming).
+  Failure fail(const std::exception_ptr& error, int unexpected_exit,
+               const std::function<void(const Failure&)>& before_abort = {}) const;
 
  private:
   void agree_on(uint64_t token, const std::string& description, const SourcePos& at) const;

@@ -217,6 +217,28 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   return j;
 }
 
+// report.json from the one rank that failed while the others wait for it inside a command (the job is then
+// aborted, Lockstep::fail): what this rank knows, without a collective call.
+void write_rank_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
+                       const Simulation& sim, const Failure& f) {
+  const RunTotals& t = sim.totals;
+  nlohmann::json j;
+  j["version"] = WAFERMD_VERSION;
+  j["status"] = "failed";
+  j["exit_code"] = f.exit_code;
+  j["error"] = printable_line(failure_line(f));
+  j["failed_rank"] = f.rank;
+  j["input"] = opt.input;
+  j["backend"] = settings.backend;
+  j["ranks"] = sim.comm.size();
+  j["steps"] = t.steps;
+  j["simulated_time_ps"] = t.simulated_ps;
+  j["wall_seconds"] = t.loop_seconds;
+  j["cpu"] = simd::cpu_model();
+  j["simd_target"] = simd::active_target();
+  io::write_json_atomically(dir + "/report.json", j);
+}
+
 }  // namespace
 
 int run_program(const RunOptions& opt) {
@@ -295,7 +317,9 @@ int run_program(const RunOptions& opt) {
       std::filesystem::current_path(start_dir, ec);
       // One rank's failure (a lost atom, a non-finite force) ends every rank: agreed with the others, or, if
       // they wait for this rank inside a command, the job is aborted with the reason (Lockstep::fail).
-      const Failure f = step.fail(std::current_exception(), exit_run_failed);
+      const Failure f = step.fail(std::current_exception(), exit_run_failed, [&](const Failure& mine) {
+        write_rank_report(dir, opt, in.settings, sim, mine);
+      });
       const std::string line = failure_line(f);
       // The report says the run failed and why (every rank is here); thermo.csv stays thermo.csv.partial.
       try {

@@ -40,11 +40,11 @@ def limit():
     os.setsid()  # its own process group, so a timeout ends mpirun-style children too
 
 
-def check(exe, workdir, name, expected, args):
+def check(exe, workdir, name, expected, args, default_ranks=0):
     """The problem with one case, or None. A command line starting `np=N` runs under mpirun with N ranks:
     mpirun may add its own banner after the error line, so there the one `error:` line may come anywhere."""
     words = [codecs.decode(a, "unicode_escape") for a in shlex.split(args)]
-    ranks, signal_at, signal_kind = 0, None, None
+    ranks, signal_at, signal_kind = default_ranks, None, None
     # `term=S` / `int=S`: SIGTERM / SIGINT to the program (mpirun) S seconds after it started.
     while words and re.match(r"(np|term|int)=", words[0]):
         key, value = words.pop(0).split("=")
@@ -91,6 +91,8 @@ def main():
     ap.add_argument("--shard", default="1/1")
     ap.add_argument("--only", default="")
     ap.add_argument("--sanitized", action="store_true")
+    ap.add_argument("--ranks", type=int, default=0,
+                    help="run the cases that name no np=N under mpirun with this many ranks (a check by hand)")
     a = ap.parse_args()
     a.wafermd = os.path.abspath(a.wafermd)
     index, count = (int(x) for x in a.shard.split("/"))
@@ -115,7 +117,7 @@ def main():
 
     failed, still_open, now_pass = [], [], []
     for name, expected, area, args in cases:
-        problem = check(a.wafermd, work, name, expected, args)
+        problem = check(a.wafermd, work, name, expected, args, a.ranks)
         status = "ok" if problem is None else problem
         if name in known_open:
             (still_open if problem else now_pass).append(name)

@@ -4,7 +4,7 @@
 usage: mpi_cases.py MPIEXEC WAFERMD SOURCE_DIR SCRATCH CASE [TEST_PROGRAM]
 CASE: lammps_digits | lammps_digits_targets | deterministic | grid_mismatch | lost_atom | failures_once | mesh_bits | bad_restart |
       mesh_tiled | mesh_tiled_restart | mesh_shrink_wrap | balance | fix_balance | minimize_empty_rank | comm | ghosts | thin_subdomains |
-      geometry | root_reads
+      geometry | root_reads | rank_failure_report
 TEST_PROGRAM: the GoogleTest executable that `comm` or `ghosts` runs on several ranks (test_comm_mpi,
       test_ghosts_mpi)
 """
@@ -545,6 +545,29 @@ def lost_atom():
     print("lost atom: " + next(ln for ln in err.splitlines() if "lost atom" in ln))
 
 
+def rank_failure_report():
+    # A failure on rank 1 alone, in the middle of a run (a variable that divides by zero there at step 3),
+    # while rank 0 waits for it inside the step: the job ends in seconds with exit 3, and report.json (written
+    # by the failed rank before the abort) says failed, with the rank and the error.
+    d = fresh("rank_failure_report")
+    write_file(d, "in.fail", "variable r getenv OMPI_COMM_WORLD_RANK\n" + small_input(
+        4, "velocity all create 300 5 loop geom\nfix 1 all nve\nvariable d equal 1/(1-v_r*(step>=3))\n"
+        "thermo_style custom step temp v_d\nthermo 1\nrun 10\n"))
+    rc, out, err = run(2, ["run", "in.fail", "--output", "out"], d, timeout=120)
+    if rc != 3:
+        fail(f"exit {rc}, expected 3\n{err}")
+    try:
+        with open(os.path.join(d, "out", "report.json")) as f:
+            report = json.load(f)
+    except OSError:
+        fail("no report.json after rank 1 failed")
+    if report.get("status") != "failed" or report.get("exit_code") != 3 or report.get("failed_rank") != 1:
+        fail(f"report.json does not say rank 1 failed: {report}")
+    if "division by zero" not in report.get("error", ""):
+        fail(f"report.json lacks the error: {report}")
+    print("rank failure report: " + report["error"])
+
+
 def mesh_bits():
     # Deterministic mode is one arithmetic for both backends: the cluster backend on 2 ranks and the mesh
     # backend in fp64 must write byte-identical data files after 100 steps (rebuilds included), fix
@@ -1065,4 +1088,5 @@ def root_reads():
  "deterministic": deterministic, "grid_mismatch": grid_mismatch, "lost_atom": lost_atom, "failures_once": failures_once, "bad_restart": bad_restart, "mesh_tiled": mesh_tiled,
  "mesh_tiled_restart": mesh_tiled_restart, "mesh_shrink_wrap": mesh_shrink_wrap, "balance": balance,
  "fix_balance": fix_balance, "minimize_empty_rank": minimize_empty_rank, "comm": comm, "ghosts": ghosts,
- "thin_subdomains": thin_subdomains, "geometry": geometry, "root_reads": root_reads}[CASE]()
+ "thin_subdomains": thin_subdomains, "geometry": geometry, "root_reads": root_reads,
+ "rank_failure_report": rank_failure_report}[CASE]()

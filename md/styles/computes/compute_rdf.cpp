@@ -5,6 +5,8 @@
 // divides by the shell volume and the pair density N_i (N_j − duplicates/N_i)/V, where duplicates counts
 // the atoms both type ranges contain. The cutoff is the pair potential's unless given; a larger one exceeds
 // LAMMPS's ghost atoms and is refused as lmp refuses it.
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "base/memory_budget.hpp"
@@ -101,7 +103,7 @@ class ComputeRdf : public Compute {
     const double skin = c.styles ? c.styles->neighbor_skin() : 0.0;
     const double ghost = c.styles ? c.styles->ghost_cutoff() : c.tables->cutmax + skin;
     if (user_cut_ + skin > ghost)
-      fail_input(pos_, "compute rdf " + id_ + ": cutoff " + std::to_string(user_cut_) +
+      fail_input(pos_, "compute rdf " + id_ + ": cutoff " + fmt::format("{:g}", user_cut_) +
                            " exceeds the ghost atoms (LAMMPS: \"Compute rdf cutoff exceeds ghost atoms - use "
                            "comm_modify cutoff command\")");
     return user_cut_;
