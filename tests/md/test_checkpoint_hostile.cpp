@@ -468,11 +468,27 @@ void expect_duplicate_id(const Fixture& fx, const std::string& key, size_t width
       "state_dup", needle, fx);
 }
 
+// The intact checkpoints restart; kFixInput2's continues bit for bit as the same input with its two runs in
+// one script (a second `run` sets the fixes up again, as the restart does: nvt's current temperature).
+// kFixInput3's deform and ttm restart as interrupted runs (FixTtm.CheckpointContinuesBitIdentically).
 TEST(Hostile, FixStateIntactRestartsOtherStyles) {
   for (const Fixture* fx : {&fix_fixture2(), &fix_fixture3()}) {
     const auto r = restart_with(fx->good, "intact", *fx);
-    EXPECT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(r.status, 0) << r.err;
   }
+  const Fixture& fx = fix_fixture2();
+  std::string two = wmd::test::slurp(fx.dir + "/in.md");
+  two.replace(two.find("run ${n}"), 8, "run 10\nrun 10");
+  std::ofstream(fx.dir + "/in_two.md") << two;
+  const auto t = run_wafermd_in(fx.dir, "run in_two.md --output out_two");
+  ASSERT_EQ(t.status, 0) << t.err;
+  auto last_row = [](const std::string& csv) {
+    const std::string body = csv.substr(0, csv.find_last_not_of('\n') + 1);
+    return body.substr(body.rfind('\n') + 1);
+  };
+  const std::string a = last_row(wmd::test::slurp(fx.dir + "/out_intact/thermo.csv"));
+  EXPECT_EQ(a.rfind("20,", 0), 0u) << a;
+  EXPECT_EQ(a, last_row(wmd::test::slurp(fx.dir + "/out_two/thermo.csv")));
 }
 
 TEST(Hostile, FixNhStateIsChecked) {
