@@ -578,4 +578,28 @@ TEST(Hostile, FixStateFuzzEndsCleanlyOtherStyles) {
   fuzz_fix_states(fix_fixture3(), 5);
 }
 
+// On 3 ranks a refusal on one rank only (rank 1's part of store/state's values) ends every rank with exit 2,
+// and the one `error:` line is that rank's own (style and key), not a bare "refused on rank 1".
+TEST(Hostile, FixStateRefusedOnOneRankEndsEveryRank) {
+  const std::string dir = wmd::test::scratch_dir("checkpoint_fixstate_3ranks");
+  std::ofstream(dir + "/in.md") << kFixInput2;
+  const std::string mpi =
+      "mpirun --allow-run-as-root --oversubscribe -np 3 '" + std::string(WAFERMD_EXE) + "' ";
+  const auto first =
+      wmd::test::run_shell(dir, mpi + "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
+  ASSERT_EQ(first.status, 0) << first.err;
+  CheckpointData d = wmd::io::read_checkpoint(dir + "/first/checkpoint.h5", wmd::SourcePos{"test", 0});
+  const std::vector<int64_t>& counts = d.ints.at("fixes/st/values.counts");
+  ASSERT_EQ(counts.size(), 3u);
+  ASSERT_GT(counts[1], 0);
+  d.reals.at("fixes/st/values").at(static_cast<size_t>(counts[0])) = 0.5;  // rank 1's first atom id
+  wmd::io::write_checkpoint(dir + "/bad.h5", d);
+  const auto r = wmd::test::run_shell(dir, mpi + "run in.md --var n 10 --output out_bad --restart bad.h5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  // One `error:` line (from rank 0); mpirun adds its own banner about the exit status after it.
+  EXPECT_EQ(r.err.find("error: ", 1), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fix st (store/state): state 'values' value 0 (0.5)"), std::string::npos) << r.err;
+}
+
 }  // namespace
