@@ -602,4 +602,54 @@ TEST(Hostile, FixStateRefusedOnOneRankEndsEveryRank) {
   EXPECT_NE(r.err.find("fix st (store/state): state 'values' value 0 (0.5)"), std::string::npos) << r.err;
 }
 
+// The computes with a reference (msd, vacf, displace/atom, voronoi/atom) check a state handed to them the
+// same way (no checkpoint carries compute state today, so this calls restore_state directly): the intact
+// state comes back equal, a damaged one is an InputError naming the compute, its style and the key.
+TEST(Hostile, ComputeStateIsChecked) {
+  wmd::test::ScriptRun run(
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 2 0 2 0 2\n"
+      "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+      "velocity all create 300 5 loop geom\ntimestep 0.002\nfix 1 all nve\ncompute m all msd\n"
+      "compute va all vacf\ncompute da all displace/atom\ncompute v all voronoi/atom occupation\n"
+      "compute r all reduce max c_v[2] c_da[4]\nthermo_style custom step c_m[4] c_va[4] c_r[1] c_r[2]\n"
+      "thermo 1\nrun 2\n",
+      wmd::test::scratch_dir("checkpoint_compute_state"));
+  struct Case {
+    const char* id;
+    const char* key;
+    size_t at;
+    double bad;
+    const char* needle;
+  };
+  const Case cases[] = {
+      {"m", "reference", 2, NAN, "compute m (msd): state 'reference' value 2 is not finite"},
+      {"m", "cm0", 1, INFINITY, "compute m (msd): state 'cm0' value 1 is not finite"},
+      {"va", "reference", 0, 0.0, "compute va (vacf): state 'reference' value 0 (0) is not an integer"},
+      {"da", "reference", 4, -1.0, "compute da (displace/atom): state 'reference' value 4 (-1)"},
+      {"v", "sites", 4, 0.5, "compute v (voronoi/atom): state 'sites' value 4 (0.5)"},
+      {"v", "box", 0, 1e9, "compute v (voronoi/atom): state 'box' value 0 is not below its hi"},
+  };
+  for (const Case& c : cases) {
+    wmd::md::Compute* comp = run.sim->compute(c.id);
+    ASSERT_NE(comp, nullptr) << c.id;
+    wmd::md::NamedArrays saved, again;
+    comp->save_state(saved);
+    ASSERT_TRUE(saved.count(c.key)) << c.id << " " << c.key;
+    comp->restore_state(saved);
+    comp->save_state(again);
+    EXPECT_EQ(saved.size(), again.size()) << c.id;
+    wmd::md::NamedArrays bad = saved;
+    bad.at(c.key).at(c.at) = c.bad;
+    try {
+      comp->restore_state(bad);
+      ADD_FAILURE() << c.needle << ": accepted";
+    } catch (const wmd::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << e.what();
+    }
+    bad = saved;
+    bad.at(c.key).pop_back();
+    EXPECT_THROW(comp->restore_state(bad), wmd::InputError) << c.id << " " << c.key << " short";
+  }
+}
+
 }  // namespace
