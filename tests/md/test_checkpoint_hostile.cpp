@@ -36,10 +36,11 @@ const char* kInput =
 struct Fixture {
   std::string dir;
   CheckpointData good;
-  Fixture(const std::string& prefix, const char* input) {
+  Fixture(const std::string& prefix, const char* input, const char* elstop = nullptr) {
     // One directory per test process: ctest runs the cases in parallel.
     dir = wmd::test::scratch_dir(prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::ofstream(dir + "/in.md") << input;
+    if (elstop) std::ofstream(dir + "/Cu.elstop") << elstop;  // fix electron/stopping's table
     const auto r =
         run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -429,6 +430,7 @@ const char* kFixInput3 =
     "velocity all create 600 87287 loop geom\nneighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\n"
     "timestep 0.002\nfix nl all nve/limit 0.1\nfix df all deform 1 x scale 1.01 remap x\n"
     "fix tt all ttm 342785 1.2470e-5 0.087614 0.005365 29.5917 47.5679 58.4613 3 3 3\n"
+    "fix el all electron/stopping 0.05 Cu.elstop\n"
     "thermo 10\nrun ${n}\n";
 
 // Checkpoints at step 10 of kFixInput2 and kFixInput3, once per process.
@@ -437,7 +439,8 @@ const Fixture& fix_fixture2() {
   return f;
 }
 const Fixture& fix_fixture3() {
-  static const Fixture f("checkpoint_fixstate3_", kFixInput3);
+  static const Fixture f("checkpoint_fixstate3_", kFixInput3,
+                         "# E (eV) S_e (eV/A)\n0 0.0\n10 0.5\n100000 5.0\n");
   return f;
 }
 
@@ -534,6 +537,8 @@ TEST(Hostile, FixScalarStatesAreChecked) {
   expect_state_refused(fx, "fixes/es/tally", 0, NAN, "fix es (electron/stopping/fit): state 'tally' value 0");
   const Fixture& f3 = fix_fixture3();
   expect_state_refused(f3, "fixes/nl/local_count", 0, 2.5, "fix nl (nve/limit): state 'local_count' value 0");
+  expect_state_refused(f3, "fixes/el/energy_removed", 0, NAN,
+                       "fix el (electron/stopping): state 'energy_removed' value 0 is not finite");
 }
 
 TEST(Hostile, FixDeformStateIsChecked) {
@@ -575,7 +580,7 @@ TEST(Hostile, FixAveAtomRecordsAreChecked) {
 
 TEST(Hostile, FixStateFuzzEndsCleanlyOtherStyles) {
   fuzz_fix_states(fix_fixture2(), 12);
-  fuzz_fix_states(fix_fixture3(), 5);
+  fuzz_fix_states(fix_fixture3(), 6);
 }
 
 // On 3 ranks a refusal on one rank only (rank 1's part of store/state's values) ends every rank with exit 2,
