@@ -303,9 +303,13 @@ void Simulation::load_checkpoint(const SourcePos& at) {
       problem = e.message();
     }
     if (c ? c->any(!problem.empty()) : !problem.empty()) {
-      const int64_t first = c ? c->min(static_cast<int64_t>(problem.empty() ? c->size() : rank)) : 0;
-      if (problem.empty() || rank != first)
-        problem = "fix " + f.id() + ": state refused on rank " + std::to_string(first);
+      if (c) {
+        // Every rank reports the first refusing rank's own message (it names the style and the key).
+        const int64_t first = c->min(static_cast<int64_t>(problem.empty() ? c->size() : rank));
+        const std::string mine = rank == first ? problem : std::string();
+        const std::vector<char> all = c->allgather(std::vector<char>(mine.begin(), mine.end()));
+        problem.assign(all.begin(), all.end());
+      }
       fail_input(at, what + ": " + problem);
     }
   }

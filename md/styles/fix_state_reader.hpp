@@ -9,16 +9,22 @@
 #include <cstdio>
 #include <initializer_list>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "base/error.hpp"
+#include "md/styles/compute.hpp"
 #include "md/styles/fix.hpp"
 
 namespace wmd::md {
 
 class FixStateReader {
  public:
-  FixStateReader(const FixStateMap& in, const Fix& f) : in_(in), id_(f.id()), style_(f.style()) {}
+  FixStateReader(const FixStateMap& in, const Fix& f)
+      : in_(in), what_("fix " + f.id() + " (" + f.style() + ")") {}
+  /// A compute's state (the same checks; the message names the compute).
+  FixStateReader(const NamedArrays& in, const Compute& c)
+      : in_(in), what_("compute " + c.id() + " (" + c.style() + ")") {}
 
   bool has(const std::string& key) const { return in_.count(key) != 0; }
   /// The array at `key`, or null when the checkpoint has none.
@@ -60,10 +66,33 @@ class FixStateReader {
                     std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return static_cast<int64_t>(x);
   }
+  /// Value i of `v`: finite and at least `lo`.
+  double at_least(const std::vector<double>& v, size_t i, const std::string& key, double lo) const {
+    const double x = finite(v, i, key);
+    if (!(x >= lo)) fail(key, "value " + std::to_string(i) + " (" + number(x) + ") is below " + number(lo));
+    return x;
+  }
+  /// The array at `key` (null when absent) as whole records of `width` values, each led by a distinct atom
+  /// id (a positive integer); the other values of each record finite when `finite_values`.
+  const std::vector<double>* id_records(const std::string& key, size_t width, bool finite_values) const {
+    const std::vector<double>* v = find(key);
+    if (!v) return nullptr;
+    if (v->size() % width != 0)
+      fail(key,
+           "has " + std::to_string(v->size()) + " values, not whole records of " + std::to_string(width));
+    std::unordered_set<int64_t> seen;
+    seen.reserve(v->size() / width);
+    for (size_t k = 0; k < v->size(); k += width) {
+      if (!seen.insert(integer(*v, k, key, 1, kMaxStep)).second)
+        fail(key, "value " + std::to_string(k) + " repeats atom id " + number((*v)[k]));
+      if (finite_values)
+        for (size_t j = 1; j < width; ++j) finite(*v, k + j, key);
+    }
+    return v;
+  }
   /// Refuses the state at `key` with `problem`.
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    fail_input(SourcePos{"checkpoint", 0},
-               "fix " + id_ + " (" + style_ + "): state '" + key + "' " + problem);
+    fail_input(SourcePos{"checkpoint", 0}, what_ + ": state '" + key + "' " + problem);
   }
 
   /// Largest step a checkpoint's counters may name (well inside int64 and exact in a double).
@@ -76,7 +105,7 @@ class FixStateReader {
     return b;
   }
   const FixStateMap& in_;
-  std::string id_, style_;
+  std::string what_;  // "fix ID (STYLE)" or "compute ID (STYLE)"
 };
 
 }  // namespace wmd::md

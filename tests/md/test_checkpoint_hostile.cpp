@@ -36,10 +36,11 @@ const char* kInput =
 struct Fixture {
   std::string dir;
   CheckpointData good;
-  Fixture(const std::string& prefix, const char* input) {
+  Fixture(const std::string& prefix, const char* input, const char* elstop = nullptr) {
     // One directory per test process: ctest runs the cases in parallel.
     dir = wmd::test::scratch_dir(prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::ofstream(dir + "/in.md") << input;
+    if (elstop) std::ofstream(dir + "/Cu.elstop") << elstop;  // fix electron/stopping's table
     const auto r =
         run_wafermd_in(dir, "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -340,14 +341,14 @@ TEST(Hostile, FixLangevinRngStateIsChecked) {
       "lg_short", "fix lg (langevin): state 'random' has 2 values, expected 100", fix_fixture());
 }
 
-// Every fix-state dataset of the checkpoint, truncated, extended, NaN, huge or negative in turn: the restart
-// ends with exit 0 or 2, never a signal.
-TEST(Hostile, FixStateFuzzEndsCleanly) {
-  const CheckpointData& good = fix_fixture().good;
+// Every fix-state dataset of `fx`'s checkpoint, truncated, extended, NaN, huge or negative in turn: the
+// restart ends with exit 0 or 2, never a signal.
+void fuzz_fix_states(const Fixture& fx, size_t min_keys) {
+  const CheckpointData& good = fx.good;
   std::vector<std::string> keys;
   for (const auto& [key, v] : good.reals)
     if (key.rfind("fixes/", 0) == 0 && good.ints.count(key + ".counts")) keys.push_back(key);
-  ASSERT_GE(keys.size(), 8u);
+  ASSERT_GE(keys.size(), min_keys);
   const std::vector<std::function<void(std::vector<double>&)>> edits = {
       [](std::vector<double>& v) { v.resize(v.size() / 2); },
       [](std::vector<double>& v) { v.resize(v.size() * 2 + 3, 1.0); },
@@ -362,7 +363,7 @@ TEST(Hostile, FixStateFuzzEndsCleanly) {
       std::vector<double> v = d.reals.at(key);
       edits[e](v);
       set_state(d, key, v);
-      const auto r = restart_with(d, "fuzz", fix_fixture());
+      const auto r = restart_with(d, "fuzz", fx);
       EXPECT_TRUE(r.status == 0 || r.status == 2)
           << key << " edit " << e << ": status " << r.status << " " << r.err;
       if (r.status == 2) {
@@ -371,6 +372,10 @@ TEST(Hostile, FixStateFuzzEndsCleanly) {
       }
     }
   EXPECT_GT(refused, 0);
+}
+
+TEST(Hostile, FixStateFuzzEndsCleanly) {
+  fuzz_fix_states(fix_fixture(), 8);
 }
 
 // fix deposit's Park-Miller seed and counters: a seed of 0 (a generator stuck at 0) or a fractional count is
@@ -401,6 +406,254 @@ TEST(Hostile, FixDepositStateIsChecked) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("fix dep (deposit): state 'deposit' value " + std::to_string(k)), std::string::npos)
         << r.err;
+  }
+}
+
+// ---- The other styles with state (issue 46): thermostats, springs, stored values, move, deform, ttm ----
+
+const char* kFixInput2 =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+    "velocity all create 600 87287 loop geom\nneighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\n"
+    "timestep 0.002\nregion top block INF INF INF INF 2 3\ngroup top region top\n"
+    "group rest subtract all top\nfix nh rest nvt temp 600 600 0.1\n"
+    "fix mv top move linear 0 0 0 units box\nfix ss all spring/self 0.05\n"
+    "fix st all store/state 2 x vx\nfix sp all spring tether 0.1 4.0 NULL NULL 0.0\n"
+    "fix tc all thermal/conductivity 5 z 4\n"
+    "fix bl all balance 5 1.1 shift x 5 1.05\nfix tb rest temp/berendsen 600 600 0.1\n"
+    "fix tr rest temp/rescale 5 600 600 10 0.5\nfix es all electron/stopping/fit 3.49 1.8e-3 9.0e-8\n"
+    "thermo 10\nrun ${n}\n";
+
+const char* kFixInput3 =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+    "velocity all create 600 87287 loop geom\nneighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\n"
+    "timestep 0.002\nfix nl all nve/limit 0.1\nfix df all deform 1 x scale 1.01 remap x\n"
+    "fix tt all ttm 342785 1.2470e-5 0.087614 0.005365 29.5917 47.5679 58.4613 3 3 3\n"
+    "fix el all electron/stopping 0.05 Cu.elstop\n"
+    "thermo 10\nrun ${n}\n";
+
+// Checkpoints at step 10 of kFixInput2 and kFixInput3, once per process.
+const Fixture& fix_fixture2() {
+  static const Fixture f("checkpoint_fixstate2_", kFixInput2);
+  return f;
+}
+const Fixture& fix_fixture3() {
+  static const Fixture f("checkpoint_fixstate3_", kFixInput3,
+                         "# E (eV) S_e (eV/A)\n0 0.0\n10 0.5\n100000 5.0\n");
+  return f;
+}
+
+// Sets value k of the fix-state dataset `key` (k = SIZE_MAX: drops the last value) and expects the restart
+// refused naming `needle`.
+void expect_state_refused(const Fixture& fx, const std::string& key, size_t k, double bad,
+                          const std::string& needle) {
+  expect_refused(
+      [&](CheckpointData& d) {
+        std::vector<double> v = d.reals.at(key);
+        if (k == SIZE_MAX)
+          v.pop_back();
+        else
+          v.at(k) = bad;
+        set_state(d, key, v);
+      },
+      "state_bad", needle, fx);
+}
+
+// Gives the second record of `key` (records of `width`) the first record's atom id.
+void expect_duplicate_id(const Fixture& fx, const std::string& key, size_t width, const std::string& needle) {
+  expect_refused(
+      [&](CheckpointData& d) {
+        std::vector<double> v = d.reals.at(key);
+        v.at(width) = v.at(0);
+        set_state(d, key, v);
+      },
+      "state_dup", needle, fx);
+}
+
+// The intact checkpoints restart; kFixInput2's continues bit for bit as the same input with its two runs in
+// one script (a second `run` sets the fixes up again, as the restart does: nvt's current temperature).
+// kFixInput3's deform and ttm restart as interrupted runs (FixTtm.CheckpointContinuesBitIdentically).
+TEST(Hostile, FixStateIntactRestartsOtherStyles) {
+  for (const Fixture* fx : {&fix_fixture2(), &fix_fixture3()}) {
+    const auto r = restart_with(fx->good, "intact", *fx);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const Fixture& fx = fix_fixture2();
+  std::string two = wmd::test::slurp(fx.dir + "/in.md");
+  two.replace(two.find("run ${n}"), 8, "run 10\nrun 10");
+  std::ofstream(fx.dir + "/in_two.md") << two;
+  const auto t = run_wafermd_in(fx.dir, "run in_two.md --output out_two");
+  ASSERT_EQ(t.status, 0) << t.err;
+  auto last_row = [](const std::string& csv) {
+    const std::string body = csv.substr(0, csv.find_last_not_of('\n') + 1);
+    return body.substr(body.rfind('\n') + 1);
+  };
+  const std::string a = last_row(wmd::test::slurp(fx.dir + "/out_intact/thermo.csv"));
+  EXPECT_EQ(a.rfind("20,", 0), 0u) << a;
+  EXPECT_EQ(a, last_row(wmd::test::slurp(fx.dir + "/out_two/thermo.csv")));
+}
+
+TEST(Hostile, FixNhStateIsChecked) {
+  const Fixture& fx = fix_fixture2();
+  expect_state_refused(fx, "fixes/nh/eta", SIZE_MAX, 0,
+                       "fix nh (nvt): state 'eta' has 16 values, expected 17");
+  expect_state_refused(fx, "fixes/nh/eta_dot", 2, NAN, "fix nh (nvt): state 'eta_dot' value 2 is not finite");
+  expect_state_refused(fx, "fixes/nh/vol0", 0, -3, "fix nh (nvt): state 'vol0' value 0 (-3) is below 0");
+  expect_state_refused(fx, "fixes/nh/h0_inv", 4, INFINITY, "fix nh (nvt): state 'h0_inv' value 4");
+  expect_state_refused(fx, "fixes/nh/eta_dot", 0, -1e300,
+                       "fix nh (nvt): state 'eta_dot' value 0 is beyond 10^6 per damping period");
+}
+
+TEST(Hostile, FixReferencePositionStateIsChecked) {
+  const Fixture& fx = fix_fixture2();
+  expect_state_refused(fx, "fixes/ss/reference", SIZE_MAX, 0, "fix ss (spring/self): state 'reference' has");
+  expect_state_refused(fx, "fixes/ss/reference", 5, NAN,
+                       "fix ss (spring/self): state 'reference' value 5 is not finite");
+  expect_duplicate_id(fx, "fixes/ss/reference", 4, "fix ss (spring/self): state 'reference' value 4 repeats");
+  expect_state_refused(fx, "fixes/ss/reference", 0, -2,
+                       "fix ss (spring/self): state 'reference' value 0 (-2)");
+  expect_state_refused(fx, "fixes/mv/reference", 8, 0.5, "fix mv (move): state 'reference' value 8 (0.5)");
+  expect_state_refused(fx, "fixes/mv/time_origin", 0, -1, "fix mv (move): state 'time_origin' value 0 (-1)");
+}
+
+TEST(Hostile, FixStoreStateIsChecked) {
+  const Fixture& fx = fix_fixture2();
+  expect_state_refused(fx, "fixes/st/values", SIZE_MAX, 0, "fix st (store/state): state 'values' has");
+  expect_state_refused(fx, "fixes/st/values", 3, 1e300, "fix st (store/state): state 'values' value 3");
+  expect_state_refused(fx, "fixes/st/first", 0, 0.5, "fix st (store/state): state 'first' value 0 (0.5)");
+}
+
+TEST(Hostile, FixScalarStatesAreChecked) {
+  const Fixture& fx = fix_fixture2();
+  expect_state_refused(fx, "fixes/tb/energy", 0, NAN, "fix tb (temp/berendsen): state 'energy' value 0");
+  expect_state_refused(fx, "fixes/tr/energy", 0, INFINITY, "fix tr (temp/rescale): state 'energy' value 0");
+  expect_state_refused(fx, "fixes/sp/spring", 3, NAN, "fix sp (spring): state 'spring' value 3");
+  expect_state_refused(fx, "fixes/sp/spring", SIZE_MAX, 0, "fix sp (spring): state 'spring' has 4 values");
+  expect_state_refused(fx, "fixes/tc/e_exchange", 0, NAN,
+                       "fix tc (thermal/conductivity): state 'e_exchange' value 0");
+  expect_state_refused(fx, "fixes/bl/imbalance", 0, -7, "fix bl (balance): state 'imbalance' value 0 (-7)");
+  expect_state_refused(fx, "fixes/es/tally", 2, -4, "fix es (electron/stopping/fit): state 'tally' value 2");
+  expect_state_refused(fx, "fixes/es/tally", 0, NAN, "fix es (electron/stopping/fit): state 'tally' value 0");
+  const Fixture& f3 = fix_fixture3();
+  expect_state_refused(f3, "fixes/nl/local_count", 0, 2.5, "fix nl (nve/limit): state 'local_count' value 0");
+  expect_state_refused(f3, "fixes/el/energy_removed", 0, NAN,
+                       "fix el (electron/stopping): state 'energy_removed' value 0 is not finite");
+}
+
+TEST(Hostile, FixDeformStateIsChecked) {
+  const Fixture& fx = fix_fixture3();
+  expect_state_refused(fx, "fixes/df/deform_flip", 1, 7, "fix df (deform): state 'deform_flip' value 1 (7)");
+  expect_state_refused(fx, "fixes/df/deform_flip", 0, 1,
+                       "fix df (deform): state 'deform_flip' has a flip flag");
+  expect_state_refused(fx, "fixes/df/deform_flip", 5, NAN, "fix df (deform): state 'deform_flip' value 5");
+  expect_state_refused(fx, "fixes/df/deform_initial", 1, NAN,
+                       "fix df (deform): state 'deform_initial' value 1");
+  expect_state_refused(fx, "fixes/df/deform_styles", SIZE_MAX, 0,
+                       "fix df (deform): state 'deform_styles' has 11 values");
+}
+
+TEST(Hostile, FixTtmStateIsChecked) {
+  const Fixture& fx = fix_fixture3();
+  expect_state_refused(fx, "fixes/tt/grid", 0, 4, "must restart with the same grid size (saved 4 3 3)");
+  expect_state_refused(fx, "fixes/tt/grid", 1, NAN, "fix tt (ttm): state 'grid' value 1");
+  expect_state_refused(fx, "fixes/tt/temperature", 7, NAN,
+                       "fix tt (ttm): state 'temperature' value 7 is not finite");
+  expect_state_refused(fx, "fixes/tt/temperature", 3, -20, "fix tt (ttm): state 'temperature' value 3 (-20)");
+  expect_state_refused(fx, "fixes/tt/temperature", SIZE_MAX, 0,
+                       "fix tt (ttm): state 'temperature' has 26 values, expected 27");
+  expect_state_refused(fx, "fixes/tt/transfer", 2, INFINITY, "fix tt (ttm): state 'transfer' value 2");
+}
+
+TEST(Hostile, FixVectorCountersMustAgree) {
+  // data holds ncount rows; the counters must also say that many samples were taken every Nevery steps.
+  const Fixture& fx = fix_fixture();
+  expect_state_refused(fx, "fixes/vc/counters", 1, 1e12, "fix vc (vector): state 'counters' value 1");
+  expect_state_refused(fx, "fixes/vc/counters", 2, 1, "fix vc (vector): state 'counters' value 2 (1)");
+}
+
+TEST(Hostile, FixAveAtomRecordsAreChecked) {
+  const Fixture& fx = fix_fixture();
+  expect_duplicate_id(fx, "fixes/aa/sum", 2, "fix aa (ave/atom): state 'sum' value 2 repeats atom id");
+  expect_state_refused(fx, "fixes/aa/counters", 0, 2, "fix aa (ave/atom): state 'counters' value 0 (2)");
+}
+
+TEST(Hostile, FixStateFuzzEndsCleanlyOtherStyles) {
+  fuzz_fix_states(fix_fixture2(), 12);
+  fuzz_fix_states(fix_fixture3(), 6);
+}
+
+// On 3 ranks a refusal on one rank only (rank 1's part of store/state's values) ends every rank with exit 2,
+// and the one `error:` line is that rank's own (style and key), not a bare "refused on rank 1".
+TEST(Hostile, FixStateRefusedOnOneRankEndsEveryRank) {
+  const std::string dir = wmd::test::scratch_dir("checkpoint_fixstate_3ranks");
+  std::ofstream(dir + "/in.md") << kFixInput2;
+  const std::string mpi =
+      "mpirun --allow-run-as-root --oversubscribe -np 3 '" + std::string(WAFERMD_EXE) + "' ";
+  const auto first =
+      wmd::test::run_shell(dir, mpi + "run in.md --var n 10 --set output.checkpoint_every=10 --output first");
+  ASSERT_EQ(first.status, 0) << first.err;
+  CheckpointData d = wmd::io::read_checkpoint(dir + "/first/checkpoint.h5", wmd::SourcePos{"test", 0});
+  const std::vector<int64_t>& counts = d.ints.at("fixes/st/values.counts");
+  ASSERT_EQ(counts.size(), 3u);
+  ASSERT_GT(counts[1], 0);
+  d.reals.at("fixes/st/values").at(static_cast<size_t>(counts[0])) = 0.5;  // rank 1's first atom id
+  wmd::io::write_checkpoint(dir + "/bad.h5", d);
+  const auto r = wmd::test::run_shell(dir, mpi + "run in.md --var n 10 --output out_bad --restart bad.h5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  // One `error:` line (from rank 0); mpirun adds its own banner about the exit status after it.
+  EXPECT_EQ(r.err.find("error: ", 1), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fix st (store/state): state 'values' value 0 (0.5)"), std::string::npos) << r.err;
+}
+
+// The computes with a reference (msd, vacf, displace/atom, voronoi/atom) check a state handed to them the
+// same way (no checkpoint carries compute state today, so this calls restore_state directly): the intact
+// state comes back equal, a damaged one is an InputError naming the compute, its style and the key.
+TEST(Hostile, ComputeStateIsChecked) {
+  wmd::test::ScriptRun run(
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 2 0 2 0 2\n"
+      "create_box 1 box\ncreate_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+      "velocity all create 300 5 loop geom\ntimestep 0.002\nfix 1 all nve\ncompute m all msd\n"
+      "compute va all vacf\ncompute da all displace/atom\ncompute v all voronoi/atom occupation\n"
+      "compute r all reduce max c_v[2] c_da[4]\nthermo_style custom step c_m[4] c_va[4] c_r[1] c_r[2]\n"
+      "thermo 1\nrun 2\n",
+      wmd::test::scratch_dir("checkpoint_compute_state"));
+  struct Case {
+    const char* id;
+    const char* key;
+    size_t at;
+    double bad;
+    const char* needle;
+  };
+  const Case cases[] = {
+      {"m", "reference", 2, NAN, "compute m (msd): state 'reference' value 2 is not finite"},
+      {"m", "cm0", 1, INFINITY, "compute m (msd): state 'cm0' value 1 is not finite"},
+      {"va", "reference", 0, 0.0, "compute va (vacf): state 'reference' value 0 (0) is not an integer"},
+      {"da", "reference", 4, -1.0, "compute da (displace/atom): state 'reference' value 4 (-1)"},
+      {"v", "sites", 4, 0.5, "compute v (voronoi/atom): state 'sites' value 4 (0.5)"},
+      {"v", "box", 0, 1e9, "compute v (voronoi/atom): state 'box' value 0 is not below its hi"},
+  };
+  for (const Case& c : cases) {
+    wmd::md::Compute* comp = run.sim->compute(c.id);
+    ASSERT_NE(comp, nullptr) << c.id;
+    wmd::md::NamedArrays saved, again;
+    comp->save_state(saved);
+    ASSERT_TRUE(saved.count(c.key)) << c.id << " " << c.key;
+    comp->restore_state(saved);
+    comp->save_state(again);
+    EXPECT_EQ(saved.size(), again.size()) << c.id;
+    wmd::md::NamedArrays bad = saved;
+    bad.at(c.key).at(c.at) = c.bad;
+    try {
+      comp->restore_state(bad);
+      ADD_FAILURE() << c.needle << ": accepted";
+    } catch (const wmd::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << e.what();
+    }
+    bad = saved;
+    bad.at(c.key).pop_back();
+    EXPECT_THROW(comp->restore_state(bad), wmd::InputError) << c.id << " " << c.key << " short";
   }
 }
 

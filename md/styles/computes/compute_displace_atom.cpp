@@ -5,6 +5,7 @@
 
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/reference_positions.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -28,7 +29,7 @@ class ComputeDisplaceAtom : public Compute {
     }
   }
   void save_state(NamedArrays& out) const override { ref_.save(out); }
-  void restore_state(const NamedArrays& in) override { ref_.restore(in); }
+  void restore_state(const NamedArrays& in) override { ref_.restore(FixStateReader(in, *this)); }
 
  private:
   ReferencePositions ref_;

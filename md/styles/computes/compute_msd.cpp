@@ -4,6 +4,7 @@
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/group_moments.hpp"
 #include "md/styles/computes/reference_positions.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -44,9 +45,11 @@ class ComputeMsd : public Compute {
     out["cm0"].assign(cm0_, cm0_ + 3);
   }
   void restore_state(const NamedArrays& in) override {
-    ref_.restore(in);
-    const auto it = in.find("cm0");
-    if (it != in.end() && it->second.size() == 3) std::copy(it->second.begin(), it->second.end(), cm0_);
+    // Checked before use (issue 46): the references whole finite records, the centre of mass 3 finite values.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* cm = r.sized_finite("cm0", {3});
+    ref_.restore(r);
+    if (cm) std::copy(cm->begin(), cm->end(), cm0_);
   }
 
  private:

@@ -3,6 +3,7 @@
 // vector, intensive), as LAMMPS compute vacf.
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/reference_positions.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -33,7 +34,7 @@ class ComputeVacf : public Compute {
       for (double& v : vector_) v /= static_cast<double>(count_);
   }
   void save_state(NamedArrays& out) const override { v0_.save(out); }
-  void restore_state(const NamedArrays& in) override { v0_.restore(in); }
+  void restore_state(const NamedArrays& in) override { v0_.restore(FixStateReader(in, *this)); }
 
  private:
   ReferencePositions v0_;  // the velocities at the compute command, by atom id

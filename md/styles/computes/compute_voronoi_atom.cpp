@@ -41,6 +41,7 @@
 #include "md/cascade/wigner_seitz.hpp"
 #include "md/styles/compute.hpp"
 #include "md/styles/computes/voronoi_cell.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -87,18 +88,27 @@ class ComputeVoronoiAtom : public Compute {
     out["tilt"] = {ref_box_.xy, ref_box_.xz, ref_box_.yz, ref_box_.triclinic ? 1.0 : 0.0};
   }
   void restore_state(const NamedArrays& in) override {
-    const auto s = in.find("sites"), b = in.find("box");
-    if (s == in.end() || b == in.end() || b->second.size() != 6) return;
+    // Checked before use (issue 46): whole finite (id, x, y, z) site records in ascending id order (the
+    // lookup bisects them), a finite reference box with lo < hi, a finite tilt and a triclinic flag.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* s = r.id_records("sites", 4, true);
+    const std::vector<double>* b = r.sized_finite("box", {6});
+    if (!s || !b) return;
+    for (size_t k = 4; k < s->size(); k += 4)
+      if (!((*s)[k] > (*s)[k - 4])) r.fail("sites", "value " + std::to_string(k) + " is out of id order");
+    for (int d = 0; d < 3; ++d)
+      if (!((*b)[d] < (*b)[3 + d])) r.fail("box", "value " + std::to_string(d) + " is not below its hi");
+    const std::vector<double>* t = r.sized_finite("tilt", {4});  // absent before triclinic boxes
+    if (t) r.integer(*t, 3, "tilt", 0, 1);
     site_id_.clear(), sites_.clear();
-    for (size_t k = 0; k + 3 < s->second.size(); k += 4) {
-      site_id_.push_back(static_cast<int64_t>(s->second[k]));
-      sites_.insert(sites_.end(), {s->second[k + 1], s->second[k + 2], s->second[k + 3]});
+    for (size_t k = 0; k + 3 < s->size(); k += 4) {
+      site_id_.push_back(static_cast<int64_t>((*s)[k]));
+      sites_.insert(sites_.end(), {(*s)[k + 1], (*s)[k + 2], (*s)[k + 3]});
     }
-    for (int d = 0; d < 3; ++d) ref_box_.lo[d] = b->second[d], ref_box_.hi[d] = b->second[3 + d];
-    const auto t = in.find("tilt");  // absent from checkpoints of orthogonal boxes before triclinic ones
-    if (t != in.end() && t->second.size() == 4)
-      ref_box_.xy = t->second[0], ref_box_.xz = t->second[1], ref_box_.yz = t->second[2],
-      ref_box_.triclinic = t->second[3] != 0.0;
+    for (int d = 0; d < 3; ++d) ref_box_.lo[d] = (*b)[d], ref_box_.hi[d] = (*b)[3 + d];
+    if (t)
+      ref_box_.xy = (*t)[0], ref_box_.xz = (*t)[1], ref_box_.yz = (*t)[2],
+      ref_box_.triclinic = (*t)[3] != 0.0;
     taken_ = true;
   }
 

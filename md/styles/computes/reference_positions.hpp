@@ -11,6 +11,7 @@
 #include "md/core/state.hpp"
 #include "md/core/unwrapped_position.hpp"
 #include "md/force/backend.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 
@@ -48,9 +49,10 @@ class ReferencePositions {
     v.clear();
     for (const auto& [id, x] : ref_) v.insert(v.end(), {static_cast<double>(id), x[0], x[1], x[2]});
   }
-  void restore(const NamedArrays& in) {
-    const auto it = in.find("reference");
-    if (it != in.end()) set(it->second);
+  /// Checked before use (issue 46): whole (id, x, y, z) records, distinct positive integer ids, finite
+  /// values.
+  void restore(const FixStateReader& r) {
+    if (const std::vector<double>* v = r.id_records("reference", 4, true)) set(*v);
   }
 
  private:

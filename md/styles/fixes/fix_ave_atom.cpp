@@ -67,23 +67,18 @@ class FixAveAtom : public Fix {
     pack(average_, out["average"]);
   }
   void restore_state(const FixStateMap& in) override {
-    // Checked before use: the counters in range, each per-atom array whole (id, values) records with
-    // positive integer ids.
+    // Checked before use: the repeat index below Nrepeat (it returns to 0 on the Nrepeat-th sample), the
+    // next step a step, each per-atom array whole (id, values) records with distinct positive integer ids
+    // (sums may hold any double: a run can average a NaN).
     const FixStateReader r(in, *this);
     const std::vector<double>* cnt = r.sized("counters", {2});
     int64_t irepeat = 0, nvalid = 0;
     if (cnt) {
-      irepeat = r.integer(*cnt, 0, "counters", 0, nrepeat_);
+      irepeat = r.integer(*cnt, 0, "counters", 0, nrepeat_ - 1);
       nvalid = r.integer(*cnt, 1, "counters", 0, FixStateReader::kMaxStep);
     }
     const size_t w = values_.size() + 1;
-    for (const char* key : {"sum", "average"})
-      if (const std::vector<double>* v = r.find(key)) {
-        if (v->size() % w != 0)
-          r.fail(key,
-                 "has " + std::to_string(v->size()) + " values, not whole records of " + std::to_string(w));
-        for (size_t k = 0; k < v->size(); k += w) r.integer(*v, k, key, 1, FixStateReader::kMaxStep);
-      }
+    for (const char* key : {"sum", "average"}) r.id_records(key, w, false);
     if (cnt) irepeat_ = irepeat, nvalid_ = nvalid;
     unpack(in, "sum", sum_);
     unpack(in, "average", average_);

@@ -5,6 +5,7 @@
 // balancing step (LAMMPS's scalar).
 #include "md/core/balance.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -31,8 +32,10 @@ class FixBalance : public Fix {
   }
   void save_state(FixStateMap& out) const override { out["imbalance"] = {imbalance_}; }
   void restore_state(const FixStateMap& in) override {
-    auto it = in.find("imbalance");
-    if (it != in.end() && it->second.size() == 1) imbalance_ = it->second[0], restored_ = true;
+    // Checked before use: the imbalance factor (max/mean atoms per rank) is finite and not negative.
+    const FixStateReader r(in, *this);
+    if (const std::vector<double>* v = r.sized("imbalance", {1}))
+      imbalance_ = r.at_least(*v, 0, "imbalance", 0.0), restored_ = true;
   }
 
  private:

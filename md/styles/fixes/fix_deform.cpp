@@ -25,6 +25,7 @@
 
 #include "md/core/boundaries.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -290,28 +291,40 @@ class FixDeform : public Fix {
     for (int i = 3; i < 6; ++i) flip.insert(flip.end(), {p_[i].tilt_target, p_[i].tilt_flip});
   }
   void restore_state(const FixStateMap& in) override {
+    // Checked before use (issue 46): the pending flip is a flag, three image shifts of -1, 0 or 1 (the flag
+    // set exactly when one is not 0) and finite tilts; then the restart file's part.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* v = r.sized_finite("deform_flip", {10});
+    if (v) {
+      const bool flag = r.integer(*v, 0, "deform_flip", 0, 1) != 0;
+      bool any = false;
+      for (size_t k = 1; k < 4; ++k) any = r.integer(*v, k, "deform_flip", -1, 1) != 0 || any;
+      if (flag != any) r.fail("deform_flip", "has a flip flag that disagrees with its image shifts");
+    }
     restore_restart_state(in);
-    const auto it = in.find("deform_flip");
-    if (it == in.end() || it->second.size() != 10) return;
-    const std::vector<double>& v = it->second;
-    flip_ = v[0] != 0.0;
-    flip_xy_ = static_cast<int>(v[1]), flip_xz_ = static_cast<int>(v[2]), flip_yz_ = static_cast<int>(v[3]);
-    for (int i = 3; i < 6; ++i) p_[i].tilt_target = v[4 + 2 * (i - 3)], p_[i].tilt_flip = v[5 + 2 * (i - 3)];
+    if (!v) return;
+    flip_ = (*v)[0] != 0.0;
+    flip_xy_ = static_cast<int>((*v)[1]), flip_xz_ = static_cast<int>((*v)[2]),
+    flip_yz_ = static_cast<int>((*v)[3]);
+    for (int i = 3; i < 6; ++i)
+      p_[i].tilt_target = (*v)[4 + 2 * (i - 3)], p_[i].tilt_flip = (*v)[5 + 2 * (i - 3)];
   }
   // LAMMPS's FixDeform::restart: the values when the fix was first defined (for runs with `start`), and an
   // error when the styles differ; a pending flip is not carried.
   void restore_restart_state(const FixStateMap& in) override {
+    // Checked before use: 6 (style, volume) pairs that are this fix's, 12 finite initial values.
+    const FixStateReader r(in, *this);
     const auto st = in.find("deform_styles");
-    if (st != in.end() && st->second.size() == 12) {
+    if (r.sized("deform_styles", {12})) {
       for (int i = 0; i < 6; ++i)
         if (st->second[2 * i] != double(p_[i].style) || st->second[2 * i + 1] != double(p_[i].volume))
           fail_input(at_, "fix deform " + id_ +
                               ": its settings differ from those the restart file recorded (LAMMPS: \"Fix "
                               "deform settings not consistent with restart\")");
     }
-    const auto it = in.find("deform_initial");
-    if (it == in.end() || it->second.size() != 12) return;
-    const std::vector<double>& v = it->second;
+    const std::vector<double>* init = r.sized_finite("deform_initial", {12});
+    if (!init) return;
+    const std::vector<double>& v = *init;
     for (int d = 0; d < 3; ++d)
       p_[d].lo_initial = v[3 * d], p_[d].hi_initial = v[3 * d + 1], p_[d].vol_initial = v[3 * d + 2];
     for (int i = 3; i < 6; ++i) p_[i].tilt_initial = v[9 + i - 3];

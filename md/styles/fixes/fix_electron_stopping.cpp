@@ -9,6 +9,7 @@
 #include "base/root_read.hpp"
 #include "base/units.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "potentials/potential_path.hpp"
 
 namespace wmd::md {
@@ -31,8 +32,9 @@ class FixElectronStopping : public Fix {
   }
   void save_state(FixStateMap& out) const override { out["energy_removed"] = {loss_}; }
   void restore_state(const FixStateMap& in) override {
-    auto it = in.find("energy_removed");
-    if (it != in.end() && !it->second.empty()) loss_ = it->second[0];
+    // Checked before use: one finite value (the energy removed so far).
+    if (const std::vector<double>* e = FixStateReader(in, *this).sized_finite("energy_removed", {1}))
+      loss_ = (*e)[0];
   }
 
  private:

@@ -9,6 +9,7 @@
 
 #include "base/units.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -66,9 +67,12 @@ class FixElectronStoppingFit : public Fix {
     out["tally"] = {loss_local_, prior_, static_cast<double>(last_step_)};
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("tally");
-    if (it == in.end() || it->second.size() != 3) return;
-    loss_local_ = it->second[0], prior_ = it->second[1], last_step_ = static_cast<int64_t>(it->second[2]);
+    // Checked before use: the energy removed and the last step's Σ|v||F| finite, the last step a step.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* v = r.sized_finite("tally", {3});
+    if (!v) return;
+    const int64_t last = r.integer(*v, 2, "tally", 0, FixStateReader::kMaxStep);
+    loss_local_ = (*v)[0], prior_ = (*v)[1], last_step_ = last;
   }
 
  private:

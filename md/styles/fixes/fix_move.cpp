@@ -10,6 +10,7 @@
 #include "base/units.hpp"
 #include "md/styles/computes/reference_positions.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -81,9 +82,13 @@ class FixMove : public Fix {
     out["time_origin"] = {static_cast<double>(time_origin_)};
   }
   void restore_state(const FixStateMap& in) override {
-    ref_.restore(in);
-    const auto it = in.find("time_origin");
-    if (it != in.end() && !it->second.empty()) time_origin_ = static_cast<int64_t>(it->second[0]);
+    // Checked before use: the original positions whole finite records, the time origin a step.
+    const FixStateReader r(in, *this);
+    int64_t origin = time_origin_;
+    if (const std::vector<double>* t = r.sized("time_origin", {1}))
+      origin = r.integer(*t, 0, "time_origin", 0, FixStateReader::kMaxStep);
+    ref_.restore(r);
+    time_origin_ = origin;
   }
 
  private:

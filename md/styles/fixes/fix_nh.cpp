@@ -18,6 +18,7 @@
 #include "base/units.hpp"
 #include "md/core/boundaries.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -260,15 +261,40 @@ class FixNH : public Fix {
     out["t0"] = {t0_};
   }
   void restore_state(const FixStateMap& in) override {
-    auto get = [&](const char* k, double* dst, size_t n) {
-      auto it = in.find(k);
-      if (it != in.end())
-        for (size_t i = 0; i < n && i < it->second.size(); ++i) dst[i] = it->second[i];
+    // Checked before use (issue 46): every array of the length save_state writes (the chains kMaxChain + 1,
+    // the strain rates and reference inverse box 6, the fixed point 3), every value finite, the reference
+    // volume and temperature not negative (0 = not yet set); a key absent keeps the fix's value.
+    const FixStateReader r(in, *this);
+    constexpr size_t kChain = kMaxChain + 1;
+    const std::pair<const char*, size_t> shape[] = {
+        {"eta", kChain},      {"eta_dot", kChain}, {"etap", kChain},
+        {"etap_dot", kChain}, {"omega_dot", 6},    {"fixed_point", 3},
+        {"vol0", 1},          {"h0_inv", 6},       {"t0", 1}};
+    // The chain and strain-rate velocities scale the velocities and box by exp(±dt·rate/2) every step: a
+    // rate beyond 10^6 per damping period is one no run kept finite (at dt ≥ period/100 that factor is
+    // beyond a double's range), so it is refused rather than run into a non-finite step.
+    double pperiod = 0.0;
+    for (int q = 0; q < 6; ++q)
+      if (p_.pstat && p_.p_flag[q] && (q < 3 || p_.triclinic()))
+        pperiod = pperiod == 0.0 ? p_.p_period[q] : std::min(pperiod, p_.p_period[q]);
+    const double tperiod = p_.tstat ? p_.t_period : 0.0;
+    for (const auto& [key, n] : shape) {
+      const std::vector<double>* v = r.sized_finite(key, {n});
+      if (!v) continue;
+      if (n == 1) r.at_least(*v, 0, key, 0.0);
+      const std::string k = key;
+      const double period = k == "eta_dot" ? tperiod : k == "etap_dot" || k == "omega_dot" ? pperiod : 0.0;
+      if (period > 0.0)
+        for (size_t i = 0; i < v->size(); ++i)
+          if (std::abs((*v)[i]) * period > 1e6)
+            r.fail(key, "value " + std::to_string(i) + " is beyond 10^6 per damping period");
+    }
+    auto get = [&](const char* k, double* dst) {
+      if (const std::vector<double>* v = r.find(k)) std::copy(v->begin(), v->end(), dst);
     };
-    get("eta", eta_, kMaxChain + 1), get("eta_dot", eta_dot_, kMaxChain + 1);
-    get("etap", etap_, kMaxChain + 1), get("etap_dot", etap_dot_, kMaxChain + 1);
-    get("omega_dot", omega_dot_, 6), get("fixed_point", fixed_point_, 3), get("vol0", &vol0_, 1);
-    get("h0_inv", h0_inv_, 6), get("t0", &t0_, 1);
+    get("eta", eta_), get("eta_dot", eta_dot_), get("etap", etap_), get("etap_dot", etap_dot_);
+    get("omega_dot", omega_dot_), get("fixed_point", fixed_point_), get("vol0", &vol0_);
+    get("h0_inv", h0_inv_), get("t0", &t0_);
   }
 
  private:

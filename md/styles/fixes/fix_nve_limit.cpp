@@ -7,6 +7,7 @@
 
 #include "base/units.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -50,8 +51,10 @@ class FixNVELimit : public Fix {
 
   void save_state(FixStateMap& out) const override { out["local_count"] = {static_cast<double>(local_)}; }
   void restore_state(const FixStateMap& in) override {
-    auto it = in.find("local_count");
-    if (it != in.end() && !it->second.empty()) local_ = static_cast<int64_t>(it->second[0]);
+    // Checked before use: a count of this rank's atoms, a non-negative integer.
+    const FixStateReader r(in, *this);
+    if (const std::vector<double>* n = r.sized("local_count", {1}))
+      local_ = r.integer(*n, 0, "local_count", 0, FixStateReader::kMaxStep);
   }
 
  private:

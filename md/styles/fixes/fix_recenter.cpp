@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -67,10 +68,11 @@ class FixRecenter : public Fix {
     out["recenter"] = {init_[0], init_[1], init_[2], shift_[0], shift_[1], shift_[2], distance_};
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("recenter");
-    if (it == in.end() || it->second.size() != 7) return;
-    for (int d = 0; d < 3; ++d) init_[d] = it->second[d], shift_[d] = it->second[d + 3];
-    distance_ = it->second[6];
+    // Checked before use: the initial centre, the shift and the distance, finite.
+    const std::vector<double>* v = FixStateReader(in, *this).sized_finite("recenter", {7});
+    if (!v) return;
+    for (int d = 0; d < 3; ++d) init_[d] = (*v)[d], shift_[d] = (*v)[d + 3];
+    distance_ = (*v)[6];
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -74,10 +75,11 @@ class FixSpring : public Fix {
     out["spring"] = {energy_, ftotal_[0], ftotal_[1], ftotal_[2], ftotal_[3]};
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("spring");
-    if (it == in.end() || it->second.size() != 5) return;
-    energy_ = it->second[0];
-    for (int k = 0; k < 4; ++k) ftotal_[k] = it->second[k + 1];
+    // Checked before use: the energy and the 4 force components, finite.
+    const std::vector<double>* v = FixStateReader(in, *this).sized_finite("spring", {5});
+    if (!v) return;
+    energy_ = (*v)[0];
+    for (int k = 0; k < 4; ++k) ftotal_[k] = (*v)[k + 1];
   }
 
  private:

@@ -4,6 +4,7 @@
 // ½K Σ|d|² (extensive; fix_modify energy yes adds it to pe).
 #include "md/styles/computes/reference_positions.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -46,9 +47,11 @@ class FixSpringSelf : public Fix {
     out["energy"] = {energy_};
   }
   void restore_state(const FixStateMap& in) override {
-    origin_.restore(in);
-    const auto it = in.find("energy");
-    if (it != in.end() && it->second.size() == 1) energy_ = it->second[0];
+    // Checked before use: the origins are whole finite (id, x, y, z) records, the energy one finite value.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* e = r.sized_finite("energy", {1});
+    origin_.restore(r);
+    if (e) energy_ = (*e)[0];
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/reference.hpp"
 
 namespace wmd::md {
@@ -66,16 +67,19 @@ class FixStoreState : public Fix {
     out["first"] = {first_ ? 1.0 : 0.0};
   }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("values");
-    if (it != in.end()) {
+    // Checked before use (issue 46): whole (id, one value per stored quantity) records with distinct
+    // positive integer ids (the values may be any double a quantity had), `first` a flag.
+    const FixStateReader r(in, *this);
+    const std::vector<double>* v = r.id_records("values", in_.size() + 1, false);
+    const std::vector<double>* f = r.sized("first", {1});
+    if (f) r.integer(*f, 0, "first", 0, 1);
+    if (v) {
       values_.clear();
       const size_t w = in_.size() + 1;
-      for (size_t k = 0; k + w <= it->second.size(); k += w)
-        values_[static_cast<int64_t>(it->second[k])].assign(it->second.begin() + k + 1,
-                                                            it->second.begin() + k + w);
+      for (size_t k = 0; k + w <= v->size(); k += w)
+        values_[static_cast<int64_t>((*v)[k])].assign(v->begin() + k + 1, v->begin() + k + w);
     }
-    const auto f = in.find("first");
-    if (f != in.end() && !f->second.empty()) first_ = f->second[0] != 0.0;
+    if (f) first_ = (*f)[0] != 0.0;
   }
 
  private:

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/units.hpp"
+#include "md/styles/fix_state_reader.hpp"
 #include "md/styles/fixes/thermostat_temperature.hpp"
 
 namespace wmd::md {
@@ -48,8 +49,9 @@ class FixTempBerendsen : public Fix {
   }
   void save_state(FixStateMap& out) const override { out["energy"] = {energy_}; }
   void restore_state(const FixStateMap& in) override {
-    auto it = in.find("energy");
-    if (it != in.end() && !it->second.empty()) energy_ = it->second[0];
+    // Checked before use: one finite value (the energy the thermostat has exchanged).
+    if (const std::vector<double>* e = FixStateReader(in, *this).sized_finite("energy", {1}))
+      energy_ = (*e)[0];
   }
 
  private:

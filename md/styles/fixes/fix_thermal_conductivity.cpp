@@ -20,6 +20,7 @@
 
 #include "base/units.hpp"
 #include "md/styles/fix.hpp"
+#include "md/styles/fix_state_reader.hpp"
 
 namespace wmd::md {
 namespace {
@@ -38,8 +39,9 @@ class FixThermalConductivity : public Fix {
   }
   void save_state(FixStateMap& out) const override { out["e_exchange"] = {e_exchange_}; }
   void restore_state(const FixStateMap& in) override {
-    const auto it = in.find("e_exchange");
-    if (it != in.end() && !it->second.empty()) e_exchange_ = it->second[0];
+    // Checked before use: one finite value (the kinetic energy exchanged so far).
+    if (const std::vector<double>* e = FixStateReader(in, *this).sized_finite("e_exchange", {1}))
+      e_exchange_ = (*e)[0];
   }
 
   void end_of_step(FixContext& c) override {

@@ -171,32 +171,44 @@ class FixTtm : public Fix {
       r.integer(*rs, 97, "random", 1, 97), r.integer(*rs, 98, "random", 1, 97);
       if (!rng.set_state(*rs)) r.fail("random", "is not a RanMars state");
     }
-    r.sized_finite("temperature", {te_.size()});
+    const std::vector<double>* t = r.sized_finite("transfer", {transfer_.size()});
+    check_grid(r);
     restore_grid(in);
     rng_ = rng;
-    const auto t = in.find("transfer");
-    if (t != in.end() && t->second.size() == transfer_.size()) transfer_ = t->second;
+    if (t) transfer_ = *t;
   }
   // LAMMPS's FixTTM::restart: the grid and the per-atom forces come back, the stream restarts from the
   // saved seed + 1 ("to avoid same Langevin factors"); the powers start at zero.
   void restore_restart_state(const FixStateMap& in) override {
+    const FixStateReader r(in, *this);
+    check_grid(r);
     restore_grid(in);
     const auto g = in.find("grid");
-    if (g != in.end() && g->second.size() == 4) rng_ = RandomMars(static_cast<int>(g->second[3]) + 1);
+    if (g != in.end()) rng_ = RandomMars(static_cast<int>(g->second[3]) + 1);
   }
 
  private:
+  // Checked before use (issue 46): the grid is 3 integer sizes and a seed in 1..900000000 (the fix's own
+  // range); the electron temperatures one finite non-negative value per cell of this fix's grid; the
+  // Langevin forces whole finite (id, fx, fy, fz) records with distinct positive integer ids.
+  void check_grid(const FixStateReader& r) const {
+    if (const std::vector<double>* g = r.sized("grid", {4})) {
+      int n[3];
+      for (int d = 0; d < 3; ++d) n[d] = static_cast<int>(r.integer(*g, d, "grid", 1, 1 << 30));
+      r.integer(*g, 3, "grid", 1, 900000000);
+      if (n[0] != p_.n[0] || n[1] != p_.n[1] || n[2] != p_.n[2])
+        fail_input(p_.at, "fix " + style_ + " " + id_ + ": must restart with the same grid size (saved " +
+                              std::to_string(n[0]) + " " + std::to_string(n[1]) + " " + std::to_string(n[2]) +
+                              ")");
+    }
+    if (const std::vector<double>* t = r.sized_finite("temperature", {te_.size()}))
+      for (size_t k = 0; k < t->size(); ++k) r.at_least(*t, k, "temperature", 0.0);
+    r.id_records("langevin", 4, true);
+  }
+  // Assigns what check_grid passed.
   void restore_grid(const FixStateMap& in) {
-    const auto g = in.find("grid");
-    if (g != in.end() && g->second.size() == 4)
-      for (int d = 0; d < 3; ++d)
-        if (static_cast<int>(g->second[d]) != p_.n[d])
-          fail_input(p_.at, "fix " + style_ + " " + id_ + ": must restart with the same grid size (saved " +
-                                std::to_string(static_cast<int>(g->second[0])) + " " +
-                                std::to_string(static_cast<int>(g->second[1])) + " " +
-                                std::to_string(static_cast<int>(g->second[2])) + ")");
     const auto t = in.find("temperature");
-    if (t != in.end() && t->second.size() == te_.size()) te_ = t->second;
+    if (t != in.end()) te_ = t->second;
     const auto f = in.find("langevin");
     if (f != in.end()) {
       fl_.clear(), fl_id_.clear();

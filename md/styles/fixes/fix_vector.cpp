@@ -85,6 +85,15 @@ class FixVector : public Fix {
     const int64_t ncount = r.integer(*cnt, 0, "counters", 0, FixStateReader::kMaxStep);
     const int64_t next = r.integer(*cnt, 1, "counters", 0, FixStateReader::kMaxStep);
     const int64_t initial = r.integer(*cnt, 2, "counters", 0, FixStateReader::kMaxStep);
+    // The rows are the samples at initial, initial + Nevery, ...: the counters must say so, which bounds the
+    // row count by the steps sampled (LAMMPS's nextstep/initialstep).
+    if (initial % nevery_ != 0)
+      r.fail("counters", "value 2 (" + std::to_string(initial) + ") is not a multiple of Nevery " +
+                             std::to_string(nevery_));
+    if (ncount > (FixStateReader::kMaxStep - initial) / nevery_ || next != initial + ncount * nevery_)
+      r.fail("counters", "value 1 (" + std::to_string(next) + ") is not the step after " +
+                             std::to_string(ncount) + " samples every " + std::to_string(nevery_) +
+                             " steps from step " + std::to_string(initial));
     if (d->size() / refs_.size() != static_cast<size_t>(ncount) || d->size() % refs_.size() != 0)
       r.fail("data", "has " + std::to_string(d->size()) + " values, expected " + std::to_string(ncount) +
                          " rows of " + std::to_string(refs_.size()));
