@@ -191,7 +191,7 @@ std::string check_stamp(const std::string& path) {
   return "";
 }
 
-// The attribute holding checkpoint_checksum (format 2 and later).
+// The attribute holding checkpoint_checksum.
 constexpr const char* kChecksumAttr = "wafermd_checksum";
 
 uint64_t read_u64_attr(hid_t obj, const char* name) {
@@ -331,9 +331,11 @@ void write_checkpoint_file(const std::string& tmp, const CheckpointData& data) {
 
 void write_checkpoint(const std::string& named, const CheckpointData& data) {
   h5::quiet_errors();
-  // Through a symlink, the file it points to is replaced (the link survives); a device or FIFO is refused.
-  const std::string path = atomic_replace_target(named, "checkpoint file");
-  const std::string tmp = path + ".tmp";
+  // Through a symlink, the file it points to is replaced (the link survives); a device is written through
+  // (never replaced); a FIFO or a directory is refused.
+  const ReplaceTarget target = atomic_replace_target(named, "checkpoint file");
+  const std::string& path = target.path;
+  const std::string tmp = target.temporary();
   try {
     write_checkpoint_file(tmp, data);
   } catch (const RunError& e) {
@@ -342,9 +344,8 @@ void write_checkpoint(const std::string& named, const CheckpointData& data) {
     std::filesystem::remove(tmp, ignored);
     throw RunError("cannot write checkpoint file '" + path + "': " + e.what());
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  finish_replace(tmp, target, "checkpoint file");
+  if (target.device) return;
   const auto dir = std::filesystem::path(path).parent_path();
   fsync_path(dir.empty() ? "." : dir.string(), true);
 }
@@ -370,17 +371,17 @@ CheckpointData read_checkpoint(const std::string& path, const SourcePos& from) {
   Visit v{&d, size, {}};
   try {
     const int64_t format = read_format(f);
-    if (format != 1 && format != kCheckpointFormat)
+    // Format 1 had no checksum: a file that says it is one would skip the check below.
+    if (format != kCheckpointFormat)
       fail_input(from, "checkpoint '" + path + "' has format " + std::to_string(format) +
-                           "; this wafermd reads 1 and " + std::to_string(kCheckpointFormat));
+                           "; this wafermd reads format " + std::to_string(kCheckpointFormat) +
+                           " (with its checksum) only: write the checkpoint again with this version");
     if (H5Ovisit2(f, H5_INDEX_NAME, H5_ITER_INC, visit_object, &v, H5O_INFO_BASIC) < 0)
       fail_input(from, damaged + (v.problem.empty() ? "its index cannot be walked" : v.problem));
-    // Format 2 carries a checksum over every dataset: a flipped bit anywhere in the data is found here.
-    if (format >= 2) {
-      if (H5Aexists(f, kChecksumAttr) <= 0) fail_input(from, damaged + "its checksum is missing");
-      if (read_u64_attr(f, kChecksumAttr) != checkpoint_checksum(d))
-        fail_input(from, damaged + "the checksum does not match its contents");
-    }
+    // A checksum over every dataset: a flipped bit anywhere in the data is found here.
+    if (H5Aexists(f, kChecksumAttr) <= 0) fail_input(from, damaged + "its checksum is missing");
+    if (read_u64_attr(f, kChecksumAttr) != checkpoint_checksum(d))
+      fail_input(from, damaged + "the checksum does not match its contents");
   } catch (const RunError& e) {
     fail_input(from, damaged + e.what());
   } catch (const std::bad_alloc&) {

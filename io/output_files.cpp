@@ -101,8 +101,8 @@ void ThermoCsv::close() {
 }
 
 bool write_json_atomically(const std::string& named, const nlohmann::json& j) {
-  const std::string path = atomic_replace_target(named, "report");
-  const std::string tmp = path + ".tmp";
+  const ReplaceTarget target = atomic_replace_target(named, "report");
+  const std::string tmp = target.temporary();
   {
     std::ofstream out(tmp, std::ios::out | std::ios::trunc);
     if (!out) return false;
@@ -110,7 +110,12 @@ bool write_json_atomically(const std::string& named, const nlohmann::json& j) {
     out.close();
     if (!out) return false;
   }
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
+  try {
+    finish_replace(tmp, target, "report");
+  } catch (const RunError&) {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace wmd::io

@@ -1,10 +1,12 @@
 #include "io/text_file.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -112,7 +114,7 @@ void check_written(std::ostream& out, const std::string& path, const std::string
   if (!out) fail_write(path, what);
 }
 
-std::string atomic_replace_target(const std::string& path, const std::string& what) {
+ReplaceTarget atomic_replace_target(const std::string& path, const std::string& what) {
   namespace fs = std::filesystem;
   fs::path target = path;
   // Follow the links one by one (a dangling link names the file to create); 40 as the kernel's ELOOP.
@@ -122,10 +124,11 @@ std::string atomic_replace_target(const std::string& path, const std::string& wh
     if (st.type() == fs::file_type::not_found) break;
     if (ec) throw RunError("cannot write " + what + " '" + path + "': " + ec.message());
     if (st.type() == fs::file_type::regular) break;
+    if (st.type() == fs::file_type::character || st.type() == fs::file_type::block)
+      return ReplaceTarget{target.string(), true};
     if (st.type() != fs::file_type::symlink)
       throw RunError(what + " '" + path +
-                     "' is not a regular file (a device, FIFO or directory): wafermd "
-                     "replaces a " +
+                     "' is not a regular file or a device (a FIFO, socket or directory): wafermd writes a " +
                      what + " through a temporary file and a rename, which would replace it");
     if (hops >= 40)
       throw RunError("cannot write " + what + " '" + path + "': too many levels of symbolic links");
@@ -133,7 +136,57 @@ std::string atomic_replace_target(const std::string& path, const std::string& wh
     if (ec) throw RunError("cannot write " + what + " '" + path + "': " + ec.message());
     target = link.is_absolute() ? link : target.parent_path() / link;
   }
-  return target.string();
+  return ReplaceTarget{target.string(), false};
+}
+
+std::string ReplaceTarget::temporary() const {
+  if (!device) return path + ".tmp";
+  // Not beside a device: /dev is no place for a file. One name per process.
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+  return ((ec ? std::filesystem::path("/tmp") : dir) /
+          ("wafermd-" + std::to_string(::getpid()) + "-" + std::filesystem::path(path).filename().string() +
+           ".tmp"))
+      .string();
+}
+
+void finish_replace(const std::string& tmp, const ReplaceTarget& target, const std::string& what) {
+  if (!target.device) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, target.path, ec);
+    if (ec) {
+      errno = ec.value();
+      fail_write(target.path, what);
+    }
+    return;
+  }
+  // A device takes the bytes (a full one refuses them: ENOSPC); the temporary goes either way.
+  struct Remove {
+    const std::string& p;
+    ~Remove() {
+      std::error_code ignored;
+      std::filesystem::remove(p, ignored);
+    }
+  } remove{tmp};
+  std::FILE* in = std::fopen(tmp.c_str(), "rb");
+  if (!in) fail_write(target.path, what);
+  std::FILE* out = std::fopen(target.path.c_str(), "wb");
+  if (!out) {
+    std::fclose(in);
+    fail_write(target.path, what);
+  }
+  char buf[1 << 16];
+  bool ok = true;
+  for (size_t n; ok && (n = std::fread(buf, 1, sizeof buf, in)) > 0;) ok = std::fwrite(buf, 1, n, out) == n;
+  errno = 0;
+  ok = ok && std::fflush(out) == 0;
+  const int err = errno;
+  std::fclose(in);
+  const bool closed = std::fclose(out) == 0;
+  if (!ok || !closed) {
+    errno = err != 0 ? err : errno;
+    fail_write(target.path, what);
+  }
 }
 
 bool TextSink::open(const std::string& path, bool gz) {

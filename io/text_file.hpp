@@ -28,11 +28,19 @@ std::string read_plain_file(const std::string& path, const std::string& what, co
 [[noreturn]] void fail_write(const std::string& path, const std::string& what);
 /// Flushes `out` and calls fail_write if anything written to it so far was lost.
 void check_written(std::ostream& out, const std::string& path, const std::string& what);
-/// The path an atomic replace of `path` (write a temporary file beside it, then rename it over it) renames
-/// onto: `path` itself, or the file its symlinks lead to, so that a link survives. A `path` that exists as
-/// anything but a regular file (a device, a FIFO, a directory) is a RunError naming it: a rename would
-/// replace the node itself (as root, `/dev/null` with a file).
-std::string atomic_replace_target(const std::string& path, const std::string& what);
+/// Where an atomic replace of a path (write a temporary file, then rename it over the path) puts the result.
+struct ReplaceTarget {
+  std::string path;     // the path itself, or the file its symlinks lead to (so that a link survives)
+  bool device = false;  // a character or block device (/dev/null, /dev/full): written through, never replaced
+  /// The temporary file written first: beside the file, or in the system's temporary directory for a device.
+  std::string temporary() const;
+};
+/// The target of an atomic replace of `path`. A FIFO (an open would wait for a reader), a directory or a
+/// socket is a RunError naming it: a rename would replace the node itself.
+ReplaceTarget atomic_replace_target(const std::string& path, const std::string& what);
+/// Puts the finished temporary file `tmp` in place: renamed over a file, or its bytes written into a device
+/// (then removed). A lost write or a failed rename is fail_write (RunError naming `what` and the path).
+void finish_replace(const std::string& tmp, const ReplaceTarget& target, const std::string& what);
 
 /// A text file being written, plain or gzip-compressed.
 class TextSink {

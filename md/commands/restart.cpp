@@ -13,8 +13,8 @@ std::string restart_name(io::ArgCursor& a) {
   const std::string file = a.word("a restart file name");
   if (file.find('%') != std::string::npos)
     a.fail("restart file names with '%' (one file per processor) are not supported: wafermd writes one file");
-  // A device, FIFO or directory of that name would be replaced by the atomic rename: refused here already,
-  // at the command (exit 2); write_checkpoint checks again when it writes.
+  // A FIFO or directory of that name would be replaced by the atomic rename: refused here already, at the
+  // command (exit 2); write_checkpoint checks again when it writes. A device is written through.
   try {
     io::atomic_replace_target(file, "restart file");
   } catch (const RunError& e) {

@@ -211,12 +211,7 @@ void Comm::any_start(bool v, PendingAny& p) const {
   // calls into MPI (Open MPI's two-rank Iallreduce sends the result back from rank 0 once rank 0 polls), so
   // its finish waited for the other rank to reach *its* finish; these one-int messages are delivered eagerly,
   // so the finish waits only for the other ranks to have started the vote.
-  if (!votes_made_) {  // collective, once: every rank votes alike
-    MPI_Comm dup;
-    MPI_Comm_dup(mpi(comm_), &dup);
-    votes_ = Handle::of(dup);
-    votes_made_ = true;
-  }
+  make_duplicate(votes_, votes_made_);  // collective, once: every rank votes alike
   p.got.assign(size_ - 1, 0);
   for (int r = 0, k = 0; r < size_; ++r) {
     if (r == rank_) continue;
@@ -462,12 +457,16 @@ void Comm::broadcast(std::string& s) const {
   broadcast_bytes(s.data(), n);
 }
 
-void Comm::make_agreements() {
-  if (serial_ || size_ == 1 || agreements_made_) return;
+void Comm::make_duplicate(Handle& h, bool& made) const {
+  if (serial_ || size_ == 1 || made) return;
   MPI_Comm dup;
   MPI_Comm_dup(mpi(comm_), &dup);
-  agreements_ = Handle::of(dup);
-  agreements_made_ = true;
+  h = Handle::of(dup);
+  made = true;
+}
+
+void Comm::make_agreements() {
+  make_duplicate(agreements_, agreements_made_);
 }
 
 Comm::Agreed Comm::agree(const Standing& mine, double timeout_s) const {
@@ -522,11 +521,7 @@ void Comm::share(std::string& s, int root) const {
 }
 
 void Comm::make_file_reads() {
-  if (serial_ || size_ == 1 || file_reads_made_) return;
-  MPI_Comm dup;
-  MPI_Comm_dup(mpi(comm_), &dup);
-  file_reads_ = Handle::of(dup);
-  file_reads_made_ = true;
+  make_duplicate(file_reads_, file_reads_made_);
 }
 
 void Comm::share_read(std::string& s, void (*receive_check)(uint64_t bytes)) const {

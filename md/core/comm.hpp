@@ -277,6 +277,8 @@ class Comm {
   // other receive (the mesh backend's tags are row numbers) can ever match them.
   mutable Handle votes_;
   mutable bool votes_made_ = false;
+  /// A duplicate of comm_ into `h`, once (`made`): a communicator of its own for one kind of message.
+  void make_duplicate(Handle& h, bool& made) const;
   Handle agreements_;  // a duplicate of comm_ for agree(), share() and tokens()
   bool agreements_made_ = false;
   Handle file_reads_;  // a duplicate of comm_ for share_read()

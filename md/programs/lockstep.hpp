@@ -10,8 +10,8 @@
 // does not come within a few seconds is waiting for the failed one inside a command, so the failed rank
 // aborts the job (MPI_Abort, LAMMPS's error->one) with its exit status.
 #pragma once
-#include <functional>
 #include <exception>
+#include <functional>
 #include <stdexcept>
 #include <string>
 

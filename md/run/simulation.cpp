@@ -220,6 +220,7 @@ FixBuildContext Simulation::fix_build_context() const {
   c.styles = this;
   c.comm = &comm;
   c.dry_run = dry_run;
+  c.restoring = restart_pending();
   for (int d = 0; d < 3; ++d) c.lattice[d] = lattice.spacing[d];
   return c;
 }

@@ -203,6 +203,7 @@ struct FixBuildContext {
   double lattice[3] = {1.0, 1.0, 1.0};           // lattice spacings x, y, z (default lattice none 1.0)
   const Comm* comm = nullptr;  // the ranks (fixes that keep per-atom values by id gather them)
   bool dry_run = false;        // the checking pass: runs take no steps (fix vector cannot know its length)
+  bool restoring = false;      // a --restart replay: the atoms arrive with the checkpoint, at its run
 };
 
 /// `fix ID GROUP STYLE args...` as a style's factory sees it: the cursor stands after the style.

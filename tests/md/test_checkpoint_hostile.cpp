@@ -125,14 +125,15 @@ TEST(Hostile, ReadRestartValidatesTheSameWay) {
   EXPECT_NE(r.err.find("appears twice"), std::string::npos) << r.err;
 }
 
-// Writes a file with the format attribute and one dataset made by `make`.
-std::string handmade(const std::string& name, const std::function<void(hid_t)>& make) {
+// Writes a file with the format attribute and one dataset made by `make` (no checksum: the reader's checks of
+// each dataset come before the checksum's).
+std::string handmade(const std::string& name, const std::function<void(hid_t)>& make,
+                     int fmt = wmd::io::kCheckpointFormat) {
   const std::string path = fixture().dir + "/" + name + ".h5";
   const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   const hsize_t one = 1;
   const hid_t sp = H5Screate_simple(1, &one, nullptr);
   const hid_t a = H5Acreate2(f, "wafermd_checkpoint_format", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
-  const int fmt = 1;
   H5Awrite(a, H5T_NATIVE_INT, &fmt);
   H5Aclose(a), H5Sclose(sp);
   make(f);
@@ -157,6 +158,27 @@ TEST(Hostile, CheckpointDeclaringAHugeDatasetIsNotAllocated) {
     FAIL() << "accepted";
   } catch (const wmd::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("more than the file"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Hostile, CheckpointOfTheFormerFormatWithoutChecksumIsRefused) {
+  // Format 1 had no checksum: a file claiming it must not skip the check.
+  const std::string path = handmade(
+      "format1",
+      [](hid_t f) {
+        const hsize_t one = 1;
+        const hid_t sp = H5Screate_simple(1, &one, nullptr);
+        const hid_t d = H5Dcreate2(f, "meta_step", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        const int64_t v = 10;
+        H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v);
+        H5Dclose(d), H5Sclose(sp);
+      },
+      1);
+  try {
+    wmd::io::read_checkpoint(path, wmd::SourcePos{"in.x", 3});
+    FAIL() << "accepted";
+  } catch (const wmd::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("has format 1"), std::string::npos) << e.what();
   }
 }
 
@@ -474,6 +496,12 @@ void expect_duplicate_id(const Fixture& fx, const std::string& key, size_t width
 // The intact checkpoints restart; kFixInput2's continues bit for bit as the same input with its two runs in
 // one script (a second `run` sets the fixes up again, as the restart does: nvt's current temperature).
 // kFixInput3's deform and ttm restart as interrupted runs (FixTtm.CheckpointContinuesBitIdentically).
+// The last row of a thermo.csv.
+std::string last_thermo_row(const std::string& csv) {
+  const std::string body = csv.substr(0, csv.find_last_not_of('\n') + 1);
+  return body.substr(body.rfind('\n') + 1);
+}
+
 TEST(Hostile, FixStateIntactRestartsOtherStyles) {
   for (const Fixture* fx : {&fix_fixture2(), &fix_fixture3()}) {
     const auto r = restart_with(fx->good, "intact", *fx);
@@ -485,13 +513,9 @@ TEST(Hostile, FixStateIntactRestartsOtherStyles) {
   std::ofstream(fx.dir + "/in_two.md") << two;
   const auto t = run_wafermd_in(fx.dir, "run in_two.md --output out_two");
   ASSERT_EQ(t.status, 0) << t.err;
-  auto last_row = [](const std::string& csv) {
-    const std::string body = csv.substr(0, csv.find_last_not_of('\n') + 1);
-    return body.substr(body.rfind('\n') + 1);
-  };
-  const std::string a = last_row(wmd::test::slurp(fx.dir + "/out_intact/thermo.csv"));
+  const std::string a = last_thermo_row(wmd::test::slurp(fx.dir + "/out_intact/thermo.csv"));
   EXPECT_EQ(a.rfind("20,", 0), 0u) << a;
-  EXPECT_EQ(a, last_row(wmd::test::slurp(fx.dir + "/out_two/thermo.csv")));
+  EXPECT_EQ(a, last_thermo_row(wmd::test::slurp(fx.dir + "/out_two/thermo.csv")));
 }
 
 TEST(Hostile, FixNhStateIsChecked) {
@@ -658,3 +682,27 @@ TEST(Hostile, ComputeStateIsChecked) {
 }
 
 }  // namespace
+
+namespace {
+
+// fix recenter refuses an empty group where it is defined, as LAMMPS; a --restart replay has no atoms yet
+// there (they come with the checkpoint), so the intact checkpoint of an input with fix recenter must restart
+// and end as the uninterrupted run does.
+const char* kRecenterInput =
+    "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+    "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
+    "pair_coeff 1 1 Cu_u3.eam\nvelocity all create 600 87287 loop geom\n"
+    "fix 1 all nve\nfix 2 all recenter INIT INIT INIT\nthermo 10\nrun ${n}\n";
+
+}  // namespace
+
+TEST(Hostile, FixRecenterInputRestarts) {
+  const Fixture fx("checkpoint_recenter_", kRecenterInput);
+  const auto r = restart_with(fx.good, "intact", fx);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto whole = run_wafermd_in(fx.dir, "run in.md --var n 20 --output whole");
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  const std::string a = last_thermo_row(wmd::test::slurp(fx.dir + "/out_intact/thermo.csv"));
+  EXPECT_EQ(a.rfind("20,", 0), 0u) << a;
+  EXPECT_EQ(a, last_thermo_row(wmd::test::slurp(fx.dir + "/whole/thermo.csv")));
+}

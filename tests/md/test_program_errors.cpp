@@ -255,6 +255,23 @@ TEST(Program, LostWritesToReportAndTrajectoryFailTheRun) {
   }
 }
 
+// A restart file named as a device is written through it, never replaced: /dev/full (a full disk) fails the
+// run with exit 3 naming it, /dev/null takes it; both stay devices and no temporary is left in /dev.
+TEST(Program, RestartOntoADeviceIsWrittenThroughIt) {
+  const std::string dir = wmd::test::scratch_dir("restart_device");
+  std::ofstream(dir + "/in.full") << kHead << "fix 1 all nve\nrun 2\nwrite_restart /dev/full\n";
+  const Result r = run_wafermd_in(dir, "run in.full --output out_full");
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_EQ(r.err.rfind("error: run failed: cannot write restart file '/dev/full'", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  std::ofstream(dir + "/in.null") << kHead << "fix 1 all nve\nrestart 1 /dev/null\nrun 2\n";
+  const Result n = run_wafermd_in(dir, "run in.null --output out_null");
+  EXPECT_EQ(n.status, 0) << n.err;
+  for (const char* dev : {"/dev/full", "/dev/null"})
+    EXPECT_EQ(fs::symlink_status(dev).type(), fs::file_type::character) << dev;
+  for (const char* left : {"/dev/full.tmp", "/dev/null.tmp"}) EXPECT_FALSE(fs::exists(left)) << left;
+}
+
 // A restart file written through a symlink replaces the file the link points to; the link survives.
 TEST(Program, RestartThroughASymlinkKeepsTheLink) {
   const std::string dir = wmd::test::scratch_dir("restart_symlink");
@@ -292,9 +309,15 @@ TEST(Program, AtomicReplaceTargetFollowsLinksAndRefusesNodes) {
   fs::create_symlink("one", dir + "/two");
   fs::create_symlink("d/none", dir + "/dangling");
   ASSERT_EQ(::mkfifo((dir + "/f").c_str(), 0600), 0);
-  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/two", "x"), dir + "/d/real");
-  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/dangling", "x"), dir + "/d/none");
-  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/new", "x"), dir + "/new");
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/two", "x").path, dir + "/d/real");
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/dangling", "x").path, dir + "/d/none");
+  EXPECT_EQ(wmd::io::atomic_replace_target(dir + "/new", "x").path, dir + "/new");
+  EXPECT_FALSE(wmd::io::atomic_replace_target(dir + "/new", "x").device);
+  // A device is written through, never replaced; its temporary file is not put beside it in /dev.
+  const auto null_target = wmd::io::atomic_replace_target("/dev/null", "x");
+  EXPECT_TRUE(null_target.device);
+  EXPECT_EQ(null_target.path, "/dev/null");
+  EXPECT_NE(null_target.temporary().rfind("/dev/", 0), 0u) << null_target.temporary();
   EXPECT_THROW(wmd::io::atomic_replace_target(dir + "/f", "x"), wmd::RunError);
   EXPECT_THROW(wmd::io::atomic_replace_target(dir + "/d", "x"), wmd::RunError);
   EXPECT_THROW(wmd::io::write_checkpoint(dir + "/f", wmd::io::CheckpointData{}), wmd::RunError);

@@ -428,27 +428,35 @@ TEST(ScriptErrors, SettingsThatWouldChangeThePhysicsAreRefused) {
 }
 
 // What a triclinic box cannot do here (lmp lacks fix ttm; defects is wafermd's): exit 2 naming the style.
+// A script (`head` then a case's lines) that wafermd refuses with exit 2 and an error naming `needle`.
+struct RefusalCase {
+  const char* lines;
+  const char* needle;
+};
+
+template <size_t N>
+void expect_refusals(const char* scratch, const std::string& head, const RefusalCase (&cases)[N]) {
+  for (const auto& c : cases) {
+    const std::string dir = wmd::test::scratch_dir(scratch);
+    std::ofstream(dir + "/in.bad") << head << c.lines;
+    const auto r = run_wafermd_in(dir, "run in.bad --output out");
+    EXPECT_EQ(r.status, 2) << c.lines << r.err;
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.lines << r.err;
+  }
+}
+
 TEST(ScriptErrors, TriclinicBoxRefusals) {
   const std::string head =
       "units metal\nlattice fcc 3.615\nregion box prism 0 4 0 4 0 4 1 0 0\ncreate_box 1 box\n"
       "create_atoms 1 box\nmass 1 63.546\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n";
-  const struct {
-    const char* lines;
-    const char* needle;
-  } cases[] = {
+  const RefusalCase cases[] = {
       // LAMMPS 29 Sep 2021 refuses it at the run's init ("Cannot use fix ttm with triclinic box").
       {"fix 1 all nve\nfix 2 all ttm 4242 3.5e-6 1.0 0.1 3.0 10.0 30.0 2 2 2 set 300\nrun 0\n",
        "in.bad:10: fix ttm: the box is triclinic"},
       // The Wigner-Seitz reference lattice is cubic cells along x, y, z.
       {"defects every 10\n", "in.bad:9: defects: the Wigner-Seitz defect analysis needs an orthogonal box"},
   };
-  for (const auto& c : cases) {
-    const std::string dir = wmd::test::scratch_dir("script_bad_triclinic");
-    std::ofstream(dir + "/in.bad") << head << c.lines;
-    const auto r = run_wafermd_in(dir, "run in.bad --output out");
-    EXPECT_EQ(r.status, 2) << c.lines << r.err;
-    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.lines << r.err;
-  }
+  expect_refusals("script_bad_triclinic", head, cases);
 }
 
 // Refusals raised below the commands (the backend's ghost budget at a run's set-up) name the command's line,
@@ -457,21 +465,12 @@ TEST(ScriptErrors, RefusalsNameTheCommandLine) {
   const std::string head =
       "units metal\nlattice fcc 3.615\nregion box block 0 2 0 2 0 2\ncreate_box 1 box\n"
       "create_atoms 1 box\nmass 1 63.546\npair_style eam\npair_coeff 1 1 Cu_u3.eam\nfix 1 all nve\n";
-  const struct {
-    const char* lines;
-    const char* needle;
-  } cases[] = {
+  const RefusalCase cases[] = {
       {"neighbor 1e6 bin\nrun 5\n", "in.bad:11: the ghost atoms and neighbour list"},
       {"run 2147483648\n", "in.bad:10: Invalid run command N value"},
       {"run 10\nrun 2147483658 upto\n", "in.bad:11: Invalid run command upto value"},
   };
-  for (const auto& c : cases) {
-    const std::string dir = wmd::test::scratch_dir("script_bad_line");
-    std::ofstream(dir + "/in.bad") << head << c.lines;
-    const auto r = run_wafermd_in(dir, "run in.bad --output out");
-    EXPECT_EQ(r.status, 2) << c.lines << r.err;
-    EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.lines << r.err;
-  }
+  expect_refusals("script_bad_line", head, cases);
 }
 
 // The thermo blocks (header to the line before "Loop time") of a log.

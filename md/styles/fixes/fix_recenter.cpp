@@ -107,12 +107,13 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
   }
   if (p.units == Units::lattice)  // LAMMPS's lattice `none 1.0` without a lattice command
     for (int d = 0; d < 3; ++d) p.com[d] *= f.ctx.lattice[d] > 0.0 ? f.ctx.lattice[d] : 1.0;
-  // LAMMPS: "Fix recenter group has no atoms".
+  // LAMMPS: "Fix recenter group has no atoms". A --restart replay has no atoms yet (they come with the
+  // checkpoint), so there the count is the checkpoint's, which had them when the fix was defined.
   const Atoms& a = f.ctx.s.atoms;
   int64_t n = 0;
   for (size_t i = 0; i < a.size(); ++i) n += (a.mask[i] & f.group) ? 1 : 0;
   if (f.ctx.comm) n = f.ctx.comm->sum(n);
-  if (n == 0) f.a.fail("fix recenter: group has no atoms (LAMMPS)");
+  if (n == 0 && !f.ctx.restoring) f.a.fail("fix recenter: group has no atoms (LAMMPS)");
   return std::make_unique<FixRecenter>(f, p);
 }
 
