@@ -3,10 +3,10 @@
 // S_e(type n)" (eV, eV/Å; '#' comments). An atom faster than the table's last energy is an error. The energy
 // removed, Σ S_e·|v|·dt (LAMMPS's estimate), is the fix's scalar f_ID and is not returned to the lattice.
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "base/units.hpp"
+#include "io/text_file.hpp"
 #include "md/styles/fix.hpp"
 #include "potentials/potential_path.hpp"
 
@@ -98,8 +98,10 @@ static std::unique_ptr<Fix> make_fix_electron_stopping(const FixArgs& f) {
     }
   }
   // LAMMPS reads the table as a potential file: the same search (the name in $LAMMPS_POTENTIALS, ...).
-  std::ifstream in(potentials::find_potential_file(file, a.pos()));
-  if (!in) a.fail("cannot open the stopping table '" + file + "'");
+  // Read whole through the bounded reader: a device (/dev/zero has no line end) or a FIFO is refused instead
+  // of one line growing without end.
+  std::istringstream in(io::read_plain_file(potentials::find_potential_file(file, a.pos()),
+                                            "fix electron/stopping table", a.pos(), io::kMaxTextFileBytes));
   const int ntypes = ctx.s.ntypes;
   std::vector<std::vector<double>> table(ntypes + 1);
   std::string line;
