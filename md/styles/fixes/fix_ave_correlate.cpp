@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "base/memory_budget.hpp"
 #include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/fix_state_reader.hpp"
@@ -321,6 +322,14 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
       }
       refs.push_back(r);
     }
+  {
+    // The ring (Nrepeat samples of each value), the sums and the saved sums (Nrepeat lags of each pair, up to
+    // n² with type full) are sized by input: the budget is asked before the fix allocates them.
+    const double n = static_cast<double>(refs.size());
+    memory::check_allocation("fix ave/correlate with Nrepeat " + std::to_string(nrepeat) + " and " +
+                                 std::to_string(refs.size()) + " values",
+                             8.0 * static_cast<double>(nrepeat) * (n + 2.0 + 2.0 * n * n), a.pos());
+  }
   return std::make_unique<FixAveCorrelate>(f, nevery, nrepeat, nfreq, std::move(refs), std::move(o));
 }
 
