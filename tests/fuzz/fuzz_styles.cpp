@@ -18,6 +18,7 @@
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
 #include "io/run_settings.hpp"
+#include "md/core/resources.hpp"
 #include "md/run/simulation.hpp"
 #include "scratch_file.hpp"
 
@@ -68,5 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   });
   std::error_code ec;
   std::filesystem::current_path(start_dir, ec);
+  // With a budget of 0.25 GB, a process past 3 GB allocated what no check charged (libFuzzer's RSS limit
+  // catches it in a fuzzing run; this catches it in the replay, where nothing else would).
+  if (wmd::md::peak_rss_mb() > 3072.0) __builtin_trap();
   return 0;
 }
