@@ -1,12 +1,13 @@
 // Fuzzes the styles' and commands' arguments: the input is a LAMMPS script that runs, after a fixed prelude
-// (256 fcc Cu atoms with Cu_u3.eam, a mass, groups and a compute), through wafermd's own dry run, as
+// (256 fcc Cu atoms with Cu_u3.eam, a mass, a region and groups), through wafermd's own dry run, as
 // `wafermd run` does before anything is written: a Simulation with dry_run set, fed by the script reader, so
 // every fix/compute/region/dump constructor and keyword parser, and the set-up checks at each `run` and
 // `minimize`, see the fuzzed words with a real system behind them. The dry run runs no dynamics, so `run N`
 // costs nothing whatever N; the memory budget (limits.memory_gb) is small so that a replicate or
 // create_atoms the budget refuses is refused at once instead of building millions of atoms. A refusal
 // (InputError, RunError) is the expected answer; a crash, a sanitizer report, a hang or an allocation past
-// libFuzzer's RSS limit is a finding.
+// libFuzzer's RSS limit is a finding. The loop is the program's (md/programs/program.cpp `replay`) less what
+// concerns ranks and signals (Lockstep, the interrupt check), with at most 64 jumps instead of 10000.
 #include <unistd.h>
 
 #include <cstdint>
