@@ -6,7 +6,9 @@
 
 #include <algorithm>
 
+#include "base/memory_budget.hpp"
 #include "md/core/lammps_order.hpp"
+#include "md/core/lattice.hpp"
 #include "md/run/command_registry.hpp"
 #include "md/run/simulation.hpp"
 
@@ -33,6 +35,11 @@ void cmd_replicate(Simulation& sim, const io::Command& c) {
   if (maxtag + (nrep - 1) * nold > 2147483647LL)
     a.fail(
         fmt::format("replicate would make atom ids up to {}, above 2147483647", maxtag + (nrep - 1) * nold));
+  // Each rank keeps its share of the copies (an even share is what a rank must at least hold): the budget
+  // is asked before millions of atoms are built rather than failing inside.
+  memory::check_allocation(
+      fmt::format("replicate to {} atoms", nrep * nold),
+      static_cast<double>(nrep) * static_cast<double>(nold) * kAtomBytes / sim.comm.size(), a.pos());
 
   // Every rank builds every copy from all atoms (in LAMMPS's order) and keeps those it owns.
   Atoms& at = sim.state.atoms;

@@ -46,10 +46,6 @@ class FixAveCorrelate : public Fix {
              : o_.type == Type::upper || o_.type == Type::lower           ? n * (n - 1) / 2
              : o_.type == Type::auto_upper || o_.type == Type::auto_lower ? n * (n + 1) / 2
                                                                           : n * n;
-    // Nrepeat samples of each value, the count and correlation arrays and their saved copies, charged to the
-    // memory budget before they are sized (Nrepeat comes from input).
-    memory::check_allocation("fix ave/correlate " + id() + " with Nrepeat " + std::to_string(nrepeat_),
-                             8.0 * static_cast<double>(nrepeat_) * (n + 2.0 + 2.0 * npair_), pos_);
     values_.assign(static_cast<size_t>(nrepeat_) * n, 0.0);
     count_.assign(nrepeat_, 0.0), save_count_.assign(nrepeat_, 0.0);
     corr_.assign(static_cast<size_t>(nrepeat_) * npair_, 0.0), save_corr_ = corr_;
@@ -326,6 +322,14 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
       }
       refs.push_back(r);
     }
+  {
+    // The ring (Nrepeat samples of each value), the sums and the saved sums (Nrepeat lags of each pair, up to
+    // n² with type full) are sized by input: the budget is asked before the fix allocates them.
+    const double n = static_cast<double>(refs.size());
+    memory::check_allocation("fix ave/correlate with Nrepeat " + std::to_string(nrepeat) + " and " +
+                                 std::to_string(refs.size()) + " values",
+                             8.0 * static_cast<double>(nrepeat) * (n + 2.0 + 2.0 * n * n), a.pos());
+  }
   return std::make_unique<FixAveCorrelate>(f, nevery, nrepeat, nfreq, std::move(refs), std::move(o));
 }
 

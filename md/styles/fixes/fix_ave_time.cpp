@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "base/memory_budget.hpp"
 #include "md/styles/averaging.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/fix_state_reader.hpp"
@@ -349,6 +350,12 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
     }
     if (v == 0) extensive = reference_extensive(r, styles);
   }
+  // A window keeps M samples of every row of every value (allocated at the first output): M comes from
+  // input, so the budget is asked here, where the input is refused (exit 2), not at that step.
+  if (o.ave == FixAveTime::Options::window)
+    memory::check_allocation(
+        "fix ave/time window " + std::to_string(o.nwindow) + " of " + std::to_string(refs.size()) + " values",
+        8.0 * o.nwindow * static_cast<double>(nrows) * static_cast<double>(refs.size()), a.pos());
   return std::make_unique<FixAveTime>(f, nevery, nrepeat, nfreq, std::move(refs), std::move(o), nrows,
                                       extensive);
 }

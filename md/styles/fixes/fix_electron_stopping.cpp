@@ -3,11 +3,11 @@
 // S_e(type n)" (eV, eV/Å; '#' comments). An atom faster than the table's last energy is an error. The energy
 // removed, Σ S_e·|v|·dt (LAMMPS's estimate), is the fix's scalar f_ID and is not returned to the lattice.
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "base/root_read.hpp"
 #include "base/units.hpp"
+#include "io/text_file.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/fix_state_reader.hpp"
 #include "potentials/potential_path.hpp"
@@ -101,13 +101,11 @@ static std::unique_ptr<Fix> make_fix_electron_stopping(const FixArgs& f) {
     }
   }
   // LAMMPS reads the table as a potential file: the same search (the name in $LAMMPS_POTENTIALS, ...).
-  // Rank 0 finds and reads it; every rank parses rank 0's text (base/root_read.hpp).
+  // Rank 0 finds and reads it (base/root_read.hpp), whole through the bounded reader: a device (/dev/zero has
+  // no line end) or a FIFO is refused instead of one line growing without end. Every rank parses that text.
   std::istringstream in(read_on_root("stopping table '" + file + "'", [&] {
-    std::ifstream f(potentials::find_potential_file(file, a.pos()));
-    if (!f) a.fail("cannot open the stopping table '" + file + "'");
-    std::ostringstream text;
-    text << f.rdbuf();
-    return text.str();
+    return io::read_plain_file(potentials::find_potential_file(file, a.pos()), "fix electron/stopping table",
+                               a.pos(), io::kMaxTextFileBytes);
   }));
   const int ntypes = ctx.s.ntypes;
   std::vector<std::vector<double>> table(ntypes + 1);

@@ -32,9 +32,11 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "base/memory_budget.hpp"
 #include "base/root_read.hpp"
 #include "base/units.hpp"
 #include "io/command.hpp"
+#include "io/text_file.hpp"
 #include "md/core/random_mars.hpp"
 #include "md/styles/fix.hpp"
 #include "md/styles/fix_state_reader.hpp"
@@ -312,13 +314,11 @@ class FixTtm : public Fix {
 // LAMMPS's read_electron_temperatures: comment (#) and blank lines skipped, then Nx·Ny·Nz lines
 // "ix iy iz T" (indices from 0, any order); an optional "UNITS:" tag on the first line must say metal.
 std::vector<double> read_grid(io::ArgCursor& a, const TtmParams& p) {
-  // Rank 0 finds and reads it; every rank parses rank 0's text (base/root_read.hpp).
+  // Rank 0 finds and reads it (base/root_read.hpp), whole through the bounded reader: a device (/dev/zero has
+  // no line end) or a FIFO is refused instead of one line growing without end. Every rank parses that text.
   std::istringstream in(read_on_root("fix ttm infile '" + p.infile + "'", [&] {
-    std::ifstream f(potentials::find_potential_file(p.infile, a.pos()));
-    if (!f) a.fail("fix ttm infile: cannot open '" + p.infile + "'");
-    std::ostringstream text;
-    text << f.rdbuf();
-    return text.str();
+    const std::string path = potentials::find_potential_file(p.infile, a.pos());
+    return io::read_plain_file(path, "fix ttm infile", a.pos(), io::kMaxTextFileBytes);
   }));
   const int64_t ncell = static_cast<int64_t>(p.n[0]) * p.n[1] * p.n[2];
   std::vector<double> te(ncell, 0.0);
@@ -383,6 +383,11 @@ std::unique_ptr<Fix> make(const FixArgs& f) {
   const char* names[3] = {"Nx (grid points)", "Ny (grid points)", "Nz (grid points)"};
   for (int d = 0; d < 3; ++d) p.n[d] = static_cast<int>(a.integer(names[d], 1, 2147483647));
   if (static_cast<int64_t>(p.n[0]) * p.n[1] * p.n[2] > 2147483647) a.fail("too many grid points in fix ttm");
+  // The grid is sized from input: T_e, its previous step and the energy transfer per cell (three doubles),
+  // and an infile's flags; the budget is asked before anything is allocated.
+  const double ncell = static_cast<double>(p.n[0]) * p.n[1] * p.n[2];
+  memory::check_allocation("fix ttm with " + std::to_string(static_cast<int64_t>(ncell)) + " grid points",
+                           25.0 * ncell, a.pos());
   while (!a.done()) {
     const std::string k = a.choice("a fix ttm keyword", {"set", "infile", "outfile"});
     if (k == "set") {
