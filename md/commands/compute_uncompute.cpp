@@ -16,7 +16,25 @@ void cmd_compute(Simulation& sim, const io::Command& c) {
   const std::string style = a.word("a compute style");
   if (sim.find_compute(id)) a.fail("compute ID '" + id + "' is already defined");
   const ComputeBuildContext ctx = sim.compute_build_context();
-  sim.computes.push_back(make_compute(ComputeArgs{id, group, style, a, ctx}));
+  std::unique_ptr<Compute> cp = make_compute(ComputeArgs{id, group, style, a, ctx});
+  // As LAMMPS: a compute whose ID and style a read_restart file carried takes back the state its fix STORE
+  // kept (msd's, vacf's and displace/atom's references).
+  const auto saved = sim.restart_compute_states.find(id);
+  if (saved != sim.restart_compute_states.end() && saved->second.first == style &&
+      cp->keeps_restart_state()) {
+    const NamedArrays& st = saved->second.second;
+    if (st.count("wafermd_restart_ranks"))
+      a.fail("compute " + id + ": its state in the restart file was written on " +
+             std::to_string(static_cast<int>(st.at("wafermd_restart_ranks")[0])) +
+             " MPI ranks; read it back on as many ranks (or give the compute another ID to start it afresh)");
+    try {
+      cp->restore_state(st);  // the style checks what it reads (FixStateReader)
+    } catch (const InputError& e) {
+      a.fail("the restart file's state of compute " + id + " is refused: " + e.message());
+    }
+    sim.restart_compute_states.erase(saved);
+  }
+  sim.computes.push_back(std::move(cp));
 }
 
 void cmd_uncompute(Simulation& sim, const io::Command& c) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -144,6 +145,18 @@ io::CheckpointData Simulation::checkpoint_data() const {
     put_ranked(d, c, "fixes/" + f.id(), state_of_fix);
   }
   d.texts["fixes/ids"] = fix_ids;
+  // Computes whose later values depend on the past (msd's, vacf's and displace/atom's reference positions,
+  // voronoi/atom's occupation sites), as LAMMPS keeps them in its restart files through their fix STORE.
+  std::string compute_ids;
+  for (const auto& cp : computes) {
+    NamedArrays state_of_compute;
+    cp->save_state(state_of_compute);
+    if (!c->any(!state_of_compute.empty())) continue;  // collective: every rank has the computes
+    compute_ids += (compute_ids.empty() ? "" : "\n") + cp->id();
+    d.texts["computes/" + cp->id() + "/style"] = cp->style();
+    put_ranked(d, c, "computes/" + cp->id(), state_of_compute);
+  }
+  d.texts["computes/ids"] = compute_ids;
   if (cascade.defects) {
     for (const auto& [k, v] : cascade.defects->save_state()) d.reals["cascade/defects/" + k] = v;
   }
@@ -289,22 +302,18 @@ void Simulation::load_checkpoint(const SourcePos& at) {
   }
   const int rank = c ? c->rank() : 0;
   backend->restore_state(take_ranked(d, "backend", rank));
-  const auto saved_fixes = split_lines(text("fixes/ids"));
-  for (auto& fp : fixes) {
-    Fix& f = *fp;
-    if (std::find(saved_fixes.begin(), saved_fixes.end(), f.id()) == saved_fixes.end())
-      fail_input(at, what + " has no state for fix '" + f.id() + "'");
-    // Each style checks its own state (FixStateReader); every rank learns whether any refused it, so that
-    // none goes on into a collective call while another ends.
+  // Each style checks its own state (FixStateReader); every rank learns whether any refused it, so that none
+  // goes on into a collective call while another ends, and reports the first refusing rank's own message (it
+  // names the style and the key).
+  auto restore_checked = [&](const std::function<void()>& restore) {
     std::string problem;
     try {
-      f.restore_state(take_ranked(d, "fixes/" + f.id(), rank));
+      restore();
     } catch (const InputError& e) {
       problem = e.message();
     }
     if (c ? c->any(!problem.empty()) : !problem.empty()) {
       if (c) {
-        // Every rank reports the first refusing rank's own message (it names the style and the key).
         const int64_t first = c->min(static_cast<int64_t>(problem.empty() ? c->size() : rank));
         const std::string mine = rank == first ? problem : std::string();
         const std::vector<char> all = c->allgather(std::vector<char>(mine.begin(), mine.end()));
@@ -312,6 +321,20 @@ void Simulation::load_checkpoint(const SourcePos& at) {
       }
       fail_input(at, what + ": " + problem);
     }
+  };
+  const auto saved_fixes = split_lines(text("fixes/ids"));
+  for (auto& fp : fixes) {
+    Fix& f = *fp;
+    if (std::find(saved_fixes.begin(), saved_fixes.end(), f.id()) == saved_fixes.end())
+      fail_input(at, what + " has no state for fix '" + f.id() + "'");
+    restore_checked([&] { f.restore_state(take_ranked(d, "fixes/" + f.id(), rank)); });
+  }
+  // Checkpoints from before computes had state hold none: those computes start again, as they did then.
+  const auto saved_computes =
+      d.texts.count("computes/ids") ? split_lines(d.texts.at("computes/ids")) : std::vector<std::string>{};
+  for (auto& cp : computes) {
+    if (std::find(saved_computes.begin(), saved_computes.end(), cp->id()) == saved_computes.end()) continue;
+    restore_checked([&] { cp->restore_state(take_ranked(d, "computes/" + cp->id(), rank)); });
   }
   // A cascade continues with the reference lattice, samples and PKA of the run that wrote the checkpoint
   // (when the input is re-run, `defects` and `cascade` have acted on the state before it was loaded).

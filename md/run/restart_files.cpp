@@ -256,6 +256,20 @@ void Simulation::read_restart_file(const std::string& given, const SourcePos& at
       restart_fix_states[id] = {style->second, mine};
     }
   }
+  // Compute states (msd's, vacf's, displace/atom's references), taken back by computes defined later with the
+  // same ID and style (cmd_compute), as LAMMPS's fix STORE of such a compute is.
+  restart_compute_states.clear();
+  if (d.texts.count("computes/ids")) {
+    std::istringstream ids(d.texts.at("computes/ids"));
+    for (std::string id; std::getline(ids, id);) {
+      const auto style = d.texts.find("computes/" + id + "/style");
+      if (id.empty() || style == d.texts.end()) continue;
+      NamedArrays mine = ranked_arrays(d, "computes/" + id, saved_ranks == comm.size() ? comm.rank() : 0);
+      if (saved_ranks != comm.size())
+        mine = {{"wafermd_restart_ranks", {static_cast<double>(saved_ranks)}}};  // refused at its compute
+      restart_compute_states[id] = {style->second, mine};
+    }
+  }
   for (int64_t t : ints("atoms/type"))
     if (t < 1 || t > state.ntypes) fail_input(at, what + " is inconsistent: an atom type out of range");
   // The mesh keeps each atom on its PE between runs: the same backend on the same ranks takes back the

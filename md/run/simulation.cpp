@@ -57,6 +57,7 @@ void Simulation::clear_system(const io::Command& c) {
   h5md.clear();
   restart_output = RestartOutput{};
   restart_fix_states.clear();
+  restart_compute_states.clear();
   min_settings = MinSettings{};
   atom_sort = AtomSortSettings{};
   cascade = CascadeState{};

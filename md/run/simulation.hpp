@@ -385,6 +385,9 @@ class Simulation : public StyleLookup {
   /// the same ID and style takes its state back and the entry goes, as LAMMPS's fixes read their restart
   /// info (fix nvt's thermostat chain, say).
   std::map<std::string, std::pair<std::string, NamedArrays>> restart_fix_states;
+  /// The same for computes whose LAMMPS style keeps a fix STORE in restart files
+  /// (Compute::keeps_restart_state).
+  std::map<std::string, std::pair<std::string, NamedArrays>> restart_compute_states;
   std::vector<H5mdDump> h5md;
   MinSettings min_settings;    // min_style / min_modify
   AtomSortSettings atom_sort;  // LAMMPS's spatial sort of its atom arrays (atom_modify sort), emulated in

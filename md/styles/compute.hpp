@@ -114,6 +114,10 @@ class Compute {
   /// Internal state later values depend on (e.g. reference positions), for checkpoints.
   virtual void save_state(NamedArrays& out) const { (void)out; }
   virtual void restore_state(const NamedArrays& in) { (void)in; }
+  /// True for a style whose LAMMPS compute keeps its state in a fix STORE that restart files carry (msd,
+  /// vacf, displace/atom: the reference positions or velocities): a compute of that ID and style defined
+  /// after read_restart takes it back. Every other compute starts afresh after read_restart, as in LAMMPS.
+  virtual bool keeps_restart_state() const { return false; }
 
  protected:
   /// True if atom i is in the group.

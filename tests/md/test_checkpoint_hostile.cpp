@@ -502,20 +502,26 @@ std::string last_thermo_row(const std::string& csv) {
   return body.substr(body.rfind('\n') + 1);
 }
 
-TEST(Hostile, FixStateIntactRestartsOtherStyles) {
-  for (const Fixture* fx : {&fix_fixture2(), &fix_fixture3()}) {
-    const auto r = restart_with(fx->good, "intact", *fx);
-    ASSERT_EQ(r.status, 0) << r.err;
-  }
-  const Fixture& fx = fix_fixture2();
-  std::string two = wmd::test::slurp(fx.dir + "/in.md");
-  two.replace(two.find("run ${n}"), 8, "run 10\nrun 10");
-  std::ofstream(fx.dir + "/in_two.md") << two;
-  const auto t = run_wafermd_in(fx.dir, "run in_two.md --output out_two");
+// The intact checkpoint of fx's input (written at the end of its `run 10`) restarts with 10 more steps and
+// ends at step 20 on the last thermo row of the same script run with `runs` ("run 20": the uninterrupted
+// run; "run 10\nrun 10": where the fixes' set-up at a run's start changes the sums, as nvt's), bit for bit.
+void expect_intact_restart_matches(const Fixture& fx, const std::string& runs) {
+  const auto r = restart_with(fx.good, "intact", fx);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string other = wmd::test::slurp(fx.dir + "/in.md");
+  other.replace(other.find("run ${n}"), 8, runs);
+  std::ofstream(fx.dir + "/in_other.md") << other;
+  const auto t = run_wafermd_in(fx.dir, "run in_other.md --output out_other");
   ASSERT_EQ(t.status, 0) << t.err;
   const std::string a = last_thermo_row(wmd::test::slurp(fx.dir + "/out_intact/thermo.csv"));
   EXPECT_EQ(a.rfind("20,", 0), 0u) << a;
-  EXPECT_EQ(a, last_thermo_row(wmd::test::slurp(fx.dir + "/out_two/thermo.csv")));
+  EXPECT_EQ(a, last_thermo_row(wmd::test::slurp(fx.dir + "/out_other/thermo.csv")));
+}
+
+TEST(Hostile, FixStateIntactRestartsOtherStyles) {
+  const auto r = restart_with(fix_fixture3().good, "intact", fix_fixture3());
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_intact_restart_matches(fix_fixture2(), "run 10\nrun 10");
 }
 
 TEST(Hostile, FixNhStateIsChecked) {
@@ -686,8 +692,8 @@ TEST(Hostile, ComputeStateIsChecked) {
 namespace {
 
 // fix recenter refuses an empty group where it is defined, as LAMMPS; a --restart replay has no atoms yet
-// there (they come with the checkpoint), so the intact checkpoint of an input with fix recenter must restart
-// and end as the uninterrupted run does.
+// there (they come with the checkpoint), so the intact checkpoint of an input with fix recenter must restart,
+// and continue with the INIT centre of the run it interrupted, ending as the uninterrupted run does.
 const char* kRecenterInput =
     "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
     "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
@@ -697,12 +703,19 @@ const char* kRecenterInput =
 }  // namespace
 
 TEST(Hostile, FixRecenterInputRestarts) {
-  const Fixture fx("checkpoint_recenter_", kRecenterInput);
-  const auto r = restart_with(fx.good, "intact", fx);
-  ASSERT_EQ(r.status, 0) << r.err;
-  const auto whole = run_wafermd_in(fx.dir, "run in.md --var n 20 --output whole");
-  ASSERT_EQ(whole.status, 0) << whole.err;
-  const std::string a = last_thermo_row(wmd::test::slurp(fx.dir + "/out_intact/thermo.csv"));
-  EXPECT_EQ(a.rfind("20,", 0), 0u) << a;
-  EXPECT_EQ(a, last_thermo_row(wmd::test::slurp(fx.dir + "/whole/thermo.csv")));
+  expect_intact_restart_matches(Fixture("checkpoint_recenter_", kRecenterInput), "run 20");
+}
+
+// compute msd, vacf and displace/atom measure from the positions and velocities at their definition: a
+// checkpoint keeps those (as LAMMPS's restart files keep their fix STORE), so a restart continues the same
+// values instead of starting again from the restart's positions (msd 0 at the restart's first row before).
+TEST(Hostile, ComputeReferencesContinueAcrossARestart) {
+  static const char* kInput =
+      "units metal\natom_style atomic\nboundary p p p\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
+      "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
+      "pair_coeff 1 1 Cu_u3.eam\nvelocity all create 600 87287 loop geom\nfix 1 all nve\n"
+      "compute msd all msd com yes\ncompute vacf all vacf\ncompute d all displace/atom\n"
+      "compute dsum all reduce sum c_d[4]\nthermo_style custom step temp c_msd[4] c_vacf[4] c_dsum\n"
+      "thermo 10\nrun ${n}\n";
+  expect_intact_restart_matches(Fixture("checkpoint_computes_", kInput), "run 20");
 }

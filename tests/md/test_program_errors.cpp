@@ -262,7 +262,7 @@ TEST(Program, RestartOntoADeviceIsWrittenThroughIt) {
   std::ofstream(dir + "/in.full") << kHead << "fix 1 all nve\nrun 2\nwrite_restart /dev/full\n";
   const Result r = run_wafermd_in(dir, "run in.full --output out_full");
   EXPECT_EQ(r.status, 3) << r.err;
-  EXPECT_EQ(r.err.rfind("error: run failed: cannot write restart file '/dev/full'", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("error: run failed: cannot write checkpoint file '/dev/full'", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
   std::ofstream(dir + "/in.null") << kHead << "fix 1 all nve\nrestart 1 /dev/null\nrun 2\n";
   const Result n = run_wafermd_in(dir, "run in.null --output out_null");

@@ -738,6 +738,48 @@ INSTANTIATE_TEST_SUITE_P(Script, ScriptRestart,
                                            RestartCase{"barostat_3", "cluster", 3, "restart_npt"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// compute msd, vacf and displace/atom defined again after read_restart with the same ID and style take back
+// the references the restart file carried (LAMMPS's fix STORE): the continued run ends on the uninterrupted
+// run's values; another ID starts afresh (its msd is 0 at the restart's first row).
+TEST(ScriptRestartEvery, ComputeReferencesComeBackAfterReadRestart) {
+  const std::string dir = wmd::test::scratch_dir("script_restart_computes");
+  const std::string head =
+      "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\ncreate_box 1 box\n"
+      "create_atoms 1 box\nmass 1 63.546\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+      "velocity all create 600 1 loop geom\n";
+  const std::string computes =
+      "compute msd all msd\ncompute vacf all vacf\ncompute d all displace/atom\n"
+      "compute dsum all reduce sum c_d[4]\nthermo_modify format float %.15g\nthermo 10\n";
+  const std::string columns = "thermo_style custom step c_msd[4] c_vacf[4] c_dsum";
+  std::ofstream(dir + "/in.whole") << head << "fix 1 all nve\n" << computes << columns << "\nrun 20\n";
+  std::ofstream(dir + "/in.first") << head << "fix 1 all nve\n"
+                                   << computes << columns << "\nrun 10\nwrite_restart a.rst\n";
+  std::ofstream(dir + "/in.second") << "read_restart a.rst\npair_style eam\npair_coeff 1 1 Cu_u3.eam\n"
+                                    << "fix 1 all nve\n"
+                                    << computes << "compute fresh all msd\n"
+                                    << columns << " c_fresh[4]\nrun 10\n";
+  for (const char* in : {"in.whole", "in.first", "in.second"}) {
+    const auto r = run_wafermd_in(dir, std::string("run ") + in + " --output out_" + in);
+    ASSERT_EQ(r.status, 0) << in << ": " << r.err;
+  }
+  // Step 20's row: msd, vacf and the displacement sum as the uninterrupted run's (to round-off: write_restart
+  // wraps the atoms and the second run sets up afresh, as in LAMMPS); the fresh msd (another ID) measured the
+  // last 10 steps only.
+  auto numbers = [](const std::string& row) {
+    std::vector<double> v;
+    std::istringstream in(row);
+    for (std::string w; std::getline(in, w, ',');) v.push_back(std::stod(w));
+    return v;
+  };
+  const std::vector<double> whole = numbers(thermo_from(slurp(dir + "/out_in.whole/thermo.csv"), 20));
+  const std::vector<double> second = numbers(thermo_from(slurp(dir + "/out_in.second/thermo.csv"), 20));
+  ASSERT_EQ(whole.size(), 4u);
+  ASSERT_EQ(second.size(), 5u);
+  for (size_t k = 0; k < 4; ++k) EXPECT_NEAR(second[k], whole[k], 1e-12 * std::fabs(whole[k])) << k;
+  EXPECT_GT(second[4], 0.0);
+  EXPECT_LT(second[4], 0.5 * whole[1]);
+}
+
 TEST(ScriptRestartEvery, WritesOnMultiplesAsLammpsAndTheFilesRead) {
   // lmp writes snap.20, snap.40 and snap.60 (the one-file setting stays on in the second run), a.rst at 45
   // and b.rst at 60; none at a run's first step.

@@ -30,6 +30,7 @@ class ComputeDisplaceAtom : public Compute {
   }
   void save_state(NamedArrays& out) const override { ref_.save(out); }
   void restore_state(const NamedArrays& in) override { ref_.restore(FixStateReader(in, *this)); }
+  bool keeps_restart_state() const override { return true; }
 
  private:
   ReferencePositions ref_;

@@ -51,6 +51,7 @@ class ComputeMsd : public Compute {
     ref_.restore(r);
     if (cm) std::copy(cm->begin(), cm->end(), cm0_);
   }
+  bool keeps_restart_state() const override { return true; }
 
  private:
   bool com_;

@@ -35,6 +35,7 @@ class ComputeVacf : public Compute {
   }
   void save_state(NamedArrays& out) const override { v0_.save(out); }
   void restore_state(const NamedArrays& in) override { v0_.restore(FixStateReader(in, *this)); }
+  bool keeps_restart_state() const override { return true; }
 
  private:
   ReferencePositions v0_;  // the velocities at the compute command, by atom id
