@@ -19,21 +19,9 @@ void cmd_compute(Simulation& sim, const io::Command& c) {
   std::unique_ptr<Compute> cp = make_compute(ComputeArgs{id, group, style, a, ctx});
   // As LAMMPS: a compute whose ID and style a read_restart file carried takes back the state its fix STORE
   // kept (msd's, vacf's and displace/atom's references).
-  const auto saved = sim.restart_compute_states.find(id);
-  if (saved != sim.restart_compute_states.end() && saved->second.first == style &&
-      cp->keeps_restart_state()) {
-    const NamedArrays& st = saved->second.second;
-    if (st.count("wafermd_restart_ranks"))
-      a.fail("compute " + id + ": its state in the restart file was written on " +
-             std::to_string(static_cast<int>(st.at("wafermd_restart_ranks")[0])) +
-             " MPI ranks; read it back on as many ranks (or give the compute another ID to start it afresh)");
-    try {
-      cp->restore_state(st);  // the style checks what it reads (FixStateReader)
-    } catch (const InputError& e) {
-      a.fail("the restart file's state of compute " + id + " is refused: " + e.message());
-    }
-    sim.restart_compute_states.erase(saved);
-  }
+  if (cp->keeps_restart_state())  // the style checks what it reads (FixStateReader)
+    sim.take_restart_state(sim.restart_compute_states, "compute", id, style, a,
+                           [&](const NamedArrays& st) { cp->restore_state(st); });
   sim.computes.push_back(std::move(cp));
 }
 

@@ -33,20 +33,9 @@ void cmd_fix(Simulation& sim, const io::Command& c) {
   }
   // As LAMMPS: a fix whose ID and style a read_restart file carried takes back its state (if LAMMPS's
   // fix of that style keeps one in restart files).
-  const auto saved = sim.restart_fix_states.find(id);
-  if (saved != sim.restart_fix_states.end() && saved->second.first == style && f->keeps_restart_state()) {
-    const NamedArrays& st = saved->second.second;
-    if (st.count("wafermd_restart_ranks"))
-      a.fail("fix " + id + ": its state in the restart file was written on " +
-             std::to_string(static_cast<int>(st.at("wafermd_restart_ranks")[0])) +
-             " MPI ranks; read it back on as many ranks (or give the fix another ID to start it afresh)");
-    try {
-      f->restore_restart_state(st);  // the style checks what it reads (FixStateReader)
-    } catch (const InputError& e) {
-      a.fail("the restart file's state of fix " + id + " is refused: " + e.message());
-    }
-    sim.restart_fix_states.erase(saved);
-  }
+  if (f->keeps_restart_state())  // the style checks what it reads (FixStateReader)
+    sim.take_restart_state(sim.restart_fix_states, "fix", id, style, a,
+                           [&](const NamedArrays& st) { f->restore_restart_state(st); });
   // As LAMMPS: redefining an ID replaces the fix in place (same position in the hook order); the old fix's
   // compute goes with it (its destructor's delete_compute) before the new one adds its own.
   auto it = std::find_if(sim.fixes.begin(), sim.fixes.end(), [&](const auto& x) { return x->id() == id; });

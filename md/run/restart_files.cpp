@@ -241,35 +241,10 @@ void Simulation::read_restart_file(const std::string& given, const SourcePos& at
     }
     state.atoms = std::move(a);
   }
-  // Fix states, taken back by fixes defined later with the same ID and style (cmd_fix).
-  restart_fix_states.clear();
-  if (d.texts.count("fixes/ids")) {
-    std::istringstream ids(d.texts.at("fixes/ids"));
-    for (std::string id; std::getline(ids, id);) {
-      const auto style = d.texts.find("fixes/" + id + "/style");
-      if (id.empty() || style == d.texts.end()) continue;
-      NamedArrays mine = ranked_arrays(d, "fixes/" + id, saved_ranks == comm.size() ? comm.rank() : 0);
-      bool empty = true;
-      for (const auto& [k, v] : ranked_arrays(d, "fixes/" + id, 0)) empty = empty && v.empty();
-      if (saved_ranks != comm.size() && !empty)
-        mine = {{"wafermd_restart_ranks", {static_cast<double>(saved_ranks)}}};  // refused at its fix
-      restart_fix_states[id] = {style->second, mine};
-    }
-  }
-  // Compute states (msd's, vacf's, displace/atom's references), taken back by computes defined later with the
-  // same ID and style (cmd_compute), as LAMMPS's fix STORE of such a compute is.
-  restart_compute_states.clear();
-  if (d.texts.count("computes/ids")) {
-    std::istringstream ids(d.texts.at("computes/ids"));
-    for (std::string id; std::getline(ids, id);) {
-      const auto style = d.texts.find("computes/" + id + "/style");
-      if (id.empty() || style == d.texts.end()) continue;
-      NamedArrays mine = ranked_arrays(d, "computes/" + id, saved_ranks == comm.size() ? comm.rank() : 0);
-      if (saved_ranks != comm.size())
-        mine = {{"wafermd_restart_ranks", {static_cast<double>(saved_ranks)}}};  // refused at its compute
-      restart_compute_states[id] = {style->second, mine};
-    }
-  }
+  // Fix states, and compute states (msd's, vacf's, displace/atom's references: LAMMPS's fix STORE of such a
+  // compute), taken back by fixes and computes defined later with the same ID and style.
+  restart_fix_states = saved_states(d, "fixes", saved_ranks);
+  restart_compute_states = saved_states(d, "computes", saved_ranks);
   for (int64_t t : ints("atoms/type"))
     if (t < 1 || t > state.ntypes) fail_input(at, what + " is inconsistent: an atom type out of range");
   // The mesh keeps each atom on its PE between runs: the same backend on the same ranks takes back the
@@ -291,6 +266,44 @@ void Simulation::read_restart_file(const std::string& given, const SourcePos& at
   if (!dry_run)
     log.line(fmt::format("Reading restart file {} (step {}, {} atoms, {} atom types)", path, state.step,
                          natoms, state.ntypes));
+}
+
+RestartStates Simulation::saved_states(const io::CheckpointData& d, const std::string& kind,
+                                       int saved_ranks) const {
+  RestartStates out;
+  const auto list = d.texts.find(kind + "/ids");
+  if (list == d.texts.end()) return out;
+  std::istringstream ids(list->second);
+  for (std::string id; std::getline(ids, id);) {
+    const auto style = d.texts.find(kind + "/" + id + "/style");
+    if (id.empty() || style == d.texts.end()) continue;
+    NamedArrays mine = ranked_arrays(d, kind + "/" + id, saved_ranks == comm.size() ? comm.rank() : 0);
+    bool empty = true;
+    for (const auto& [k, v] : ranked_arrays(d, kind + "/" + id, 0)) empty = empty && v.empty();
+    if (saved_ranks != comm.size() && !empty)
+      mine = {{"wafermd_restart_ranks", {static_cast<double>(saved_ranks)}}};
+    out[id] = {style->second, mine};
+  }
+  return out;
+}
+
+void Simulation::take_restart_state(RestartStates& states, const std::string& kind, const std::string& id,
+                                    const std::string& style, io::ArgCursor& a,
+                                    const std::function<void(const NamedArrays&)>& restore) {
+  const auto saved = states.find(id);
+  if (saved == states.end() || saved->second.first != style) return;
+  const NamedArrays& st = saved->second.second;
+  if (st.count("wafermd_restart_ranks"))
+    a.fail(kind + " " + id + ": its state in the restart file was written on " +
+           std::to_string(static_cast<int>(st.at("wafermd_restart_ranks")[0])) +
+           " MPI ranks; read it back on as many ranks (or give the " + kind +
+           " another ID to start it afresh)");
+  try {
+    restore(st);
+  } catch (const InputError& e) {
+    a.fail("the restart file's state of " + kind + " " + id + " is refused: " + e.message());
+  }
+  states.erase(saved);
 }
 
 }  // namespace wmd::md

@@ -192,6 +192,9 @@ struct CascadeState {
   double stop_time = -1.0;  // a cascade run ends at this simulated time (ps) when > 0
 };
 
+/// States of fixes or computes a read_restart file carried, by ID: (style, this rank's arrays).
+using RestartStates = std::map<std::string, std::pair<std::string, NamedArrays>>;
+
 class Simulation : public StyleLookup {
  public:
   /// In a dry run every command is checked and applied except those that run dynamics or write files.
@@ -384,10 +387,16 @@ class Simulation : public StyleLookup {
   /// Fix states a read_restart file carried, by fix ID: (style, this rank's arrays). A fix defined later with
   /// the same ID and style takes its state back and the entry goes, as LAMMPS's fixes read their restart
   /// info (fix nvt's thermostat chain, say).
-  std::map<std::string, std::pair<std::string, NamedArrays>> restart_fix_states;
+  RestartStates restart_fix_states;
   /// The same for computes whose LAMMPS style keeps a fix STORE in restart files
   /// (Compute::keeps_restart_state).
-  std::map<std::string, std::pair<std::string, NamedArrays>> restart_compute_states;
+  RestartStates restart_compute_states;
+  /// Hands the state a read_restart file carried for the fix or compute `id` of `style` (`kind`: "fix" or
+  /// "compute") to `restore`, which checks it, and drops the entry; nothing when the file carried none. A
+  /// state written on another rank count, or one `restore` refuses, is an input error at `a`.
+  void take_restart_state(RestartStates& states, const std::string& kind, const std::string& id,
+                          const std::string& style, io::ArgCursor& a,
+                          const std::function<void(const NamedArrays&)>& restore);
   std::vector<H5mdDump> h5md;
   MinSettings min_settings;    // min_style / min_modify
   AtomSortSettings atom_sort;  // LAMMPS's spatial sort of its atom arrays (atom_modify sort), emulated in
@@ -475,6 +484,9 @@ class Simulation : public StyleLookup {
   io::CheckpointData checkpoint_data() const;
   /// This rank's share of the per-rank arrays a checkpoint holds under `prefix` (fixes/ID, backend).
   static NamedArrays ranked_arrays(const io::CheckpointData& d, const std::string& prefix, int rank);
+  /// The states `d` holds under KIND/ID (KIND "fixes" or "computes") for this rank, or, from a file written
+  /// on another rank count, a marker take_restart_state refuses (unless the state is empty).
+  RestartStates saved_states(const io::CheckpointData& d, const std::string& kind, int saved_ranks) const;
   /// Reads a checkpoint on rank 0 and broadcasts it; an unusable file fails every rank alike.
   io::CheckpointData read_broadcast(const std::string& path, const SourcePos& at) const;
   /// Loads the restart checkpoint (every rank; rank 0 reads and broadcasts); mismatches are InputErrors.
