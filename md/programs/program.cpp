@@ -133,6 +133,27 @@ struct Outcome {
   std::string error;
 };
 
+// The fields of report.json this rank knows alone: how the run ended, what ran, how far, where and how fast
+// its kernels could go (the CPU and SIMD target).
+nlohmann::json report_head(const RunOptions& opt, const io::RunSettings& settings, const Simulation& sim,
+                           const Outcome& outcome) {
+  const RunTotals& t = sim.totals;
+  nlohmann::json j;
+  j["version"] = WAFERMD_VERSION;
+  j["status"] = outcome.exit_code == exit_ok ? "completed" : "failed";
+  j["exit_code"] = outcome.exit_code;
+  if (outcome.exit_code != exit_ok) j["error"] = outcome.error;
+  j["input"] = opt.input;
+  j["backend"] = settings.backend;
+  j["ranks"] = sim.comm.size();
+  j["steps"] = t.steps;
+  j["simulated_time_ps"] = t.simulated_ps;
+  j["wall_seconds"] = t.loop_seconds;
+  j["cpu"] = simd::cpu_model();
+  j["simd_target"] = simd::active_target();
+  return j;
+}
+
 nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
                             const Simulation& sim, double wall, const Outcome& outcome = {}) {
   const RunTotals& t = sim.totals;
@@ -150,28 +171,16 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
   const double steal_min = comm.min(steal), steal_max = comm.max(steal),
                steal_avg = std::clamp(comm.sum_in_rank_order(steal) / comm.size(), steal_min, steal_max);
   if (!comm.root()) return {};
-  nlohmann::json j;
-  j["version"] = WAFERMD_VERSION;
-  j["status"] = outcome.exit_code == exit_ok ? "completed" : "failed";
-  j["exit_code"] = outcome.exit_code;
-  if (outcome.exit_code != exit_ok) j["error"] = outcome.error;
-  j["input"] = opt.input;
-  j["backend"] = settings.backend;
-  j["ranks"] = comm.size();
+  nlohmann::json j = report_head(opt, settings, sim, outcome);
   j["grid"] = sim.decomp.grid_text();
   j["deterministic"] = settings.deterministic;
   j["atoms"] = natoms_all;
-  j["steps"] = t.steps;
-  j["simulated_time_ps"] = t.simulated_ps;
-  j["wall_seconds"] = t.loop_seconds;
   j["total_wall_seconds"] = wall;
   j["steps_per_second"] = t.loop_seconds > 0 ? t.steps / t.loop_seconds : 0.0;
   j["atom_steps_per_second"] = t.loop_seconds > 0 ? natoms * t.steps / t.loop_seconds : 0.0;
   j["peak_rss_mb"] = rss;
   j["precision"] = settings.backend == "mesh" ? settings.mesh_precision : settings.cluster_precision;
   // The CPU and the SIMD target the kernels ran (figures compare only on the same CPU and target).
-  j["cpu"] = simd::cpu_model();
-  j["simd_target"] = simd::active_target();
   j["simd_available"] = simd::available_targets();
   j["energy"] = {{"initial_ev", t.initial_energy},
                  {"final_ev", t.final_energy},
@@ -221,21 +230,8 @@ nlohmann::json write_report(const std::string& dir, const RunOptions& opt, const
 // aborted, Lockstep::fail): what this rank knows, without a collective call.
 void write_rank_report(const std::string& dir, const RunOptions& opt, const io::RunSettings& settings,
                        const Simulation& sim, const Failure& f) {
-  const RunTotals& t = sim.totals;
-  nlohmann::json j;
-  j["version"] = WAFERMD_VERSION;
-  j["status"] = "failed";
-  j["exit_code"] = f.exit_code;
-  j["error"] = printable_line(failure_line(f));
+  nlohmann::json j = report_head(opt, settings, sim, Outcome{f.exit_code, printable_line(failure_line(f))});
   j["failed_rank"] = f.rank;
-  j["input"] = opt.input;
-  j["backend"] = settings.backend;
-  j["ranks"] = sim.comm.size();
-  j["steps"] = t.steps;
-  j["simulated_time_ps"] = t.simulated_ps;
-  j["wall_seconds"] = t.loop_seconds;
-  j["cpu"] = simd::cpu_model();
-  j["simd_target"] = simd::active_target();
   io::write_json_atomically(dir + "/report.json", j);
 }
 
