@@ -211,12 +211,14 @@ TEST(Progress, OneLiveLineOnATerminal) {
   if (!fs::exists("/usr/bin/script"))
     GTEST_SKIP() << "util-linux 'script' (a pseudo-terminal) is not installed";
   const std::string dir = wmd::test::scratch_dir("progress_tty");
-  // Long enough (≈ 1-2 s with the AVX-512 kernels) for several 0.25 s refreshes of the line.
+  // The run is ended by wall time (fix halt tlimit, 1.5 s), not by a step count, so the line is refreshed
+  // several times (every 0.25 s) on a CPU of any speed.
   std::ofstream(dir + "/in.md")
       << "units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 3 0 3 0 3\n"
          "create_box 1 box\ncreate_atoms 1 box\npair_style eam\n"
          "pair_coeff 1 1 Cu_u3.eam\n"
-         "velocity all create 300 5 loop geom\nfix 1 all nve\nthermo 0\nrun 20000\n";
+         "velocity all create 300 5 loop geom\nfix 1 all nve\n"
+         "fix 2 all halt 100 tlimit > 1.5 error continue message no\nthermo 0\nrun 2000000000\n";
   // stdout to a file, stderr to the pseudo-terminal that `script` records.
   const auto r = run_shell(dir, std::string("/usr/bin/script -qec \"'") + WAFERMD_EXE +
                                     "' run in.md --output out >run.out\" typescript");
