@@ -20,6 +20,7 @@
 #include "md/programs/failure.hpp"
 #include "md/programs/lockstep.hpp"
 #include "md/programs/root_reads.hpp"
+#include "md/run/script_replay.hpp"
 #include "md/run/signals.hpp"
 #include "md/run/simulation.hpp"
 
@@ -89,23 +90,12 @@ size_t replay(const LoadedInput& in, const RunOptions& opt, Simulation& sim, con
   if (sim.dry_run) script.limit_jumps(10000);
   // LAMMPS's warnings about the script itself (non-ASCII characters), printed once, by the real run.
   if (!sim.dry_run) script.set_warning_sink([&sim](const std::string& w) { sim.log.line(w); });
-  io::Command cmd;
-  size_t count = 0;
   // A loop of script commands alone (variable, print, jump) stops at a signal too.
   script.set_interrupt_check([] {
     if (const int sig = signals::pending())
       throw RunError("interrupted by " + std::string(signals::name(sig)) + " while reading the input");
   });
-  while (script.next(cmd)) {
-    step.before(&cmd, cmd.pos);
-    // LAMMPS's run … every breaks off at a segment once fix halt expired the time limit: the later segments
-    // and their commands are not executed.
-    if (cmd.name == "run" && sim.timeout_expired && script.in_run_every()) {
-      script.end_run_every();
-      continue;
-    }
-    sim.execute(cmd), ++count;
-  }
+  const size_t count = replay_script(script, sim, [&](const io::Command& c) { step.before(&c, c.pos); });
   step.before(nullptr, SourcePos{opt.input, 0});
   sim.vars = nullptr;
   return count;

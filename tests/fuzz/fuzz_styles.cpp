@@ -6,8 +6,9 @@
 // costs nothing whatever N; the memory budget (limits.memory_gb) is small so that a replicate or
 // create_atoms the budget refuses is refused at once instead of building millions of atoms. A refusal
 // (InputError, RunError) is the expected answer; a crash, a sanitizer report, a hang or an allocation past
-// libFuzzer's RSS limit is a finding. The loop is the program's (md/programs/program.cpp `replay`) less what
-// concerns ranks and signals (Lockstep, the interrupt check), with at most 64 jumps instead of 10000.
+// libFuzzer's RSS limit is a finding. The commands go through the program's own loop
+// (md/run/script_replay.hpp), without what concerns ranks and signals (Lockstep, the interrupt check), with
+// at most 64 jumps instead of 10000 and 2000 commands.
 #include <unistd.h>
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include "io/output_files.hpp"
 #include "io/run_settings.hpp"
 #include "md/core/resources.hpp"
+#include "md/run/script_replay.hpp"
 #include "md/run/simulation.hpp"
 #include "scratch_file.hpp"
 
@@ -64,8 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     sim.attach_variables(vars);
     wmd::io::LammpsScript script(path, vars, wmd::SourcePos{"<fuzz>", 0});
     script.limit_jumps(64);
-    wmd::io::Command c;
-    for (int n = 0; n < 2000 && script.next(c); ++n) sim.execute(c);
+    wmd::md::replay_script(script, sim, {}, 2000);
     sim.vars = nullptr;
   });
   std::error_code ec;

@@ -12,6 +12,7 @@
 #include "base/error.hpp"
 #include "io/lammps_script.hpp"
 #include "io/output_files.hpp"
+#include "md/run/script_replay.hpp"
 #include "md/run/simulation.hpp"
 
 namespace wmd::test {
@@ -39,8 +40,7 @@ struct ScriptRun {
     std::filesystem::current_path(dir);
     try {
       io::LammpsScript in("in.test", vars, SourcePos{"<test>", 0});
-      io::Command c;
-      while (in.next(c)) sim->execute(c);
+      md::replay_script(in, *sim);
     } catch (...) {
       std::filesystem::current_path(cwd);
       throw;

@@ -141,8 +141,7 @@ TEST(Trajectory, CodeCanAddObservables) {
   std::ofstream(dir + "/in.md") << kInput << "run 10\n";
   wmd::io::Variables vars;
   wmd::io::LammpsScript script(dir + "/in.md", vars, wmd::SourcePos{"<test>", 0});
-  wmd::io::Command c;
-  while (script.next(c)) sim.execute(c);
+  wmd::md::replay_script(script, sim);
   EXPECT_EQ(python(dir, R"(
 import h5py
 g = h5py.File('trajectory.h5', 'r')['observables/defect_count']
