@@ -299,6 +299,7 @@ void Simulation::load_checkpoint(const SourcePos& at) {
     restart_forces_.reserve(id.size());
     for (size_t k = 0; k < id.size(); ++k) restart_forces_[id[k]] = {fx[k], fy[k], fz[k]};
     restart_dt_ = state.dt;
+    continuing_run_ = true;
   }
   const int rank = c ? c->rank() : 0;
   backend->restore_state(take_ranked(d, "backend", rank));

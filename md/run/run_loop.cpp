@@ -200,9 +200,11 @@ void Simulation::run_steps(int64_t nsteps) {
   }
   if (full_setup) {
     FixContext fc = fix_context();
+    fc.continuing = continuing_run_;
     for (auto& f : fixes) f->prematch_region();
     for (auto& f : fixes) f->setup(fc);
   }
+  continuing_run_ = false;
   if (!restart_forces_.empty()) {
     // A restart continues with what the interrupted run would have used in its next step.
     Atoms& at = state.atoms;

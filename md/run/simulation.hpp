@@ -524,6 +524,7 @@ class Simulation : public StyleLookup {
   // from full-step velocities where the interrupted run used half-step ones) and the timestep (fix dt/reset).
   std::unordered_map<int64_t, std::array<double, 3>> restart_forces_;
   double restart_dt_ = 0.0;
+  bool continuing_run_ = false;  // the next set-up is that of the run a loaded checkpoint interrupted
   int64_t runs_started_ = 0;  // `run` commands begun so far; a checkpoint records the one it was written in
   std::unique_ptr<io::CheckpointData> restart_data_;  // the checkpoint, read at the first `run` of a restart
   std::string physics_text_;                          // commands that enter physics_hash()

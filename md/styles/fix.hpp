@@ -32,6 +32,9 @@ struct FixContext {
   // LAMMPS's expired wall-time limit (timer->is_timeout): set by fix halt's soft and continue halts, it ends
   // the run after the step and makes later run and minimize commands do nothing (null outside a run).
   bool* timeout = nullptr;
+  // True at the set-up of the run a checkpoint continues (--restart): a fix whose state was restored from it
+  // goes on as the interrupted run would have, instead of starting the run afresh.
+  bool continuing = false;
   const potentials::EamTables* tables = nullptr;  // the pair potential (computes a fix invokes may need it)
   // A fix may rescale the box between force computations (npt, press/berendsen): the backend's ghost images
   // follow the current box lengths and its displacement check re-neighbours, as in LAMMPS.

@@ -65,8 +65,7 @@ class FixLangevin : public Fix {
     state_ = &c.s;
     // A run continued from a checkpoint is the interrupted run going on: its set-up draws nothing and its
     // first step is not the run's first (no tally reset).
-    const bool continuing = continuing_;
-    continuing_ = false;
+    const bool continuing = c.continuing;
     begin_ = continuing ? -1 : c.run_begin;
     check_variable(c);
     if (!p_.hashed) gather_places(c);
@@ -112,7 +111,6 @@ class FixLangevin : public Fix {
       energy_ = (*t)[0], energy_onestep_ = (*t)[1], eo_now_ = (*t)[2];
       allocated_ = (*t)[3] != 0.0;
     }
-    continuing_ = true;
   }
 
  private:
@@ -290,7 +288,7 @@ class FixLangevin : public Fix {
   // step.
   mutable double energy_ = 0.0, energy_onestep_ = 0.0;
   double eo_now_ = 0.0;
-  bool allocated_ = false, continuing_ = false;
+  bool allocated_ = false;
   int64_t begin_ = -1;
   const State* state_ = nullptr;
 };

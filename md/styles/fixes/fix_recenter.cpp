@@ -34,10 +34,7 @@ class FixRecenter : public Fix {
   void setup(FixContext& c) override {
     // LAMMPS's init: INIT components take the centre of mass at the start of the run. A run continued from a
     // checkpoint keeps the centre of the run it interrupted (the same run, so the same target).
-    if (continuing_) {
-      continuing_ = false;
-      return;
-    }
+    if (c.continuing) return;
     if (p_.target[0] == Target::init || p_.target[1] == Target::init || p_.target[2] == Target::init)
       group_xcm(c, group_, init_);
   }
@@ -77,14 +74,12 @@ class FixRecenter : public Fix {
     const std::vector<double>* v = FixStateReader(in, *this).sized_finite("recenter", {7});
     if (!v) return;
     for (int d = 0; d < 3; ++d) init_[d] = (*v)[d], shift_[d] = (*v)[d + 3];
-    continuing_ = true;
     distance_ = (*v)[6];
   }
 
  private:
   RecenterSpec p_;
   double init_[3] = {0.0, 0.0, 0.0};
-  bool continuing_ = false;  // restored from a checkpoint: the next set-up continues the interrupted run
   double shift_[3] = {0.0, 0.0, 0.0};
   double distance_ = 0.0;
 };
