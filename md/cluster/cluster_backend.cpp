@@ -159,9 +159,7 @@ void ClusterBackend::rebuild_restored(State& s) {
   check_ghost_budget(s.box, dec_->grid().data(), a.size(), ghost_budget_cut(s.box, cutneigh));
   // The box of the last build (a barostat or fix deform may have moved it since): that build's ghosts, in
   // that build's order, so the sums that follow repeat the uninterrupted run's bits.
-  Box built = s.box;
-  for (int d = 0; d < 3; ++d) built.lo[d] = box_hold_[d], built.hi[d] = box_hold_[3 + d];
-  built.xy = box_hold_[6], built.xz = box_hold_[7], built.yz = box_hold_[8];
+  const Box built = held_box(s.box);
   if (s.box.triclinic) {
     double cutghost[3];
     for (int d = 0; d < 3; ++d) cutghost[d] = cutneigh / built.plane_spacing(d);
@@ -245,9 +243,7 @@ ClusterBackend::Due ClusterBackend::rebuild_due(const State& s, bool* moved) {
 }
 
 void ClusterBackend::corner_motion(const Box& b, double& d1, double& d2) const {
-  Box held = b;
-  for (int d = 0; d < 3; ++d) held.lo[d] = box_hold_[d], held.hi[d] = box_hold_[3 + d];
-  held.xy = box_hold_[6], held.xz = box_hold_[7], held.yz = box_hold_[8];
+  const Box held = held_box(b);
   d1 = d2 = 0.0;
   for (int k = 0; k < 8; ++k) {  // LAMMPS's corner order and its largest / "else next" pick
     const double l[3] = {(k & 1) ? 1.0 : 0.0, (k & 2) ? 1.0 : 0.0, (k & 4) ? 1.0 : 0.0};
@@ -597,13 +593,10 @@ void ClusterBackend::forces_deterministic(State& s, bool eatom) {
         const Box& bx = s.box;
         dx_[k] = (raw[3 * i] - raw[3 * j]) - ((sh[0] * L[0] + sh[1] * bx.xy) + sh[2] * bx.xz);
         dy_[k] = (raw[3 * i + 1] - raw[3 * j + 1]) - (sh[1] * L[1] + sh[2] * bx.yz);
-        dz_[k] = periodic_delta(raw[3 * i + 2], raw[3 * j + 2], sh[2], L[2]);
-        tj_[k] = g.rec[j].type;
-        fpj_[k] = fp_det_[j];
-        continue;
+      } else {
+        dx_[k] = periodic_delta(raw[3 * i], raw[3 * j], sh[0], L[0]);
+        dy_[k] = periodic_delta(raw[3 * i + 1], raw[3 * j + 1], sh[1], L[1]);
       }
-      dx_[k] = periodic_delta(raw[3 * i], raw[3 * j], sh[0], L[0]);
-      dy_[k] = periodic_delta(raw[3 * i + 1], raw[3 * j + 1], sh[1], L[1]);
       dz_[k] = periodic_delta(raw[3 * i + 2], raw[3 * j + 2], sh[2], L[2]);
       tj_[k] = g.rec[j].type;
       fpj_[k] = fp_det_[j];

@@ -93,6 +93,13 @@ class ClusterBackend : public Backend {
   void hold_box(const Box& b) {
     box_hold_ = {b.lo[0], b.lo[1], b.lo[2], b.hi[0], b.hi[1], b.hi[2], b.xy, b.xz, b.yz};
   }
+  /// The box of the last build: `now` (its periodicity and shape) with the held lo, hi and tilts.
+  Box held_box(const Box& now) const {
+    Box b = now;
+    for (int d = 0; d < 3; ++d) b.lo[d] = box_hold_[d], b.hi[d] = box_hold_[3 + d];
+    b.xy = box_hold_[6], b.xz = box_hold_[7], b.yz = box_hold_[8];
+    return b;
+  }
   /// A rebuild the vote asked for at the first step it could: the list may have been stale (LAMMPS's count).
   void count_rebuild_after_vote();
   /// Orders the owned atoms as [inner half A | border | inner half B] (stable), where inner atoms lie at
